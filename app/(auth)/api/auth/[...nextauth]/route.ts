@@ -1,0 +1,3 @@
+import { handlers } from "@/app/(auth)/auth";
+
+export const { GET, POST } = handlers;

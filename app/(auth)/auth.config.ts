@@ -1,0 +1,49 @@
+import type { NextAuthConfig } from "next-auth";
+import type { Role } from "@/lib/auth/principal";
+
+declare module "next-auth" {
+  interface Session {
+    user: { id: string; role: Role; root: string[]; isGuest: boolean; email: string | null; name: string | null };
+  }
+  interface User {
+    role?: Role;
+    isGuest?: boolean;
+  }
+}
+
+declare module "@auth/core/jwt" {
+  interface JWT {
+    uid?: string;
+    role?: Role;
+    root?: string[];
+    isGuest?: boolean;
+  }
+}
+
+/**
+ * The part of the Auth.js configuration that needs no database: the proxy uses it to read the session cookie,
+ * auth.ts adds the providers.
+ */
+export const authConfig = {
+  pages: { signIn: "/login" },
+  session: { strategy: "jwt", maxAge: 60 * 60 * 24 * 90 },
+  trustHost: true,
+  providers: [],
+  callbacks: {
+    session({ session, token }) {
+      if (token.uid) {
+        session.user = {
+          ...session.user,
+          id: token.uid,
+          role: token.role ?? "user",
+          root: token.root ?? ["users", token.uid],
+          isGuest: token.isGuest ?? false,
+          email: token.email ?? null,
+          name: token.name ?? null,
+          // Auth.js types a session email as always present; guests have none.
+        } as typeof session.user;
+      }
+      return session;
+    },
+  },
+} satisfies NextAuthConfig;

@@ -1,0 +1,20 @@
+import type { Metadata } from "next";
+import { githubEnabled, guestsEnabled } from "../auth";
+import { AuthForm } from "../auth-form";
+import { currentPrincipal } from "../session";
+
+export const metadata: Metadata = { title: "Create an account" };
+
+export default async function RegisterPage() {
+  const principal = await currentPrincipal();
+  return (
+    <main className="grid min-h-dvh place-items-center p-4">
+      <AuthForm
+        mode="register"
+        guests={guestsEnabled()}
+        github={githubEnabled()}
+        upgradingGuest={principal?.isGuest ?? false}
+      />
+    </main>
+  );
+}

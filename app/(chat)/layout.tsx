@@ -1,0 +1,5 @@
+import { AppShell } from "@/components/shell/app-shell";
+
+export default function ChatLayout({ children }: { children: React.ReactNode }) {
+  return <AppShell>{children}</AppShell>;
+}

@@ -1,0 +1,37 @@
+import Link from "next/link";
+import { currentPrincipal } from "@/app/(auth)/session";
+import { NavLinks } from "./nav-links";
+import { ThemeToggle } from "./theme-toggle";
+import { UserMenu } from "./user-menu";
+
+export async function AppShell({ children }: { children: React.ReactNode }) {
+  const principal = await currentPrincipal();
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <header className="sticky top-0 z-40 border-b bg-background/90 backdrop-blur">
+        <div className="mx-auto flex h-14 max-w-6xl items-center gap-2 px-3 sm:gap-4 sm:px-6">
+          <Link href="/" className="flex items-center gap-2 font-semibold tracking-tight">
+            <span aria-hidden className="grid size-7 place-items-center rounded-md bg-primary text-primary-foreground">
+              M
+            </span>
+            <span className="hidden sm:inline">Memory Ledger</span>
+          </Link>
+          <NavLinks />
+          <div className="ml-auto flex items-center gap-1">
+            <ThemeToggle />
+            {principal ? (
+              <UserMenu
+                userId={principal.userId}
+                email={principal.email}
+                name={principal.name}
+                isGuest={principal.isGuest}
+                role={principal.role}
+              />
+            ) : null}
+          </div>
+        </div>
+      </header>
+      <main className="mx-auto flex w-full max-w-6xl flex-1 flex-col px-3 py-6 sm:px-6">{children}</main>
+    </div>
+  );
+}

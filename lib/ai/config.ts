@@ -1,0 +1,4 @@
+/** The `provider:model` string the chat uses; `offline` when nothing is configured. */
+export function chatModelId(env: NodeJS.ProcessEnv = process.env): string {
+  return env.CHAT_MODEL?.trim() || "offline";
+}

@@ -1,0 +1,29 @@
+import { NextResponse } from "next/server";
+
+export type ErrorCode =
+  | "bad_request"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "payload_too_large"
+  | "unprocessable"
+  | "rate_limited"
+  | "unavailable";
+
+const STATUS: Record<ErrorCode, number> = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unprocessable: 422,
+  rate_limited: 429,
+  unavailable: 503,
+};
+
+export function errorResponse(code: ErrorCode, message: string, init?: { headers?: HeadersInit; details?: unknown }) {
+  const body = { error: { code, message, ...(init?.details === undefined ? {} : { details: init.details }) } };
+  return NextResponse.json(body, { status: STATUS[code], headers: init?.headers });
+}

@@ -1,0 +1,13 @@
+import { resolveAuthSecret } from "@/lib/auth/secret";
+import { getDatabase } from "@/lib/db";
+
+/** Runs once when a Next.js server process starts: fail fast on bad configuration, then open and migrate the database. */
+export async function startServer() {
+  try {
+    resolveAuthSecret();
+  } catch (error) {
+    console.error(`\n${(error as Error).message}\n`);
+    process.exit(1);
+  }
+  await getDatabase();
+}

@@ -1,0 +1,16 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  test: {
+    environment: "node",
+    include: ["tests/**/*.test.ts"],
+    pool: "forks",
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    reporters: ["default", "json"],
+    outputFile: { json: ".test-results/vitest.json" },
+    server: { deps: { inline: ["next-auth"] } },
+  },
+});

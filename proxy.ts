@@ -1,5 +1,5 @@
-import NextAuth from "next-auth";
 import { type NextFetchEvent, type NextMiddleware, type NextRequest, NextResponse } from "next/server";
+import NextAuth from "next-auth";
 import { authConfig } from "@/app/(auth)/auth.config";
 import { resolveAuthSecret } from "@/lib/auth/secret";
 

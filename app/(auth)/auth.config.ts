@@ -28,6 +28,13 @@ export const authConfig = {
   pages: { signIn: "/login" },
   session: { strategy: "jwt", maxAge: 60 * 60 * 24 * 90 },
   trustHost: true,
+  logger: {
+    // A wrong password is an expected outcome shown to the user, not a server error worth a stack trace.
+    error(error) {
+      if ((error as { type?: string }).type === "CredentialsSignin") return;
+      console.error(error);
+    },
+  },
   providers: [],
   callbacks: {
     session({ session, token }) {

@@ -4,7 +4,9 @@ import { describeEachDatabase } from "../support/databases";
 
 describeEachDatabase("database layer", (use, backend) => {
   it("applies every migration and records them once", async () => {
-    const rows = await use().rows<{ count: number }>(sql`select count(*)::int as count from drizzle.__drizzle_migrations`);
+    const rows = await use().rows<{ count: number }>(
+      sql`select count(*)::int as count from drizzle.__drizzle_migrations`,
+    );
     expect(rows[0]?.count).toBeGreaterThanOrEqual(3);
   });
 
@@ -20,7 +22,9 @@ describeEachDatabase("database layer", (use, backend) => {
   });
 
   it("keeps the database usable for queries across the schema", async () => {
-    const [row] = await use().rows<{ similarity: number }>(sql`select similarity('dark mode', 'drak mode') as similarity`);
+    const [row] = await use().rows<{ similarity: number }>(
+      sql`select similarity('dark mode', 'drak mode') as similarity`,
+    );
     expect(row?.similarity).toBeGreaterThan(0.2);
   });
 });

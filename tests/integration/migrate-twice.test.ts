@@ -11,11 +11,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 it("re-opening a PGlite directory applies migrations idempotently and keeps data", async () => {
   const first = await openPglite(path.join(dir, "db"));
   await first.rows(sql`insert into users (email, name) values ('keep@example.com', 'Keep')`);
-  const applied = await first.rows<{ count: number }>(sql`select count(*)::int as count from drizzle.__drizzle_migrations`);
+  const applied = await first.rows<{ count: number }>(
+    sql`select count(*)::int as count from drizzle.__drizzle_migrations`,
+  );
   await first.close();
 
   const second = await openPglite(path.join(dir, "db"));
-  const again = await second.rows<{ count: number }>(sql`select count(*)::int as count from drizzle.__drizzle_migrations`);
+  const again = await second.rows<{ count: number }>(
+    sql`select count(*)::int as count from drizzle.__drizzle_migrations`,
+  );
   const users = await second.rows<{ email: string }>(sql`select email from users`);
   await second.close();
 

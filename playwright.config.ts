@@ -1,0 +1,46 @@
+import { defineConfig } from "@playwright/test";
+
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+const baseURL = `http://127.0.0.1:${PORT}`;
+
+export default defineConfig({
+  testDir: "e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: [["list"], ["json", { outputFile: ".test-results/playwright.json" }]],
+  outputDir: "test-results",
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    },
+  },
+  webServer: {
+    // A production server on its own fresh embedded database, so runs never see each other's data.
+    command: `rm -rf .data/e2e && npx next start -p ${PORT} -H 127.0.0.1`,
+    url: `${baseURL}/api/health`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    env: {
+      PGLITE_DIR: ".data/e2e/pglite",
+      AUTH_SECRET: "e2e-only-secret-not-for-production-0123456789",
+      AUTH_GUESTS: "true",
+      ADMIN_EMAILS: "admin@example.com",
+    },
+  },
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { registerSchema, signInSchema } from "@/lib/auth/credentials";
+import { namespaceRoot, roleFor } from "@/lib/auth/principal";
+import { safeRedirectPath } from "@/lib/auth/redirect";
+import { MissingAuthSecretError, resolveAuthSecret } from "@/lib/auth/secret";
+
+describe("safeRedirectPath", () => {
+  it.each([
+    ["/memories?q=1", "/memories?q=1"],
+    ["/", "/"],
+    ["https://evil.example/", "/"],
+    ["//evil.example/x", "/"],
+    ["/\\evil.example", "/"],
+    ["javascript:alert(1)", "/"],
+    [null, "/"],
+    ["", "/"],
+  ])("%s → %s", (input, expected) => {
+    expect(safeRedirectPath(input)).toBe(expected);
+  });
+});
+
+describe("roles and roots", () => {
+  it("makes listed emails admins, case-insensitively, and nobody else", () => {
+    expect(roleFor("Boss@Example.com", " boss@example.com , other@example.com")).toBe("admin");
+    expect(roleFor("user@example.com", "boss@example.com")).toBe("user");
+    expect(roleFor(null, "boss@example.com")).toBe("user");
+    expect(roleFor("boss@example.com", "")).toBe("user");
+  });
+
+  it("roots every principal at users/<id>", () => {
+    expect(namespaceRoot("abc")).toEqual(["users", "abc"]);
+  });
+});
+
+describe("credential rules", () => {
+  it("normalises email and enforces password length", () => {
+    const ok = registerSchema.parse({ email: "  Ann@Example.COM ", password: "12345678" });
+    expect(ok.email).toBe("ann@example.com");
+    expect(registerSchema.safeParse({ email: "ann@example.com", password: "1234567" }).success).toBe(false);
+    expect(registerSchema.safeParse({ email: "ann@example.com", password: "x".repeat(73) }).success).toBe(false);
+    expect(registerSchema.safeParse({ email: "not-an-email", password: "12345678" }).success).toBe(false);
+    expect(signInSchema.safeParse({ email: "ann@example.com", password: "" }).success).toBe(false);
+  });
+});
+
+describe("resolveAuthSecret", () => {
+  it("uses AUTH_SECRET when set", () => {
+    expect(resolveAuthSecret({ AUTH_SECRET: "s3cret", NODE_ENV: "production" })).toBe("s3cret");
+  });
+
+  it("refuses to run in production without one, saying what to do", () => {
+    expect(() => resolveAuthSecret({ NODE_ENV: "production" })).toThrow(MissingAuthSecretError);
+    expect(() => resolveAuthSecret({ NODE_ENV: "production" })).toThrow(/set AUTH_SECRET/);
+  });
+
+  it("generates a development secret once and reuses it", () => {
+    const first = resolveAuthSecret({ NODE_ENV: "development" });
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(resolveAuthSecret({ NODE_ENV: "development" })).toBe(first);
+  });
+});

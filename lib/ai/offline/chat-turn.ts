@@ -1,0 +1,113 @@
+import type { LanguageModelV4Prompt, LanguageModelV4ToolResultOutput } from "@ai-sdk/provider";
+import { readIntent } from "./intent";
+
+export type TurnAction =
+  | { type: "tool"; toolName: string; input: Record<string, unknown> }
+  | { type: "text"; text: string };
+
+interface ToolStep {
+  toolName: string;
+  output: LanguageModelV4ToolResultOutput;
+}
+
+export const OFFLINE_GREETING =
+  'I\'m the offline model, so I follow simple rules: tell me things to remember ("Remember that…", "I prefer…", ' +
+  '"My name is…", "From now on…"), ask me questions about them, or say "Forget…". Configure a real model for open conversation.';
+
+/**
+ * Decides the next step of a chat turn from the prompt alone, so the model stays stateless like a real provider: the
+ * latest user message sets the intent, and the tool results that follow it in the prompt say how far the turn got.
+ */
+export function decideTurn(prompt: LanguageModelV4Prompt, availableTools: ReadonlySet<string>): TurnAction {
+  const lastUser = prompt.findLastIndex((message) => message.role === "user");
+  const userText = lastUser >= 0 ? textOf(prompt[lastUser]!) : "";
+  const steps = toolStepsAfter(prompt, lastUser);
+  const intent = readIntent(userText);
+  const canSearch = availableTools.has("search_memory");
+  const canManage = availableTools.has("manage_memory");
+  const last = steps.at(-1);
+
+  switch (intent.type) {
+    case "save":
+      if (!canManage) return { type: "text", text: "I can't save memories in this conversation." };
+      if (!last)
+        return { type: "tool", toolName: "manage_memory", input: { action: "create", content: intent.content } };
+      return {
+        type: "text",
+        text: isError(last.output)
+          ? `I couldn't save that: ${errorText(last.output)}`
+          : `Got it. I'll remember: ${intent.content}.`,
+      };
+    case "forget": {
+      if (!canSearch || !canManage) return { type: "text", text: "I can't change memories in this conversation." };
+      if (!last) return { type: "tool", toolName: "search_memory", input: { query: intent.query, limit: 1 } };
+      if (last.toolName === "search_memory") {
+        const [match] = resultsOf(last.output);
+        if (!match)
+          return {
+            type: "text",
+            text: `I don't have anything saved about "${intent.query}", so there is nothing to forget.`,
+          };
+        return { type: "tool", toolName: "manage_memory", input: { action: "delete", id: match.id } };
+      }
+      const found = steps.find((step) => step.toolName === "search_memory");
+      const forgotten = found ? resultsOf(found.output)[0]?.text : undefined;
+      return {
+        type: "text",
+        text: isError(last.output)
+          ? `I couldn't forget that: ${errorText(last.output)}`
+          : `Done. I've forgotten: ${forgotten ?? intent.query}.`,
+      };
+    }
+    case "ask": {
+      if (!canSearch) return { type: "text", text: "I can't look up memories in this conversation." };
+      if (!last) return { type: "tool", toolName: "search_memory", input: { query: intent.query, limit: 5 } };
+      const results = resultsOf(last.output);
+      if (results.length === 0) return { type: "text", text: "I don't have anything saved about that yet." };
+      return { type: "text", text: `Here is what I remember:\n${results.map((r) => `- ${r.text}`).join("\n")}` };
+    }
+    case "chat":
+      return { type: "text", text: OFFLINE_GREETING };
+  }
+}
+
+function textOf(message: LanguageModelV4Prompt[number]): string {
+  if (typeof message.content === "string") return message.content;
+  return message.content.map((part) => (part.type === "text" ? part.text : "")).join(" ");
+}
+
+function toolStepsAfter(prompt: LanguageModelV4Prompt, index: number): ToolStep[] {
+  const steps: ToolStep[] = [];
+  for (const message of prompt.slice(index + 1)) {
+    if (message.role !== "tool") continue;
+    for (const part of message.content) {
+      if (part.type === "tool-result") steps.push({ toolName: part.toolName, output: part.output });
+    }
+  }
+  return steps;
+}
+
+function isError(output: LanguageModelV4ToolResultOutput) {
+  if (output.type === "error-text" || output.type === "error-json") return true;
+  return output.type === "json" && typeof output.value === "object" && output.value !== null && "error" in output.value;
+}
+
+function errorText(output: LanguageModelV4ToolResultOutput): string {
+  if (output.type === "error-text") return output.value.replace(/^Error:\s*/, "");
+  const value = "value" in output ? output.value : undefined;
+  const error = value && typeof value === "object" && "error" in value ? value.error : value;
+  return typeof error === "string" ? error : JSON.stringify(error);
+}
+
+/** Reads `{ results: [{ memory: { id, text } }] }`-like tool output into id/text pairs, tolerating flatter shapes. */
+function resultsOf(output: LanguageModelV4ToolResultOutput): Array<{ id: string; text: string }> {
+  if (output.type !== "json" || !output.value || typeof output.value !== "object") return [];
+  const value = output.value as Record<string, unknown>;
+  const list = Array.isArray(value) ? value : Array.isArray(value.results) ? value.results : [];
+  return list.flatMap((entry) => {
+    const item = (entry && typeof entry === "object" && "memory" in entry ? entry.memory : entry) as
+      | { id?: unknown; text?: unknown }
+      | undefined;
+    return typeof item?.id === "string" && typeof item.text === "string" ? [{ id: item.id, text: item.text }] : [];
+  });
+}

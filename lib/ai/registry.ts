@@ -9,7 +9,7 @@ import { OfflineLanguageModel } from "./offline/model";
 export const OFFLINE_MODEL_ID = "offline";
 
 /** Every provider a `provider:model` string can name (DESIGN §5), configured from the environment. */
-export function createModelRegistry(env: NodeJS.ProcessEnv = process.env) {
+export function createModelRegistry(env: Readonly<Record<string, string | undefined>> = process.env) {
   return createProviderRegistry({
     offline: customProvider({ languageModels: { default: new OfflineLanguageModel() } }),
     openai: createOpenAI({ apiKey: env.OPENAI_API_KEY }),

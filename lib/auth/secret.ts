@@ -18,7 +18,7 @@ export class MissingAuthSecretError extends Error {
  * AUTH_SECRET from the environment; in development, a random secret generated once into .data/ so that
  * `npm run dev` works without an env file and sessions survive restarts.
  */
-export function resolveAuthSecret(env: NodeJS.ProcessEnv = process.env): string {
+export function resolveAuthSecret(env: Readonly<Record<string, string | undefined>> = process.env): string {
   if (env.AUTH_SECRET) return env.AUTH_SECRET;
   if (env.NODE_ENV === "production") throw new MissingAuthSecretError();
   if (!existsSync(DEV_SECRET_FILE)) {

@@ -1,5 +1,19 @@
 import { sql } from "drizzle-orm";
-import { boolean, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  check,
+  customType,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
@@ -34,3 +48,82 @@ export const appMeta = pgTable("app_meta", {
   value: jsonb("value").notNull(),
   updatedAt: updatedAt(),
 });
+
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+/**
+ * Current state of every memory. Keys and constraints lead with `user_id` so the table can be distributed by owner.
+ * `text` and `content` are nullable only because purge erases them; `content_hash` survives purge for suppression.
+ * `source_*`, `thread_id`, `message_id`, `quote`, `run_id` and `actor_*` describe the write that produced `content`.
+ */
+export const memories = pgTable(
+  "memories",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    id: uuid("id").notNull().default(sql`gen_random_uuid()`),
+    namespace: text("namespace").array().notNull(),
+    key: text("key").notNull(),
+    kind: text("kind").notNull(),
+    content: jsonb("content"),
+    text: text("text"),
+    contentHash: text("content_hash").notNull(),
+    status: text("status", { enum: ["active", "deleted"] }).notNull(),
+    version: integer("version").notNull(),
+    metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
+    sourceType: text("source_type").notNull(),
+    threadId: text("thread_id"),
+    messageId: text("message_id"),
+    quote: text("quote"),
+    runId: text("run_id"),
+    actorType: text("actor_type").notNull(),
+    actorId: text("actor_id").notNull(),
+    purgedAt: timestamp("purged_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+    fts: tsvector("fts").generatedAlwaysAs(sql`to_tsvector('english'::regconfig, coalesce("text", ''))`),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.id] }),
+    unique("memories_user_namespace_key_unique").on(t.userId, t.namespace, t.key),
+    index("memories_user_namespace_idx").on(t.userId, t.namespace),
+    index("memories_user_status_updated_idx").on(t.userId, t.status, t.updatedAt, t.id),
+    index("memories_fts_idx").using("gin", t.fts),
+    index("memories_text_trgm_idx").using("gin", t.text.op("gin_trgm_ops")),
+    check("memories_status_check", sql`${t.status} in ('active', 'deleted')`),
+  ],
+);
+
+/** Append-only: one row per change to a memory. Purge blanks content, text, metadata, reason and quote here too. */
+export const memoryVersions = pgTable(
+  "memory_versions",
+  {
+    userId: uuid("user_id").notNull(),
+    memoryId: uuid("memory_id").notNull(),
+    version: integer("version").notNull(),
+    op: text("op", { enum: ["create", "update", "delete", "restore", "purge"] }).notNull(),
+    kind: text("kind").notNull(),
+    content: jsonb("content"),
+    text: text("text"),
+    contentHash: text("content_hash").notNull(),
+    status: text("status", { enum: ["active", "deleted"] }).notNull(),
+    metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
+    actorType: text("actor_type").notNull(),
+    actorId: text("actor_id").notNull(),
+    reason: text("reason"),
+    sourceType: text("source_type").notNull(),
+    threadId: text("thread_id"),
+    messageId: text("message_id"),
+    quote: text("quote"),
+    runId: text("run_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.memoryId, t.version] }),
+    foreignKey({ columns: [t.userId, t.memoryId], foreignColumns: [memories.userId, memories.id] }).onDelete("cascade"),
+    index("memory_versions_user_thread_idx").on(t.userId, t.threadId),
+    check("memory_versions_op_check", sql`${t.op} in ('create', 'update', 'delete', 'restore', 'purge')`),
+    check("memory_versions_status_check", sql`${t.status} in ('active', 'deleted')`),
+  ],
+);

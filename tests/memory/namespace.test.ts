@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import {
+  absoluteNamespace,
+  MemoryValidationError,
+  NamespaceTemplateError,
+  parseDottedNamespace,
+  relativeNamespace,
+  resolveNamespaceTemplate,
+} from "@/lib/memory";
+
+describe("namespace templates", () => {
+  it("fills whole-segment and embedded placeholders from the context", () => {
+    expect(resolveNamespaceTemplate(["memories", "{userId}"], { userId: "u1" })).toEqual(["memories", "u1"]);
+    expect(resolveNamespaceTemplate(["org-{orgId}", "{userId}"], { orgId: "7", userId: "u1" })).toEqual([
+      "org-7",
+      "u1",
+    ]);
+  });
+
+  it("raises NamespaceTemplateError for a missing or empty key instead of sharing a namespace", () => {
+    expect(() => resolveNamespaceTemplate(["memories", "{userId}"], {})).toThrow(NamespaceTemplateError);
+    expect(() => resolveNamespaceTemplate(["memories", "{userId}"], { userId: "" })).toThrow(NamespaceTemplateError);
+  });
+
+  it("validates resolved segments", () => {
+    expect(() => resolveNamespaceTemplate(["{a}"], { a: "x.y" })).toThrow(MemoryValidationError);
+  });
+});
+
+describe("relative namespaces", () => {
+  it("prepends and strips the root", () => {
+    expect(absoluteNamespace(["users", "1"], ["a", "b"])).toEqual(["users", "1", "a", "b"]);
+    expect(relativeNamespace(["users", "1"], ["users", "1", "a"])).toEqual(["a"]);
+    expect(() => relativeNamespace(["users", "1"], ["users", "10", "a"])).toThrow();
+  });
+
+  it("parses the dotted query-string form", () => {
+    expect(parseDottedNamespace("a.b")).toEqual(["a", "b"]);
+    expect(parseDottedNamespace("")).toEqual([]);
+    expect(parseDottedNamespace(null)).toEqual([]);
+    expect(() => parseDottedNamespace("a..b")).toThrow(MemoryValidationError);
+  });
+});

@@ -1,0 +1,164 @@
+import { MockEmbeddingModelV4 } from "ai/test";
+import { sql } from "drizzle-orm";
+import { beforeAll, expect, it } from "vitest";
+import {
+  createMemory,
+  deleteMemory,
+  embedMissing,
+  type MemoryContext,
+  MemoryValidationError,
+  purgeMemory,
+  searchMemories,
+  updateMemory,
+} from "@/lib/memory";
+import { describeEachDatabase } from "../support/databases";
+import { contextFor, createUser } from "./support";
+
+/** A toy embedding: one dimension per topic, so "kitten" lands next to "cat" without sharing a word. */
+const TOPICS = [/cat|kitten|feline/i, /car|vehicle|drive/i, /coffee|espresso/i];
+function toyEmbeddingModel() {
+  return new MockEmbeddingModelV4({
+    provider: "toy",
+    modelId: "topics",
+    maxEmbeddingsPerCall: 16,
+    doEmbed: async ({ values }) => ({
+      embeddings: values.map((value) => [...TOPICS.map((topic) => (topic.test(value) ? 1 : 0)), 0.01]),
+      warnings: [],
+    }),
+  });
+}
+
+const texts = (results: { memory: { text: string } }[]) => results.map((result) => result.memory.text);
+
+describeEachDatabase("memory search", (use, backend) => {
+  let ctx: MemoryContext;
+  beforeAll(async () => {
+    ctx = contextFor(use(), await createUser(use()));
+    const seed = [
+      "I use Neovim as my editor",
+      "She runs every morning before work",
+      "I prefer dark mode in every app",
+      "Our main database is Postgres",
+      "My daughter is called Maya and she likes drawing",
+      "Coffee: a flat white with oat milk",
+    ];
+    for (const content of seed) await createMemory(ctx, { content });
+  });
+
+  it("finds an exact word", async () => {
+    expect(texts(await searchMemories(ctx, { query: "Neovim" }))[0]).toBe("I use Neovim as my editor");
+  });
+
+  it("finds a stemmed form", async () => {
+    expect(texts(await searchMemories(ctx, { query: "running" }))).toContain("She runs every morning before work");
+  });
+
+  it("finds through typos with trigram word similarity", async () => {
+    expect(texts(await searchMemories(ctx, { query: "dakr" }))[0]).toBe("I prefer dark mode in every app");
+    expect(texts(await searchMemories(ctx, { query: "dakr mode" }))[0]).toBe("I prefer dark mode in every app");
+    expect(texts(await searchMemories(ctx, { query: "Postgers" }))[0]).toBe("Our main database is Postgres");
+  });
+
+  it("answers a question-style query (terms OR-ed, not AND-ed)", async () => {
+    const results = await searchMemories(ctx, { query: "what do you remember about my editor?" });
+    expect(texts(results)[0]).toBe("I use Neovim as my editor");
+    const daughter = await searchMemories(ctx, { query: "What is my daughter's name?" });
+    expect(texts(daughter)[0]).toBe("My daughter is called Maya and she likes drawing");
+  });
+
+  it("ranks a memory matching more terms above one matching fewer, with descending scores", async () => {
+    const local = contextFor(use(), await createUser(use()));
+    await createMemory(local, { content: "the garden has tomatoes" });
+    await createMemory(local, { content: "the garden has tomatoes and basil growing in pots" });
+    const results = await searchMemories(local, { query: "basil tomatoes in the garden" });
+    expect(texts(results)[0]).toBe("the garden has tomatoes and basil growing in pots");
+    const scores = results.map((result) => result.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect(scores[0]).toBeGreaterThan(0);
+  });
+
+  it("returns nothing for a query of stop words only", async () => {
+    expect(await searchMemories(ctx, { query: "what is it" })).toEqual([]);
+  });
+
+  it("filters by kind, metadata operators, status and time range", async () => {
+    const local = contextFor(use(), await createUser(use()));
+    await createMemory(local, { content: "tea in the morning", metadata: { strength: 2, origin: "china" } });
+    await createMemory(local, { content: "tea after lunch", metadata: { strength: 5, origin: "india" } });
+    await createMemory(local, { kind: "procedure", content: { rule: "offer tea to guests" } });
+    const gone = await createMemory(local, { content: "tea with sugar" });
+    await deleteMemory(local, gone.id);
+
+    expect(texts(await searchMemories(local, { query: "tea", kind: "procedure" }))).toEqual(["offer tea to guests"]);
+    expect(texts(await searchMemories(local, { query: "tea", metadata: { strength: { $gt: 3 } } }))).toEqual([
+      "tea after lunch",
+    ]);
+    expect(
+      texts(await searchMemories(local, { query: "tea", metadata: { origin: { $nin: ["india"] } } })).sort(),
+    ).toEqual(["offer tea to guests", "tea in the morning"]);
+    expect(texts(await searchMemories(local, { query: "tea", metadata: { origin: "india" } }))).toEqual([
+      "tea after lunch",
+    ]);
+    expect(texts(await searchMemories(local, { query: "tea", status: "deleted" }))).toEqual(["tea with sugar"]);
+    expect(await searchMemories(local, { query: "tea", timeRange: { after: new Date("2030-01-01") } })).toEqual([]);
+    expect(
+      texts(await searchMemories(local, { query: "tea", content: { rule: { $eq: "offer tea to guests" } } })),
+    ).toEqual(["offer tea to guests"]);
+  });
+
+  it("validates filter operators and field names", async () => {
+    await expect(searchMemories(ctx, { query: "x", metadata: { a: { $regex: "." } as never } })).rejects.toBeInstanceOf(
+      MemoryValidationError,
+    );
+    await expect(
+      searchMemories(ctx, { query: "x", metadata: { "a'; drop table memories; --": 1 } }),
+    ).rejects.toBeInstanceOf(MemoryValidationError);
+    await expect(searchMemories(ctx, { query: "" })).rejects.toBeInstanceOf(MemoryValidationError);
+  });
+
+  if (backend === "pglite") {
+    it("uses vectors when an embedding model is given: a synonym with no shared word is found", async () => {
+      const model = toyEmbeddingModel();
+      const local = contextFor(use(), await createUser(use()), { embeddingModel: model });
+      const cat = await createMemory(local, { content: "Tom is our feline friend" });
+      await createMemory(local, { content: "The vehicle is blue" });
+      const [count] = await use().rows<{ n: number }>(
+        sql`select count(*)::int as n from memory_embeddings where user_id = ${local.principal.userId}::uuid`,
+      );
+      expect(count?.n).toBe(2);
+
+      const results = await searchMemories(local, { query: "kitten" });
+      expect(texts(results)[0]).toBe("Tom is our feline friend");
+      const lexicalOnly = await searchMemories({ ...local, embeddingModel: undefined }, { query: "kitten" });
+      expect(lexicalOnly).toEqual([]);
+
+      await updateMemory(local, cat.id, { content: "Tom likes espresso" });
+      expect(texts(await searchMemories(local, { query: "coffee" }))[0]).toBe("Tom likes espresso");
+
+      await purgeMemory(local, cat.id);
+      const [left] = await use().rows<{ n: number }>(
+        sql`select count(*)::int as n from memory_embeddings where memory_id = ${cat.id}::uuid`,
+      );
+      expect(left?.n).toBe(0);
+    });
+
+    it("batches embeddings and backfills memories written without a model", async () => {
+      const model = toyEmbeddingModel();
+      const local = contextFor(use(), await createUser(use()));
+      for (const content of ["a cat", "a car", "an espresso"]) await createMemory(local, { content });
+      expect(await embedMissing({ ...local, embeddingModel: model })).toBe(3);
+      expect(model.doEmbedCalls).toHaveLength(1);
+      expect(await embedMissing({ ...local, embeddingModel: model })).toBe(0);
+      expect(texts(await searchMemories({ ...local, embeddingModel: model }, { query: "kitten" }))[0]).toBe("a cat");
+    });
+  } else {
+    it("falls back to lexical search when the database has no pgvector, without calling the model", async () => {
+      expect(use().vector).toBe(false);
+      const model = toyEmbeddingModel();
+      const local = contextFor(use(), await createUser(use()), { embeddingModel: model });
+      await createMemory(local, { content: "Tom is our feline friend" });
+      expect(texts(await searchMemories(local, { query: "feline" }))).toEqual(["Tom is our feline friend"]);
+      expect(model.doEmbedCalls).toHaveLength(0);
+    });
+  }
+});

@@ -1,0 +1,56 @@
+import { NextRequest } from "next/server";
+import { encode } from "next-auth/jwt";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+/** The proxy is built on first request, so each test imports a fresh copy under the env it sets. */
+async function gate(path: string, sessionToken?: string) {
+  vi.resetModules();
+  const { proxy } = await import("@/proxy");
+  // Next's server sets the forwarded protocol; without it Auth.js assumes https and expects __Secure- cookies.
+  const request = new NextRequest(new URL(path, "http://localhost:3000"), {
+    headers: { "x-forwarded-proto": "http", host: "localhost:3000" },
+  });
+  if (sessionToken) request.cookies.set("authjs.session-token", sessionToken);
+  return (await proxy(request, {} as never)) as Response;
+}
+
+describe("page gate", () => {
+  beforeEach(() => {
+    vi.stubEnv("AUTH_SECRET", "unit-test-secret-0123456789abcdef");
+  });
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  it("gives a visitor without a session a guest session, then returns them to the page", async () => {
+    vi.stubEnv("AUTH_GUESTS", "");
+    const response = await gate("/memories?q=tea");
+    expect(response.status).toBe(307);
+    expect(response.headers.get("location")).toBe(
+      "http://localhost:3000/api/auth/guest?redirectUrl=%2Fmemories%3Fq%3Dtea",
+    );
+  });
+
+  it("sends visitors to sign in when guests are turned off", async () => {
+    vi.stubEnv("AUTH_GUESTS", "false");
+    const response = await gate("/memories");
+    expect(response.headers.get("location")).toBe("http://localhost:3000/login?callbackUrl=%2Fmemories");
+  });
+
+  it("lets a signed-in user through and rejects a cookie signed with another secret", async () => {
+    vi.stubEnv("AUTH_GUESTS", "false");
+    const claims = { sub: "u1", uid: "u1", root: ["users", "u1"] };
+    const salt = "authjs.session-token";
+    const valid = await encode({ token: claims, secret: "unit-test-secret-0123456789abcdef", salt });
+    expect((await gate("/memories", valid)).headers.get("x-middleware-next")).toBe("1");
+    const forged = await encode({ token: claims, secret: "someone-elses-secret-0123456789ab", salt });
+    expect((await gate("/memories", forged)).headers.get("location")).toContain("/login");
+  });
+
+  it("lets the sign-in pages through without a session", async () => {
+    vi.stubEnv("AUTH_GUESTS", "false");
+    const response = await gate("/login");
+    expect(response.headers.get("location")).toBeNull();
+    expect(response.headers.get("x-middleware-next")).toBe("1");
+  });
+});

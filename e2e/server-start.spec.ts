@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { expect, test } from "@playwright/test";
 
 test("the production server refuses to start without AUTH_SECRET and says why", async () => {
-  const env = { ...process.env, PGLITE_DIR: ".data/e2e-no-secret/pglite" };
+  const env: NodeJS.ProcessEnv = { ...process.env, PGLITE_DIR: ".data/e2e-no-secret/pglite" };
   delete env.AUTH_SECRET;
   const child = spawn("npx", ["next", "start", "-p", "3199", "-H", "127.0.0.1"], { env });
   let output = "";

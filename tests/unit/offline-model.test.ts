@@ -25,7 +25,7 @@ describe("offline intent rules", () => {
   });
 });
 
-/** Memory tools with the same names and shapes as the real ones, backed by an array, to drive the model's steps. */
+/** Tools with the names and output shapes of lib/memory's, backed by an array, to drive the model's steps. */
 function fakeMemoryTools() {
   const saved: Array<{ id: string; text: string }> = [];
   const manage_memory = tool({
@@ -39,12 +39,12 @@ function fakeMemoryTools() {
       if (action === "create") {
         const memory = { id: `m${saved.length + 1}`, text: content ?? "" };
         saved.push(memory);
-        return { memory };
+        return { action: "created", id: memory.id, content: memory.text, version: 1 };
       }
       const index = saved.findIndex((m) => m.id === id);
       if (index < 0) throw new Error("No memory with that id");
       const [removed] = saved.splice(index, 1);
-      return { memory: removed };
+      return { action: "deleted", id: removed!.id, content: removed!.text, version: 2 };
     },
   });
   const search_memory = tool({
@@ -53,7 +53,7 @@ function fakeMemoryTools() {
     execute: async ({ query }) => {
       const words = query.toLowerCase().split(/\W+/);
       const hits = saved.filter((m) => words.some((w) => w.length > 3 && m.text.toLowerCase().includes(w.slice(0, 5))));
-      return { results: hits.map((memory) => ({ memory, score: 1 })) };
+      return hits.map((memory) => ({ id: memory.id, kind: "memory", content: memory.text, score: 1 }));
     },
   });
   return { saved, tools: { manage_memory, search_memory } };

@@ -88,26 +88,19 @@ function toolStepsAfter(prompt: LanguageModelV4Prompt, index: number): ToolStep[
 }
 
 function isError(output: LanguageModelV4ToolResultOutput) {
-  if (output.type === "error-text" || output.type === "error-json") return true;
-  return output.type === "json" && typeof output.value === "object" && output.value !== null && "error" in output.value;
+  return output.type === "error-text" || output.type === "error-json";
 }
 
 function errorText(output: LanguageModelV4ToolResultOutput): string {
   if (output.type === "error-text") return output.value.replace(/^Error:\s*/, "");
-  const value = "value" in output ? output.value : undefined;
-  const error = value && typeof value === "object" && "error" in value ? value.error : value;
-  return typeof error === "string" ? error : JSON.stringify(error);
+  return output.type === "error-json" ? JSON.stringify(output.value) : "";
 }
 
-/** Reads `{ results: [{ memory: { id, text } }] }`-like tool output into id/text pairs, tolerating flatter shapes. */
+/** Reads search_memory's output: an array of hits with `id` and `content`. */
 function resultsOf(output: LanguageModelV4ToolResultOutput): Array<{ id: string; text: string }> {
-  if (output.type !== "json" || !output.value || typeof output.value !== "object") return [];
-  const value = output.value as Record<string, unknown>;
-  const list = Array.isArray(value) ? value : Array.isArray(value.results) ? value.results : [];
-  return list.flatMap((entry) => {
-    const item = (entry && typeof entry === "object" && "memory" in entry ? entry.memory : entry) as
-      | { id?: unknown; text?: unknown }
-      | undefined;
-    return typeof item?.id === "string" && typeof item.text === "string" ? [{ id: item.id, text: item.text }] : [];
+  if (output.type !== "json" || !Array.isArray(output.value)) return [];
+  return output.value.flatMap((hit) => {
+    const { id, content } = (hit ?? {}) as { id?: unknown; content?: unknown };
+    return typeof id === "string" && typeof content === "string" ? [{ id, text: content }] : [];
   });
 }

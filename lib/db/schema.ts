@@ -9,6 +9,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  real,
   text,
   timestamp,
   unique,
@@ -125,5 +126,61 @@ export const memoryVersions = pgTable(
     index("memory_versions_user_thread_idx").on(t.userId, t.threadId),
     check("memory_versions_op_check", sql`${t.op} in ('create', 'update', 'delete', 'restore', 'purge')`),
     check("memory_versions_status_check", sql`${t.status} in ('active', 'deleted')`),
+  ],
+);
+
+/** A chat conversation. `summary` folds the turns before message position `summarized_through` (short-term memory). */
+export const threads = pgTable(
+  "threads",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    id: text("id").notNull(),
+    title: text("title"),
+    summary: text("summary"),
+    summarizedThrough: integer("summarized_through").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.id] }), index("threads_user_updated_idx").on(t.userId, t.updatedAt, t.id)],
+);
+
+/** One AI SDK UI message; `parts` keeps text, tool calls with their results, and data parts as the client saw them. */
+export const messages = pgTable(
+  "messages",
+  {
+    userId: uuid("user_id").notNull(),
+    id: text("id").notNull(),
+    threadId: text("thread_id").notNull(),
+    position: integer("position").notNull(),
+    role: text("role", { enum: ["user", "assistant", "system"] }).notNull(),
+    parts: jsonb("parts").$type<unknown[]>().notNull(),
+    metadata: jsonb("metadata").$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.id] }),
+    unique("messages_thread_position_unique").on(t.userId, t.threadId, t.position),
+    foreignKey({ columns: [t.userId, t.threadId], foreignColumns: [threads.userId, threads.id] }).onDelete("cascade"),
+  ],
+);
+
+/** Which memories shaped an answer: recalled into the instructions, or returned by a search_memory call. */
+export const memoryAccess = pgTable(
+  "memory_access",
+  {
+    userId: uuid("user_id").notNull(),
+    messageId: text("message_id").notNull(),
+    memoryId: uuid("memory_id").notNull(),
+    threadId: text("thread_id").notNull(),
+    via: text("via", { enum: ["recall", "search"] }).notNull(),
+    score: real("score").notNull(),
+    rank: integer("rank").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.messageId, t.memoryId, t.via] }),
+    index("memory_access_user_memory_idx").on(t.userId, t.memoryId, t.createdAt),
   ],
 );

@@ -65,4 +65,14 @@ export {
   updateMemory,
   type WriteOptions,
 } from "./store";
+export {
+  createMemoryTools,
+  MANAGE_ACTIONS,
+  type ManageAction,
+  type ManageMemoryInput,
+  type ManageMemoryOutput,
+  type MemoryToolsOptions,
+  type SearchMemoryHit,
+  type SearchMemoryInput,
+} from "./tools";
 export type { Memory, MemoryOp, MemorySource, MemoryStatus, MemoryVersion, SearchResult } from "./types";

@@ -1,0 +1,158 @@
+import { generateText, isStepCount } from "ai";
+import { MockLanguageModelV4 } from "ai/test";
+import { expect, it } from "vitest";
+import { z } from "zod";
+import {
+  createMemory,
+  createMemoryTools,
+  getMemory,
+  type ManageMemoryInput,
+  type MemoryContext,
+  memoryHistory,
+  NamespaceTemplateError,
+} from "@/lib/memory";
+import { describeEachDatabase } from "../support/databases";
+import { contextFor, createUser } from "./support";
+
+const callOptions = { toolCallId: "call-1", messages: [], context: {} };
+
+/** Our tools return plain promises; the SDK's execute type also allows streams of preliminary results. */
+async function settle<T>(result: T | PromiseLike<T> | AsyncIterable<T> | undefined): Promise<T> {
+  return (await result) as T;
+}
+
+function manage(ctx: MemoryContext, input: ManageMemoryInput, options = {}) {
+  return settle(createMemoryTools(ctx, options).manage_memory.execute?.(input, callOptions));
+}
+
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 1, text: 1, reasoning: undefined },
+};
+
+describeEachDatabase("memory tools", (use) => {
+  const agentContext = async () =>
+    contextFor(use(), await createUser(use()), {
+      actor: { type: "user", id: "ignored" },
+      provenance: { threadId: "thread-9", messageId: "msg-3" },
+    });
+
+  it("creates, updates and deletes through tool.execute as actor agent with the context's provenance", async () => {
+    const ctx = await agentContext();
+    const created = await manage(ctx, { action: "create", content: "The user prefers tabs" }, { agentId: "offline" });
+    expect(created).toMatchObject({ action: "created", content: "The user prefers tabs", version: 1 });
+    const id = created.id;
+    expect(await manage(ctx, { action: "update", id, content: "The user prefers spaces" })).toMatchObject({
+      action: "updated",
+      version: 2,
+    });
+    expect(await manage(ctx, { action: "delete", id })).toMatchObject({ action: "deleted", version: 3 });
+
+    const history = await memoryHistory(ctx, id);
+    expect(history.map((v) => [v.op, v.actor.type])).toEqual([
+      ["create", "agent"],
+      ["update", "agent"],
+      ["delete", "agent"],
+    ]);
+    expect(history[0]?.actor.id).toBe("offline");
+    expect(history[0]?.source).toEqual({ type: "chat", threadId: "thread-9", messageId: "msg-3" });
+  });
+
+  it("returns an error for an id outside the tool's namespace and writes nothing", async () => {
+    const ctx = await agentContext();
+    const stranger = contextFor(use(), await createUser(use()));
+    const foreign = await createMemory(stranger, { content: "someone else's fact" });
+    const elsewhere = await createMemory(ctx, { content: "a note outside the tool namespace", namespace: ["notes"] });
+    const options = { namespace: ["memories"] };
+
+    for (const id of [foreign.id, elsewhere.id, crypto.randomUUID(), "not-an-id"]) {
+      await expect(manage(ctx, { action: "update", id, content: "overwritten" }, options)).rejects.toThrow(/No memory/);
+      await expect(manage(ctx, { action: "delete", id }, options)).rejects.toThrow(/No memory/);
+    }
+    expect((await getMemory(stranger, foreign.id)).version).toBe(1);
+    expect((await getMemory(ctx, elsewhere.id)).version).toBe(1);
+  });
+
+  it("reports a foreign id to the model as a tool error inside generateText, without creating anything", async () => {
+    const ctx = await agentContext();
+    const stranger = contextFor(use(), await createUser(use()));
+    const foreign = await createMemory(stranger, { content: "not yours" });
+    const model = new MockLanguageModelV4({
+      doGenerate: [
+        {
+          content: [
+            {
+              type: "tool-call",
+              toolCallId: "c1",
+              toolName: "manage_memory",
+              input: JSON.stringify({ action: "update", id: foreign.id, content: "mine now" }),
+            },
+          ],
+          finishReason: { unified: "tool-calls", raw: undefined },
+          usage,
+          warnings: [],
+        },
+        {
+          content: [{ type: "text", text: "ok" }],
+          finishReason: { unified: "stop", raw: undefined },
+          usage,
+          warnings: [],
+        },
+      ],
+    });
+    const result = await generateText({
+      model,
+      prompt: "update it",
+      tools: createMemoryTools(ctx),
+      stopWhen: isStepCount(3),
+    });
+    const errors = result.content.filter((part) => part.type === "tool-error");
+    expect(errors).toHaveLength(1);
+    expect(await settle(createMemoryTools(ctx).search_memory.execute?.({ query: "mine now" }, callOptions))).toEqual(
+      [],
+    );
+    expect((await getMemory(stranger, foreign.id)).text).toBe("not yours");
+  });
+
+  it("narrows the input schema and the description with actionsPermitted", async () => {
+    const ctx = await agentContext();
+    const { manage_memory } = createMemoryTools(ctx, { actionsPermitted: ["create"] });
+    const schema = manage_memory.inputSchema as z.ZodType;
+    expect(schema.safeParse({ action: "create", content: "x" }).success).toBe(true);
+    expect(schema.safeParse({ action: "delete", id: "x" }).success).toBe(false);
+    const json = JSON.stringify(z.toJSONSchema(schema));
+    expect(json).not.toContain("delete");
+    expect(json).not.toContain('"id"');
+    expect(manage_memory.description).not.toMatch(/update|delete|remove/i);
+    await expect(
+      manage(ctx, { action: "delete", id: crypto.randomUUID() }, { actionsPermitted: ["create"] }),
+    ).rejects.toThrow();
+
+    const full = createMemoryTools(ctx).manage_memory;
+    expect(full.description).toMatch(/remove a memory/);
+    expect((full.inputSchema as z.ZodType).safeParse({ action: "delete", id: "x" }).success).toBe(true);
+  });
+
+  it("search_memory finds only within the tool's namespace", async () => {
+    const ctx = await agentContext();
+    await manage(ctx, { action: "create", content: "The user drinks oolong tea" }, { namespace: ["memories"] });
+    await createMemory(ctx, { content: "tea notes outside", namespace: ["elsewhere"] });
+    const hits = await settle(
+      createMemoryTools(ctx, { namespace: ["memories"] }).search_memory.execute?.(
+        { query: "what tea do I like?" },
+        callOptions,
+      ),
+    );
+    expect(hits.map((hit) => hit.content)).toEqual(["The user drinks oolong tea"]);
+  });
+
+  it("raises NamespaceTemplateError while wiring when the template names a missing key", async () => {
+    const ctx = await agentContext();
+    expect(() => createMemoryTools(ctx, { namespace: ["orgs", "{orgId}"] })).toThrow(NamespaceTemplateError);
+    const tools = createMemoryTools(ctx, { namespace: ["orgs", "{orgId}"], namespaceValues: { orgId: "acme" } });
+    const created = await settle(
+      tools.manage_memory.execute?.({ action: "create", content: "acme fact" }, callOptions),
+    );
+    expect((await getMemory(ctx, created.id)).namespace).toEqual(["orgs", "acme"]);
+  });
+});

@@ -1,11 +1,8 @@
-import { MessagesSquare } from "lucide-react";
-import { EmptyState } from "@/components/shell/empty-state";
+import { randomUUID } from "node:crypto";
+import { ChatPage } from "@/components/chat/chat-page";
 
-export default function ChatHome() {
-  return (
-    <EmptyState icon={MessagesSquare} title="No conversations yet">
-      Chat with memory is not switched on in this build yet. Your session is ready, and what the assistant learns about
-      you will be listed under Memories.
-    </EmptyState>
-  );
+export const dynamic = "force-dynamic";
+
+export default function NewChat() {
+  return <ChatPage key="new" threadId={randomUUID()} messages={[]} />;
 }

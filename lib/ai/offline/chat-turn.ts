@@ -71,6 +71,11 @@ export function decideTurn(prompt: LanguageModelV4Prompt, availableTools: Readon
   }
 }
 
+export function lastUserText(prompt: LanguageModelV4Prompt): string {
+  const message = prompt.findLast((entry) => entry.role === "user");
+  return message ? textOf(message) : "";
+}
+
 function textOf(message: LanguageModelV4Prompt[number]): string {
   if (typeof message.content === "string") return message.content;
   return message.content.map((part) => (part.type === "text" ? part.text : "")).join(" ");

@@ -6,7 +6,9 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
-import { decideTurn } from "./chat-turn";
+import { SUMMARIZE_INSTRUCTIONS, TITLE_INSTRUCTIONS } from "../prompts";
+import { decideTurn, lastUserText } from "./chat-turn";
+import { summarizeTranscript, titleFor } from "./tasks";
 
 let callCounter = 0;
 
@@ -65,6 +67,12 @@ export class OfflineLanguageModel implements LanguageModelV4 {
   }
 
   private respond(options: LanguageModelV4CallOptions): LanguageModelV4Content[] {
+    // Like a hosted model, it follows the task the instructions set: the app's summaries and titles, or a chat turn.
+    const system = options.prompt.find((message) => message.role === "system")?.content ?? "";
+    if (system.startsWith(SUMMARIZE_INSTRUCTIONS)) {
+      return [{ type: "text", text: summarizeTranscript(lastUserText(options.prompt)) }];
+    }
+    if (system.startsWith(TITLE_INSTRUCTIONS)) return [{ type: "text", text: titleFor(lastUserText(options.prompt)) }];
     const offered =
       options.toolChoice?.type === "none"
         ? new Set<string>()

@@ -1,0 +1,35 @@
+import { after } from "next/server";
+import { chatContextTokens, chatModelId, configuredChatModels } from "@/lib/ai/config";
+import { chatLanguageModel } from "@/lib/ai/models";
+import { parseRequest, readJsonBody } from "@/lib/api/body";
+import { ApiError } from "@/lib/api/errors";
+import { memoryRoute } from "@/lib/api/handler";
+import { chatRequestSchema } from "@/lib/chat/request";
+import { ChatTurnError, startChatTurn } from "@/lib/chat/turn";
+
+export const maxDuration = 120;
+
+export const POST = memoryRoute(async ({ request, memory }) => {
+  const body = parseRequest(chatRequestSchema, await readJsonBody(request));
+  const modelId = body.model ?? chatModelId();
+  if (!configuredChatModels().includes(modelId)) {
+    throw new ApiError("unprocessable", `Model "${modelId}" is not configured on this server.`);
+  }
+  try {
+    const turn = await startChatTurn(
+      {
+        memory,
+        model: chatLanguageModel(modelId),
+        modelId,
+        contextTokens: chatContextTokens(),
+        abortSignal: request.signal,
+      },
+      body,
+    );
+    after(turn.background);
+    return turn.response;
+  } catch (error) {
+    if (error instanceof ChatTurnError) throw new ApiError(error.code, error.message);
+    throw error;
+  }
+});

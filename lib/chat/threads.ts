@@ -1,0 +1,150 @@
+import { and, asc, desc, eq, gt, gte, lt, or, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { messages, threads } from "@/lib/db/schema";
+import type { ChatMessage } from "./types";
+
+export type Thread = typeof threads.$inferSelect;
+
+export class ThreadNotFoundError extends Error {
+  constructor() {
+    super("Chat not found.");
+    this.name = "ThreadNotFoundError";
+  }
+}
+
+const owned = (userId: string, threadId: string) => and(eq(threads.userId, userId), eq(threads.id, threadId));
+
+export async function getThread(db: Db, userId: string, threadId: string): Promise<Thread | null> {
+  const [thread] = await db.select().from(threads).where(owned(userId, threadId)).limit(1);
+  return thread ?? null;
+}
+
+/**
+ * The caller's thread with this id, created on first use. Thread ids are chosen by the client, so an id that another
+ * user already holds is simply a different row under this user: the primary key leads with user_id.
+ */
+export async function ensureThread(db: Db, userId: string, threadId: string): Promise<Thread> {
+  await db.insert(threads).values({ userId, id: threadId }).onConflictDoNothing();
+  const thread = await getThread(db, userId, threadId);
+  if (!thread) throw new ThreadNotFoundError();
+  return thread;
+}
+
+export interface ThreadPage {
+  threads: Array<Pick<Thread, "id" | "title" | "updatedAt">>;
+  nextCursor: string | null;
+}
+
+/** Newest first, keyset-paginated on (updated_at, id) so pages stay cheap however many threads a user has. */
+export async function listThreads(db: Db, userId: string, options: { limit?: number; cursor?: string } = {}) {
+  const limit = options.limit ?? 30;
+  const after = options.cursor ? decodeCursor(options.cursor) : null;
+  const rows = await db
+    .select({ id: threads.id, title: threads.title, updatedAt: threads.updatedAt })
+    .from(threads)
+    .where(
+      and(
+        eq(threads.userId, userId),
+        after
+          ? or(
+              lt(threads.updatedAt, after.updatedAt),
+              and(eq(threads.updatedAt, after.updatedAt), lt(threads.id, after.id)),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(desc(threads.updatedAt), desc(threads.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    threads: page,
+    nextCursor: rows.length > limit && last ? encodeCursor(last.updatedAt, last.id) : null,
+  } satisfies ThreadPage;
+}
+
+function encodeCursor(updatedAt: Date, id: string) {
+  return Buffer.from(JSON.stringify([updatedAt.toISOString(), id])).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { updatedAt: Date; id: string } | null {
+  try {
+    const [iso, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, string];
+    const updatedAt = new Date(iso);
+    return Number.isNaN(updatedAt.getTime()) || typeof id !== "string" ? null : { updatedAt, id };
+  } catch {
+    return null;
+  }
+}
+
+export async function renameThread(db: Db, userId: string, threadId: string, title: string) {
+  const [row] = await db
+    .update(threads)
+    .set({ title, updatedAt: new Date() })
+    .where(owned(userId, threadId))
+    .returning({ id: threads.id });
+  if (!row) throw new ThreadNotFoundError();
+}
+
+/** Deletes the conversation and its messages. Memories keep their own copy of the quoted source span. */
+export async function deleteThread(db: Db, userId: string, threadId: string) {
+  const [row] = await db.delete(threads).where(owned(userId, threadId)).returning({ id: threads.id });
+  if (!row) throw new ThreadNotFoundError();
+}
+
+export async function loadMessages(db: Db, userId: string, threadId: string): Promise<ChatMessage[]> {
+  const rows = await db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.userId, userId), eq(messages.threadId, threadId)))
+    .orderBy(asc(messages.position));
+  return rows.map((row) => ({
+    id: row.id,
+    role: row.role,
+    parts: row.parts as ChatMessage["parts"],
+    ...(row.metadata ? { metadata: row.metadata } : {}),
+  }));
+}
+
+/**
+ * Makes the stored thread equal `list`, rewriting only from position `from` on: the earlier messages are already
+ * stored unchanged, and whatever was stored past them (an answer being regenerated) is replaced.
+ */
+export async function writeMessagesFrom(
+  db: Db,
+  userId: string,
+  threadId: string,
+  list: readonly ChatMessage[],
+  from: number,
+) {
+  await db.transaction(async (tx) => {
+    await tx
+      .delete(messages)
+      .where(and(eq(messages.userId, userId), eq(messages.threadId, threadId), gte(messages.position, from)));
+    const tail = list.slice(from).map((message, index) => ({
+      userId,
+      id: message.id,
+      threadId,
+      position: from + index,
+      role: message.role,
+      parts: message.parts as unknown[],
+      metadata: (message.metadata ?? null) as Record<string, unknown> | null,
+    }));
+    if (tail.length) await tx.insert(messages).values(tail);
+    await tx.update(threads).set({ updatedAt: new Date() }).where(owned(userId, threadId));
+  });
+}
+
+export async function setThreadTitle(db: Db, userId: string, threadId: string, title: string) {
+  await db
+    .update(threads)
+    .set({ title })
+    .where(and(owned(userId, threadId), sql`${threads.title} is null`));
+}
+
+export async function saveSummary(db: Db, userId: string, threadId: string, summary: string, through: number) {
+  await db
+    .update(threads)
+    .set({ summary, summarizedThrough: through })
+    .where(and(owned(userId, threadId), gt(sql`${through}`, threads.summarizedThrough)));
+}

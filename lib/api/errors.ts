@@ -9,6 +9,7 @@ export type ErrorCode =
   | "payload_too_large"
   | "unprocessable"
   | "rate_limited"
+  | "internal"
   | "unavailable";
 
 const STATUS: Record<ErrorCode, number> = {
@@ -20,10 +21,23 @@ const STATUS: Record<ErrorCode, number> = {
   payload_too_large: 413,
   unprocessable: 422,
   rate_limited: 429,
+  internal: 500,
   unavailable: 503,
 };
 
 export function errorResponse(code: ErrorCode, message: string, init?: { headers?: HeadersInit; details?: unknown }) {
   const body = { error: { code, message, ...(init?.details === undefined ? {} : { details: init.details }) } };
   return NextResponse.json(body, { status: STATUS[code], headers: init?.headers });
+}
+
+/** A request failure a route raises to stop early; the route wrapper turns it into `errorResponse`. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
 }

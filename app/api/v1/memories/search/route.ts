@@ -1,0 +1,13 @@
+import { NextResponse } from "next/server";
+import { parseRequest, readJsonBody } from "@/lib/api/body";
+import { memoryRoute } from "@/lib/api/handler";
+import { searchMemoriesBody } from "@/lib/api/memory-requests";
+import { searchMemories, serializeSearchResult } from "@/lib/memory";
+
+export const dynamic = "force-dynamic";
+
+export const POST = memoryRoute(async ({ request, memory }) => {
+  const { filter, ...body } = parseRequest(searchMemoriesBody, await readJsonBody(request));
+  const results = await searchMemories(memory, { ...body, metadata: filter });
+  return NextResponse.json({ results: results.map(serializeSearchResult) });
+});

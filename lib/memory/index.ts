@@ -27,6 +27,7 @@ export {
   type KindDefinition,
   KindRegistry,
   MAX_CONTENT_BYTES,
+  renderFields,
 } from "./kinds";
 export {
   absoluteNamespace,

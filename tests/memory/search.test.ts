@@ -2,6 +2,7 @@ import { MockEmbeddingModelV4 } from "ai/test";
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import {
+  createMemories,
   createMemory,
   deleteMemory,
   embedMissing,
@@ -143,6 +144,12 @@ describeEachDatabase("memory search", (use, backend) => {
     });
 
     it("batches embeddings and backfills memories written without a model", async () => {
+      const bulkModel = toyEmbeddingModel();
+      const bulk = contextFor(use(), await createUser(use()), { embeddingModel: bulkModel });
+      await createMemories(bulk, [{ content: "a kitten" }, { content: "a vehicle" }, { content: "espresso" }]);
+      expect(bulkModel.doEmbedCalls).toHaveLength(1);
+      expect(bulkModel.doEmbedCalls[0]?.values).toHaveLength(3);
+
       const model = toyEmbeddingModel();
       const local = contextFor(use(), await createUser(use()));
       for (const content of ["a cat", "a car", "an espresso"]) await createMemory(local, { content });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import {
+  createKindRegistry,
   createMemory,
+  defineKind,
   deleteMemory,
   getMemory,
   listMemories,
@@ -10,6 +13,7 @@ import {
   memoryHistory,
   PayloadTooLargeError,
   purgeMemory,
+  renderFields,
   restoreMemory,
   serializeMemory,
   updateMemory,
@@ -158,6 +162,23 @@ describeEachDatabase("memory store", (use) => {
     );
     await expect(createMemory(ctx, { kind: "nope", content: "x" })).rejects.toBeInstanceOf(MemoryValidationError);
     await expect(createMemory(ctx, { content: "x".repeat(40_000) })).rejects.toBeInstanceOf(PayloadTooLargeError);
+  });
+
+  it("accepts custom kinds registered by name with their own zod schema", async () => {
+    const kinds = createKindRegistry([
+      defineKind({
+        name: "contact",
+        schema: z.strictObject({ name: z.string(), phone: z.string() }),
+        render: renderFields,
+      }),
+    ]);
+    const ctx = contextFor(use(), await createUser(use()), { kinds });
+    const contact = await createMemory(ctx, { kind: "contact", content: { name: "Bo", phone: "555" } });
+    expect(contact.text).toBe("name: Bo\nphone: 555");
+    await expect(createMemory(ctx, { kind: "contact", content: { name: "Bo" } })).rejects.toBeInstanceOf(
+      MemoryValidationError,
+    );
+    expect(() => createKindRegistry([defineKind({ name: "memory", schema: z.string(), render: String })])).toThrow();
   });
 
   it("keeps one profile per namespace, updated in place", async () => {

@@ -1,3 +1,4 @@
+import { configuredEmbeddingModel } from "@/lib/ai/models";
 import type { Principal } from "@/lib/auth/principal";
 import { getDatabase } from "@/lib/db";
 import { type MemoryContext, systemClock } from "@/lib/memory";
@@ -13,5 +14,6 @@ export async function memoryContextFor(principal: Principal): Promise<MemoryCont
     actor: { type: "user", id: principal.userId },
     clock: systemClock,
     provenance: { source: "api" },
+    embeddingModel: configuredEmbeddingModel(),
   };
 }

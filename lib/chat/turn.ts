@@ -45,8 +45,8 @@ export interface ChatTurnOptions {
 
 export interface ChatTurn {
   response: Response;
-  /** Work that finishes after the response (the thread title); the route hands it to `after()`. */
-  background: Promise<void>;
+  /** Work for after the response has been sent (titling a new chat); the route hands it to `after()`. */
+  afterResponse: () => Promise<void>;
 }
 
 /**
@@ -116,8 +116,10 @@ export async function startChatTurn(options: ChatTurnOptions, request: ChatReque
     redactToolErrors: false,
   });
 
-  const background = thread.title ? Promise.resolve() : titleThread(options, thread.id, questionText);
-  return { response: createUIMessageStreamResponse({ stream }), background };
+  const afterResponse = async () => {
+    if (!thread.title) await titleThread(options, thread.id, questionText);
+  };
+  return { response: createUIMessageStreamResponse({ stream }), afterResponse };
 }
 
 function historyFor(request: ChatRequest, stored: ChatMessage[]): ChatMessage[] {

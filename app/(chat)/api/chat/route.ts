@@ -26,7 +26,7 @@ export const POST = memoryRoute(async ({ request, memory }) => {
       },
       body,
     );
-    after(turn.background);
+    after(turn.afterResponse);
     return turn.response;
   } catch (error) {
     if (error instanceof ChatTurnError) throw new ApiError(error.code, error.message);

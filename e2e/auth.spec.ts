@@ -37,10 +37,14 @@ test("a visitor lands inside the app with a guest session", async ({ page }) => 
   expect(await health.json()).toMatchObject({ status: "ok", database: "pglite", vector: true });
 });
 
-test("a guest registers and keeps the same user id, then signs out and back in", async ({ page }) => {
+test("a guest registers and keeps the same user id and memories, then signs out and back in", async ({ page }) => {
   await page.goto("/memories");
   await expect(page.getByRole("heading", { name: "Nothing remembered yet" })).toBeVisible();
   const guestId = await currentUserId(page);
+  const created = await page.request.post("/api/v1/memories", {
+    data: { content: "Guest remembers the blue notebook" },
+  });
+  expect(created.status()).toBe(201);
 
   const email = uniqueEmail("upgrade");
   const menu = await openUserMenu(page);
@@ -52,6 +56,8 @@ test("a guest registers and keeps the same user id, then signs out and back in",
 
   await expect(page.getByTestId("user-menu")).toContainText(email);
   expect(await currentUserId(page)).toBe(guestId);
+  const kept = await (await page.request.get("/api/v1/memories")).json();
+  expect(kept.memories.map((m: { text: string }) => m.text)).toEqual(["Guest remembers the blue notebook"]);
 
   await (await openUserMenu(page)).getByRole("menuitem", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/login/);

@@ -140,6 +140,8 @@ export const threads = pgTable(
     title: text("title"),
     summary: text("summary"),
     summarizedThrough: integer("summarized_through").notNull().default(0),
+    /** Background extraction has read every message before this position (its cursor). */
+    extractedThrough: integer("extracted_through").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -183,4 +185,85 @@ export const memoryAccess = pgTable(
     primaryKey({ columns: [t.userId, t.messageId, t.memoryId, t.via] }),
     index("memory_access_user_memory_idx").on(t.userId, t.memoryId, t.createdAt),
   ],
+);
+
+/**
+ * One background extraction pass over a thread: the messages it read, what the manager proposed, what was applied,
+ * what was rejected and why. Written before anything is applied, so a run is always visible, even a failed one.
+ */
+export const extractionRuns = pgTable(
+  "extraction_runs",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    id: uuid("id").notNull().default(sql`gen_random_uuid()`),
+    threadId: text("thread_id").notNull(),
+    namespace: text("namespace").array().notNull(),
+    status: text("status", { enum: ["queued", "running", "succeeded", "failed"] }).notNull(),
+    /** Messages at positions [from_position, through_position) were read. */
+    fromPosition: integer("from_position").notNull(),
+    throughPosition: integer("through_position").notNull(),
+    model: text("model"),
+    opsProposed: jsonb("ops_proposed").$type<unknown[]>().notNull().default([]),
+    opsApplied: jsonb("ops_applied").$type<unknown[]>().notNull().default([]),
+    opsRejected: jsonb("ops_rejected").$type<unknown[]>().notNull().default([]),
+    inputTokens: integer("input_tokens"),
+    outputTokens: integer("output_tokens"),
+    attempts: integer("attempts").notNull().default(0),
+    error: text("error"),
+    jobId: text("job_id"),
+    createdAt: createdAt(),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.id] }),
+    index("extraction_runs_user_thread_idx").on(t.userId, t.threadId, t.createdAt),
+    index("extraction_runs_user_created_idx").on(t.userId, t.createdAt),
+    check("extraction_runs_status_check", sql`${t.status} in ('queued', 'running', 'succeeded', 'failed')`),
+  ],
+);
+
+/** API keys: only a hash of the secret is stored; `prefix` is the part shown back to the owner. */
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    id: uuid("id").notNull().default(sql`gen_random_uuid()`),
+    name: text("name").notNull(),
+    prefix: text("prefix").notNull(),
+    keyHash: text("key_hash").notNull(),
+    scopes: text("scopes").array().notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.id] }),
+    // Requests arrive with only the key, so lookup by hash must be global.
+    unique("api_keys_key_hash_unique").on(t.keyHash),
+  ],
+);
+
+/** Reads and uses of a user's data by someone other than that user in a session: admins browsing, API keys. */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    /** Whose data was accessed. */
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    id: uuid("id").notNull().default(sql`gen_random_uuid()`),
+    actorType: text("actor_type", { enum: ["admin", "api_key"] }).notNull(),
+    actorId: text("actor_id").notNull(),
+    action: text("action").notNull(),
+    target: text("target"),
+    details: jsonb("details").$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.id] }), index("audit_log_user_created_idx").on(t.userId, t.createdAt)],
 );

@@ -1,0 +1,1 @@
+CREATE INDEX "memories_user_status_created_idx" ON "memories" USING btree ("user_id","status","created_at","id");

@@ -36,6 +36,8 @@ export class ApiError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details?: unknown,
+    /** Extra response headers, e.g. Retry-After on a 429. */
+    readonly headers?: HeadersInit,
   ) {
     super(message);
     this.name = "ApiError";

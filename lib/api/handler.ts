@@ -1,35 +1,57 @@
-import { currentPrincipal } from "@/app/(auth)/session";
+import type { ApiKeyScope } from "@/lib/auth/api-keys";
 import type { Principal } from "@/lib/auth/principal";
 import type { MemoryContext } from "@/lib/memory";
 import { MemoryError } from "@/lib/memory";
+import { actorFor, type Caller, type KeyHeader, requireScope, resolveCaller } from "./caller";
 import { ApiError, type ErrorCode, errorResponse } from "./errors";
 import { memoryContextFor } from "./memory-context";
 
-/** What a memory route receives once the caller is known. */
-export interface MemoryRequest<Params> {
+/** What a route receives once the caller is known. */
+export interface CallerRequest<Params> {
   request: Request;
   params: Params;
-  principal: Principal;
-  memory: MemoryContext;
+  caller: Caller;
 }
 
-/**
- * Wraps a route: resolves the principal (currentPrincipal is the one place that does), builds the memory context,
- * and maps ApiError and memory errors to the `{ error: { code, message } }` shape.
- */
-export function memoryRoute<Params = Record<string, never>>(
-  handle: (request: MemoryRequest<Params>) => Promise<Response>,
+/** Wraps a route: resolves the caller, then maps ApiError and memory errors to `{ error: { code, message } }`. */
+export function callerRoute<Params = Record<string, never>>(
+  handle: (request: CallerRequest<Params>) => Promise<Response>,
+  options: { keyHeader?: KeyHeader } = {},
 ) {
   return async (request: Request, context: { params: Promise<Params> }): Promise<Response> => {
     try {
-      const principal = await currentPrincipal();
-      if (!principal) return errorResponse("unauthorized", "Sign in or send an API key.");
-      const memory = await memoryContextFor(principal);
-      return await handle({ request, params: await context.params, principal, memory });
+      const caller = await resolveCaller(request, options.keyHeader);
+      return await handle({ request, params: await context.params, caller });
     } catch (error) {
       return toErrorResponse(error);
     }
   };
+}
+
+/** What a memory route receives once the caller is known. */
+export interface MemoryRequest<Params> extends CallerRequest<Params> {
+  principal: Principal;
+  memory: MemoryContext;
+}
+
+export interface MemoryRouteOptions {
+  /** What an API key needs for this route; by default reads for GET and writes for everything else. */
+  scope?: ApiKeyScope;
+}
+
+/**
+ * Wraps a memory route: resolves the caller (session cookie or `Authorization: Bearer` key, see resolveCaller),
+ * checks the key's scope and builds the memory context, with errors mapped as in callerRoute.
+ */
+export function memoryRoute<Params = Record<string, never>>(
+  handle: (request: MemoryRequest<Params>) => Promise<Response>,
+  options: MemoryRouteOptions = {},
+) {
+  return callerRoute<Params>(async ({ request, params, caller }) => {
+    requireScope(caller, options.scope ?? (request.method === "GET" || request.method === "HEAD" ? "read" : "write"));
+    const memory = await memoryContextFor(caller.principal, actorFor(caller));
+    return handle({ request, params, principal: caller.principal, caller, memory });
+  });
 }
 
 const MEMORY_ERROR_CODES: Record<MemoryError["code"], ErrorCode> = {
@@ -41,7 +63,9 @@ const MEMORY_ERROR_CODES: Record<MemoryError["code"], ErrorCode> = {
 };
 
 export function toErrorResponse(error: unknown): Response {
-  if (error instanceof ApiError) return errorResponse(error.code, error.message, { details: error.details });
+  if (error instanceof ApiError) {
+    return errorResponse(error.code, error.message, { details: error.details, headers: error.headers });
+  }
   if (error instanceof MemoryError) {
     const code = MEMORY_ERROR_CODES[error.code];
     if (code === "internal") return internalError(error);

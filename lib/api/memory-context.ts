@@ -1,17 +1,20 @@
 import { configuredEmbeddingModel } from "@/lib/ai/models";
 import type { Principal } from "@/lib/auth/principal";
 import { getDatabase } from "@/lib/db";
-import { type MemoryContext, systemClock } from "@/lib/memory";
+import { type Actor, type MemoryContext, systemClock } from "@/lib/memory";
 
 /**
- * The memory context for an HTTP request: the process database, the caller as a `user` writer, writes marked as
- * coming from the API. The database comes only through getDatabase(), which tests replace.
+ * The memory context for an HTTP request: the process database, the caller as the writer (the user, or the API key
+ * it sent), writes marked as coming from the API. The database comes only through getDatabase(), which tests replace.
  */
-export async function memoryContextFor(principal: Principal): Promise<MemoryContext> {
+export async function memoryContextFor(
+  principal: Principal,
+  actor: Actor = { type: "user", id: principal.userId },
+): Promise<MemoryContext> {
   return {
     database: await getDatabase(),
     principal: { userId: principal.userId, root: principal.root },
-    actor: { type: "user", id: principal.userId },
+    actor,
     clock: systemClock,
     provenance: { source: "api" },
     embeddingModel: configuredEmbeddingModel(),

@@ -1,9 +1,9 @@
 import { NextResponse } from "next/server";
-import { currentPrincipal } from "@/app/(auth)/session";
-import { errorResponse } from "@/lib/api/errors";
+import { callerRoute } from "@/lib/api/handler";
 
-export async function GET() {
-  const principal = await currentPrincipal();
-  if (!principal) return errorResponse("unauthorized", "Sign in or send an API key.");
-  return NextResponse.json({ userId: principal.userId, role: principal.role, root: principal.root });
-}
+export const dynamic = "force-dynamic";
+
+/** Who the session cookie or API key acts as. */
+export const GET = callerRoute(async ({ caller: { principal } }) =>
+  NextResponse.json({ userId: principal.userId, role: principal.role, root: principal.root }),
+);

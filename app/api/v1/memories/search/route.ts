@@ -10,4 +10,4 @@ export const POST = memoryRoute(async ({ request, memory }) => {
   const { filter, ...body } = parseRequest(searchMemoriesBody, await readJsonBody(request));
   const results = await searchMemories(memory, { ...body, metadata: filter });
   return NextResponse.json({ results: results.map(serializeSearchResult) });
-});
+}, { scope: "read" });

@@ -1,0 +1,72 @@
+import { currentPrincipal } from "@/app/(auth)/session";
+import { type ApiKeyScope, type AuthenticatedKey, authenticateApiKey, recordKeyUse } from "@/lib/auth/api-keys";
+import type { Principal } from "@/lib/auth/principal";
+import { getDatabase } from "@/lib/db";
+import type { Actor } from "@/lib/memory";
+import { ApiError } from "./errors";
+import { apiKeyLimiter } from "./rate-limit";
+
+/** Who is calling: the principal, plus the key when the request carried one instead of a session cookie. */
+export interface Caller {
+  principal: Principal;
+  apiKey: Pick<AuthenticatedKey, "id" | "scopes"> | null;
+}
+
+/** REST and MCP read `Authorization: Bearer`; the LangGraph API reads `x-api-key`, as its SDK sends it. */
+export type KeyHeader = "authorization" | "x-api-key";
+
+const REJECTED_KEY_MESSAGES = {
+  malformed: "The API key is malformed.",
+  unknown: "The API key is not recognised.",
+  revoked: "The API key has been revoked.",
+  expired: "The API key has expired.",
+} as const;
+
+/**
+ * The one place a request becomes a principal. A request that presents a key is judged by the key alone (a bad key
+ * is a 401 even alongside a valid cookie); otherwise the session cookie decides.
+ */
+export async function resolveCaller(request: Request, keyHeader: KeyHeader = "authorization"): Promise<Caller> {
+  const presented = presentedKey(request, keyHeader);
+  if (presented === null) {
+    const principal = await currentPrincipal();
+    if (!principal) throw new ApiError("unauthorized", "Sign in or send an API key.");
+    return { principal, apiKey: null };
+  }
+  const { db } = await getDatabase();
+  const result = await authenticateApiKey(db, presented);
+  if (!result.ok) throw new ApiError("unauthorized", REJECTED_KEY_MESSAGES[result.reason]);
+  const decision = apiKeyLimiter.take(result.key.id);
+  if (!decision.allowed) {
+    throw new ApiError("rate_limited", "Too many requests for this API key; retry later.", undefined, {
+      "retry-after": String(decision.retryAfterSeconds),
+    });
+  }
+  await recordKeyUse(db, result.key, `${request.method} ${new URL(request.url).pathname}`);
+  return { principal: result.key.principal, apiKey: { id: result.key.id, scopes: result.key.scopes } };
+}
+
+function presentedKey(request: Request, keyHeader: KeyHeader): string | null {
+  const value = request.headers.get(keyHeader);
+  if (value === null) return null;
+  if (keyHeader === "x-api-key") return value.trim();
+  const match = /^Bearer\s+(.+)$/i.exec(value.trim());
+  return match?.[1]?.trim() ?? "";
+}
+
+/** Session callers may do anything to their own data; a key only what its scopes allow. */
+export function requireScope(caller: Caller, scope: ApiKeyScope): void {
+  if (caller.apiKey && !caller.apiKey.scopes.includes(scope)) {
+    throw new ApiError("forbidden", `This API key lacks the "${scope}" scope.`);
+  }
+}
+
+/** Refuses API keys where only a signed-in person may act (issuing and revoking keys). */
+export function requireSession(caller: Caller, action: string): void {
+  if (caller.apiKey) throw new ApiError("forbidden", `An API key cannot ${action}; sign in to the console.`);
+}
+
+/** Writes made with a key are attributed to the key; session writes to the user. */
+export function actorFor(caller: Caller): Actor {
+  return caller.apiKey ? { type: "api", id: caller.apiKey.id } : { type: "user", id: caller.principal.userId };
+}

@@ -1,6 +1,6 @@
 "use client";
 
-import { LogOut, UserPlus, UserRound } from "lucide-react";
+import { KeyRound, LogOut, UserPlus, UserRound } from "lucide-react";
 import Link from "next/link";
 import { logout } from "@/app/(auth)/actions";
 import { Button } from "@/components/ui/button";
@@ -49,6 +49,11 @@ export function UserMenu({ userId, email, name, isGuest, role }: UserMenuProps) 
             </Link>
           </DropdownMenuItem>
         ) : null}
+        <DropdownMenuItem asChild>
+          <Link href="/settings/keys">
+            <KeyRound className="size-4" aria-hidden /> API keys
+          </Link>
+        </DropdownMenuItem>
         <DropdownMenuItem onSelect={() => logout()}>
           <LogOut className="size-4" aria-hidden /> Sign out
         </DropdownMenuItem>

@@ -17,6 +17,8 @@ export interface Database {
   /** Whether the pgvector extension exists in this database (recorded by the migrations). */
   vector: boolean;
   rows<T>(query: SQL): Promise<T[]>;
+  /** How a job queue reaches the same database: PGlite's single in-process client, or a connection string. */
+  connection: { kind: "pglite"; client: PGlite } | { kind: "postgres"; url: string };
   close(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export async function openPglite(dataDir?: string): Promise<Database> {
     kind: "pglite",
     vector: await readVectorFlag(rows),
     rows,
+    connection: { kind: "pglite", client },
     close: () => client.close(),
   };
 }
@@ -60,8 +63,27 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
     kind: "postgres",
     vector: await readVectorFlag(rows),
     rows,
+    connection: { kind: "postgres", url },
     close: () => client.end({ timeout: 5 }),
   };
+}
+
+/**
+ * Runs `work` in one transaction, handing it a Database bound to that transaction, so code written against a
+ * Database (the memory store, raw `rows` queries) joins the transaction instead of waiting on it. Nested
+ * transactions inside become savepoints.
+ */
+export function inTransaction<T>(database: Database, work: (tx: Database) => Promise<T>): Promise<T> {
+  return database.db.transaction((tx) =>
+    work({
+      ...database,
+      db: tx as unknown as Db,
+      rows: async <R>(query: SQL) => {
+        const result = (await tx.execute(query)) as unknown as R[] | { rows: R[] };
+        return Array.isArray(result) ? [...result] : result.rows;
+      },
+    }),
+  );
 }
 
 /** Applies pending migrations on one dedicated connection, holding an advisory lock so parallel starts take turns. */

@@ -10,4 +10,13 @@ export async function startServer() {
     process.exit(1);
   }
   await getDatabase();
+  if (process.env.WORKER !== "off") {
+    const { startExtractionWorker } = await import("./extraction");
+    const stop = await startExtractionWorker();
+    for (const signal of ["SIGTERM", "SIGINT"] as const) {
+      process.once(signal, () => {
+        void stop().finally(() => process.exit(0));
+      });
+    }
+  }
 }

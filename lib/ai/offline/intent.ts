@@ -19,7 +19,10 @@ const SAVE_RULES: Array<[RegExp, (match: RegExpMatchArray) => string]> = [
 ];
 
 export function readIntent(message: string): Intent {
-  const text = message.trim().replace(/\s+/g, " ");
+  const text = message
+    .trim()
+    .replace(/\s+/g, " ")
+    .replace(/^(?:(?:actually|well|ok|okay|so|also|oh|and|but|hey)\b[,!]?\s+)+/i, "");
   if (!text) return { type: "chat" };
   const forget = text.match(/^(?:please\s+)?forget(?:\s+(?:that|about|what i said about))?\s+(.+)$/i);
   if (forget) return { type: "forget", query: stripTrailing(forget[1]!) };

@@ -6,8 +6,10 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
+import { parseExtractionPrompt } from "@/lib/memory/extraction/prompt";
 import { SUMMARIZE_INSTRUCTIONS, TITLE_INSTRUCTIONS } from "../prompts";
 import { decideTurn, lastUserText } from "./chat-turn";
+import { type ExtractionInput, proposeOps } from "./extraction";
 import { summarizeTranscript, titleFor } from "./tasks";
 
 let callCounter = 0;
@@ -73,6 +75,10 @@ export class OfflineLanguageModel implements LanguageModelV4 {
       return [{ type: "text", text: summarizeTranscript(lastUserText(options.prompt)) }];
     }
     if (system.startsWith(TITLE_INSTRUCTIONS)) return [{ type: "text", text: titleFor(lastUserText(options.prompt)) }];
+    if (options.responseFormat?.type === "json") {
+      const input = parseExtractionPrompt(lastUserText(options.prompt)) as ExtractionInput | null;
+      return [{ type: "text", text: JSON.stringify(input ? proposeOps(input) : {}) }];
+    }
     const offered =
       options.toolChoice?.type === "none"
         ? new Set<string>()

@@ -6,10 +6,11 @@ import { ApiError } from "@/lib/api/errors";
 import { memoryRoute } from "@/lib/api/handler";
 import { chatRequestSchema } from "@/lib/chat/request";
 import { ChatTurnError, startChatTurn } from "@/lib/chat/turn";
+import { extractionDebounceMs, getExtractionQueue } from "@/lib/server/extraction";
 
 export const maxDuration = 120;
 
-export const POST = memoryRoute(async ({ request, memory }) => {
+export const POST = memoryRoute(async ({ request, principal, memory }) => {
   const body = parseRequest(chatRequestSchema, await readJsonBody(request));
   const modelId = body.model ?? chatModelId();
   if (!configuredChatModels().includes(modelId)) {
@@ -23,6 +24,7 @@ export const POST = memoryRoute(async ({ request, memory }) => {
         modelId,
         contextTokens: chatContextTokens(),
         abortSignal: request.signal,
+        onAnswerSaved: () => scheduleExtraction(principal.userId, body.id),
       },
       body,
     );
@@ -33,3 +35,13 @@ export const POST = memoryRoute(async ({ request, memory }) => {
     throw error;
   }
 });
+
+/** Background extraction must never break the chat: a queue failure is logged and the answer stands. */
+async function scheduleExtraction(userId: string, threadId: string) {
+  try {
+    const queue = await getExtractionQueue();
+    await queue.enqueue({ userId, threadId }, extractionDebounceMs());
+  } catch (error) {
+    console.error("could not schedule memory extraction:", error instanceof Error ? error.message : error);
+  }
+}

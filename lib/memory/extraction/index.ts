@@ -1,0 +1,10 @@
+export { type AppliedOp, type ExtractionOp, extractionOpSchema, extractionOutputSchema, type RejectedOp } from "./ops";
+export { EXTRACTION_INSTRUCTIONS } from "./prompt";
+export {
+  type ExtractionConfig,
+  type ExtractionDeps,
+  type ExtractionJob,
+  type ExtractionOutcome,
+  runExtraction,
+} from "./run";
+export { type ExtractionRun, serializeRun, threadExtractionRuns } from "./runs";

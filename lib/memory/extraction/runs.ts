@@ -1,0 +1,41 @@
+import { and, desc, eq } from "drizzle-orm";
+import { extractionRuns, threads } from "@/lib/db/schema";
+import type { MemoryContext } from "../context";
+
+export type ExtractionRun = typeof extractionRuns.$inferSelect;
+
+/** The newest runs of one of the caller's threads, or null when the caller has no such thread. */
+export async function threadExtractionRuns(ctx: MemoryContext, threadId: string, limit = 20) {
+  const userId = ctx.principal.userId;
+  const [thread] = await ctx.database.db
+    .select({ extractedThrough: threads.extractedThrough })
+    .from(threads)
+    .where(and(eq(threads.userId, userId), eq(threads.id, threadId)));
+  if (!thread) return null;
+  const runs = await ctx.database.db
+    .select()
+    .from(extractionRuns)
+    .where(and(eq(extractionRuns.userId, userId), eq(extractionRuns.threadId, threadId)))
+    .orderBy(desc(extractionRuns.createdAt))
+    .limit(limit);
+  return { extractedThrough: thread.extractedThrough, runs };
+}
+
+export function serializeRun(run: ExtractionRun) {
+  return {
+    id: run.id,
+    threadId: run.threadId,
+    status: run.status,
+    messages: { from: run.fromPosition, through: run.throughPosition },
+    model: run.model,
+    opsProposed: run.opsProposed,
+    opsApplied: run.opsApplied,
+    opsRejected: run.opsRejected,
+    tokens: { input: run.inputTokens, output: run.outputTokens },
+    attempts: run.attempts,
+    error: run.error,
+    createdAt: run.createdAt.toISOString(),
+    startedAt: run.startedAt?.toISOString() ?? null,
+    finishedAt: run.finishedAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,83 @@
+import { fromPglite, PgBoss } from "pg-boss";
+import type { Database } from "@/lib/db/client";
+
+export const EXTRACTION_QUEUE = "memory-extraction";
+export const EXTRACTION_DEAD_LETTERS = "memory-extraction-dead";
+
+export interface ExtractionJobData {
+  userId: string;
+  threadId: string;
+}
+
+export interface QueueOptions {
+  /** Seconds without a heartbeat after which a crashed worker's job is handed to another (pg-boss minimum: 10). */
+  heartbeatSeconds?: number;
+  /** Attempts after the first before a job goes to the dead-letter queue. */
+  retryLimit?: number;
+  /** First retry delay in seconds; later ones back off exponentially. */
+  retryDelaySeconds?: number;
+  /** How often an idle worker polls for due jobs. */
+  pollingIntervalSeconds?: number;
+}
+
+type WorkOptions = { batchSize: 1; includeMetadata: true; pollingIntervalSeconds: number };
+
+/** A durable queue in the app's own database: jobs survive restarts and crashes, and any process can work them. */
+export class ExtractionQueue {
+  private constructor(
+    readonly boss: PgBoss,
+    private readonly options: Required<QueueOptions>,
+  ) {}
+
+  static async open(database: Database, options: QueueOptions = {}): Promise<ExtractionQueue> {
+    const boss =
+      database.connection.kind === "pglite"
+        ? new PgBoss({ db: fromPglite(database.connection.client), backend: "pglite", schema: "pgboss" })
+        : new PgBoss({ connectionString: database.connection.url, schema: "pgboss", max: 4 });
+    boss.on("error", (error) => console.error("extraction queue:", error.message));
+    await boss.start();
+    const resolved: Required<QueueOptions> = {
+      heartbeatSeconds: options.heartbeatSeconds ?? 30,
+      retryLimit: options.retryLimit ?? 4,
+      retryDelaySeconds: options.retryDelaySeconds ?? 5,
+      pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
+    };
+    await boss.createQueue(EXTRACTION_DEAD_LETTERS);
+    await boss.createQueue(EXTRACTION_QUEUE, {
+      retryLimit: resolved.retryLimit,
+      retryDelay: resolved.retryDelaySeconds,
+      retryBackoff: true,
+      heartbeatSeconds: resolved.heartbeatSeconds,
+      deadLetter: EXTRACTION_DEAD_LETTERS,
+    });
+    return new ExtractionQueue(boss, resolved);
+  }
+
+  /**
+   * Schedules extraction for a thread after `debounceMs` of quiet. A job still waiting for this thread has its start
+   * pushed back instead of a second job being added, so a burst of exchanges becomes one run that reads them all.
+   */
+  async enqueue(job: ExtractionJobData, debounceMs: number): Promise<void> {
+    await this.boss.upsert(EXTRACTION_QUEUE, job, {
+      singletonKey: `${job.userId}:${job.threadId}`,
+      startAfter: new Date(Date.now() + debounceMs),
+    });
+  }
+
+  /** Processes jobs one at a time; `handle` gets whether this attempt is the last before dead-lettering. */
+  async work(handle: (data: ExtractionJobData, meta: { jobId: string; finalAttempt: boolean }) => Promise<void>) {
+    return this.boss.work<ExtractionJobData, void, WorkOptions>(
+      EXTRACTION_QUEUE,
+      { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: this.options.pollingIntervalSeconds },
+      async ([job]) => {
+        if (!job) return;
+        await handle(job.data, { jobId: job.id, finalAttempt: job.retryCount >= job.retryLimit });
+      },
+    );
+  }
+
+  /** Stops taking jobs and waits for the running one; an unfinished job returns to the queue for another worker. */
+  async stop(timeoutMs = 30_000): Promise<void> {
+    await this.boss.stop({ graceful: true, timeout: timeoutMs, close: true });
+  }
+}

@@ -1,0 +1,18 @@
+// Standalone extraction worker for scale-out: `npm run worker` (set WORKER=off on the web processes).
+import { getDatabase } from "../lib/db";
+import { startExtractionWorker } from "../lib/server/extraction";
+
+const stop = await startExtractionWorker();
+const database = await getDatabase();
+console.log(`extraction worker ready (${database.kind})`);
+
+let stopping = false;
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    await stop();
+    await database.close();
+    process.exit(0);
+  });
+}

@@ -1,0 +1,220 @@
+import { and, eq } from "drizzle-orm";
+import { expect, it } from "vitest";
+import { OfflineLanguageModel } from "@/lib/ai/offline/model";
+import { extractionRuns } from "@/lib/db/schema";
+import {
+  createMemory,
+  deleteMemory,
+  listMemories,
+  type MemoryContext,
+  memoryHistory,
+  updateMemory,
+} from "@/lib/memory";
+import { runExtraction } from "@/lib/memory/extraction";
+import { contextFor, createUser } from "../memory/support";
+import { describeEachDatabase } from "../support/databases";
+import { addExchange, scriptedManager } from "./support";
+
+let jobs = 0;
+const job = (threadId: string, finalAttempt = true) => ({ threadId, jobId: `job-${++jobs}`, finalAttempt });
+
+describeEachDatabase("extraction manager", (use) => {
+  async function setup() {
+    const database = use();
+    const userId = await createUser(database);
+    return { database, userId, ctx: contextFor(database, userId) };
+  }
+  const runs = async (ctx: MemoryContext, threadId: string) =>
+    ctx.database.db
+      .select()
+      .from(extractionRuns)
+      .where(and(eq(extractionRuns.userId, ctx.principal.userId), eq(extractionRuns.threadId, threadId)));
+
+  it("inserts, updates and deletes with provenance, and records the run", async () => {
+    const { database, userId, ctx } = await setup();
+    const old = await createMemory(ctx, { content: "User lives in Porto" });
+    const stale = await createMemory(ctx, { content: "User drinks black coffee" });
+    await addExchange(
+      database,
+      userId,
+      "t1",
+      ["m1", "user", "I moved to Lisbon last month. I stopped drinking coffee."],
+      ["a1", "assistant", "Noted."],
+    );
+    const model = scriptedManager([
+      {
+        op: "insert",
+        kind: "episode",
+        content: { observation: "Moved to Lisbon", thoughts: "-", action: "moved", result: "lives in Lisbon" },
+        messageId: "m1",
+        quote: "I moved to Lisbon last month",
+      },
+      {
+        op: "update",
+        id: old.id,
+        expectedVersion: 1,
+        content: { content: "User lives in Lisbon" },
+        messageId: "m1",
+        quote: "moved to Lisbon",
+        reason: "moved",
+      },
+      { op: "delete", id: stale.id, reason: "stopped drinking coffee" },
+    ]);
+    const outcome = await runExtraction({ ctx, model, modelId: "mock" }, job("t1"));
+    expect(outcome).toMatchObject({ status: "succeeded" });
+    if (outcome.status !== "succeeded") return;
+    expect(outcome.applied.map((a) => a.op)).toEqual(["insert", "update", "delete"]);
+
+    const history = await memoryHistory(ctx, old.id);
+    expect(history.at(-1)).toMatchObject({
+      op: "update",
+      actor: { type: "extractor", id: "mock" },
+      source: { type: "extraction", threadId: "t1", messageId: "m1", quote: "moved to Lisbon", runId: outcome.runId },
+    });
+    const [run] = await runs(ctx, "t1");
+    expect(run).toMatchObject({ status: "succeeded", fromPosition: 0, throughPosition: 2, inputTokens: 100 });
+    expect(run!.opsProposed).toHaveLength(3);
+    // The prompt showed the existing memories with ids and versions, and the new messages with ids.
+    const prompt = JSON.stringify(model.doGenerateCalls[0]!.prompt);
+    expect(prompt).toContain(old.id);
+    expect(prompt).toContain("m1");
+  });
+
+  it("rejects a hallucinated id, a quote not in the message, and a message it was not shown, writing nothing", async () => {
+    const { database, userId, ctx } = await setup();
+    const other = await createUser(database);
+    const foreign = await createMemory(contextFor(database, other), { content: "Someone else's fact" });
+    await addExchange(database, userId, "t2", ["m2", "user", "My favourite colour is green"]);
+    const model = scriptedManager([
+      {
+        op: "update",
+        id: foreign.id,
+        expectedVersion: 1,
+        content: { content: "hijack" },
+        messageId: "m2",
+        quote: "green",
+        reason: "x",
+      },
+      { op: "delete", id: "00000000-0000-4000-8000-000000000000", reason: "made up" },
+      {
+        op: "insert",
+        kind: "memory",
+        content: { content: "User's favourite colour is blue" },
+        messageId: "m2",
+        quote: "colour is blue",
+      },
+      {
+        op: "insert",
+        kind: "memory",
+        content: { content: "User likes green" },
+        messageId: "elsewhere",
+        quote: "green",
+      },
+    ]);
+    const outcome = await runExtraction({ ctx, model, modelId: "mock" }, job("t2"));
+    expect(outcome.status === "succeeded" && outcome.rejected.map((r) => r.reason)).toEqual([
+      "unknown id: not among the memories shown to the manager",
+      "unknown id: not among the memories shown to the manager",
+      "the quote does not occur in the cited message",
+      "the cited message is not among the new messages",
+    ]);
+    expect((await listMemories(ctx, {})).memories).toHaveLength(0);
+    expect(await memoryHistory(contextFor(database, other), foreign.id)).toHaveLength(1);
+  });
+
+  it("re-reads a stale version once and applies on top of it", async () => {
+    const { database, userId, ctx } = await setup();
+    const memory = await createMemory(ctx, { content: "User's editor is Vim" });
+    await addExchange(database, userId, "t3", ["m3", "user", "I switched my editor to Helix"]);
+    await updateMemory(ctx, memory.id, { content: "User's editor is Neovim", expectedVersion: 1 });
+    const model = scriptedManager([
+      {
+        op: "update",
+        id: memory.id,
+        expectedVersion: 1,
+        content: { content: "User's editor is Helix" },
+        messageId: "m3",
+        quote: "switched my editor to Helix",
+        reason: "switched",
+      },
+    ]);
+    // The manager was shown version 2 by search, but proposes against version 1 as if it had read it earlier.
+    const outcome = await runExtraction({ ctx, model, modelId: "mock" }, job("t3"));
+    expect(outcome.status === "succeeded" && outcome.applied).toMatchObject([{ op: "update", version: 3 }]);
+  });
+
+  it("never re-inserts a fact the user deleted, even restated in a later conversation", async () => {
+    const { database, userId, ctx } = await setup();
+    const fact = await createMemory(ctx, { content: "User's ex is called Sam" });
+    await deleteMemory(ctx, fact.id, { reason: "user asked" });
+    await addExchange(database, userId, "t4", ["m4", "user", "Remember that my ex is called Sam"]);
+    const model = scriptedManager([
+      {
+        op: "insert",
+        kind: "memory",
+        content: { content: "User's ex is called Sam" },
+        messageId: "m4",
+        quote: "my ex is called Sam",
+      },
+      {
+        op: "insert",
+        kind: "memory",
+        content: { content: "User's ex is named Sam" },
+        messageId: "m4",
+        quote: "my ex is called Sam",
+      },
+    ]);
+    const outcome = await runExtraction({ ctx, model, modelId: "mock" }, job("t4"));
+    expect(outcome.status === "succeeded" && outcome.rejected.map((r) => r.reason.split(":")[0])).toEqual([
+      "deleted by the user",
+      "deleted by the user",
+    ]);
+    expect((await listMemories(ctx, {})).memories).toHaveLength(0);
+    expect(JSON.stringify(model.doGenerateCalls[0]!.prompt)).toContain("User's ex is called Sam");
+  });
+
+  it("works over memories the chat tools wrote, and a duplicate becomes a no-op", async () => {
+    const { database, userId, ctx } = await setup();
+    const toolWritten = await createMemory(
+      { ...ctx, actor: { type: "agent", id: "offline" } },
+      { content: "User prefers dark mode", provenance: { source: "chat", threadId: "t5", messageId: "m5" } },
+    );
+    await addExchange(
+      database,
+      userId,
+      "t5",
+      ["m5", "user", "I prefer dark mode"],
+      ["m6", "user", "Actually, I prefer light mode"],
+    );
+    const outcome = await runExtraction({ ctx, model: new OfflineLanguageModel(), modelId: "offline" }, job("t5"));
+    expect(outcome.status).toBe("succeeded");
+    const [memory] = (await listMemories(ctx, {})).memories;
+    expect(memory).toMatchObject({ id: toolWritten.id, text: "User prefers light mode", version: 2 });
+    expect(memory!.actor).toEqual({ type: "extractor", id: "offline" });
+  });
+
+  it("applying the same run twice changes nothing; a failure is recorded, not half-applied", async () => {
+    const { database, userId, ctx } = await setup();
+    await addExchange(database, userId, "t6", ["m7", "user", "My name is Ada"]);
+    const offline = new OfflineLanguageModel();
+    const first = job("t6");
+    await runExtraction({ ctx, model: offline, modelId: "offline" }, first);
+    const again = await runExtraction({ ctx, model: offline, modelId: "offline" }, first);
+    expect(again).toEqual({ status: "skipped", reason: "no new messages" });
+    expect((await listMemories(ctx, {})).memories.map((m) => m.text)).toEqual(["User's name is Ada"]);
+
+    await addExchange(database, userId, "t6", ["m8", "user", "I am a pilot"]);
+    const failing = scriptedManager();
+    const attempt = job("t6", false);
+    await expect(runExtraction({ ctx, model: failing, modelId: "mock" }, attempt)).rejects.toThrow();
+    let latest = (await runs(ctx, "t6")).find((r) => r.jobId === attempt.jobId);
+    expect(latest).toMatchObject({ status: "queued", attempts: 1 });
+    expect(latest!.error).toBeTruthy();
+    await expect(
+      runExtraction({ ctx, model: failing, modelId: "mock" }, { ...attempt, finalAttempt: true }),
+    ).rejects.toThrow();
+    latest = (await runs(ctx, "t6")).find((r) => r.jobId === attempt.jobId);
+    expect(latest).toMatchObject({ status: "failed", attempts: 2 });
+    expect((await listMemories(ctx, {})).memories).toHaveLength(1);
+  });
+});

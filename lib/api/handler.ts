@@ -37,6 +37,8 @@ export interface MemoryRequest<Params> extends CallerRequest<Params> {
 export interface MemoryRouteOptions {
   /** What an API key needs for this route; by default reads for GET and writes for everything else. */
   scope?: ApiKeyScope;
+  /** Where the key is read from; `authorization` (Bearer) unless the surface's own clients send another header. */
+  keyHeader?: KeyHeader;
 }
 
 /**
@@ -51,7 +53,7 @@ export function memoryRoute<Params = Record<string, never>>(
     requireScope(caller, options.scope ?? (request.method === "GET" || request.method === "HEAD" ? "read" : "write"));
     const memory = await memoryContextFor(caller.principal, actorFor(caller));
     return handle({ request, params, principal: caller.principal, caller, memory });
-  });
+  }, options);
 }
 
 const MEMORY_ERROR_CODES: Record<MemoryError["code"], ErrorCode> = {

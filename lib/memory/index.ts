@@ -53,6 +53,7 @@ export {
   createMemories,
   createMemory,
   deleteMemory,
+  findMemoryByKey,
   getMemory,
   type ListMemoriesInput,
   type ListNamespacesInput,

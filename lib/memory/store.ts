@@ -172,6 +172,26 @@ export async function getMemory(ctx: MemoryContext, id: string, options: { withi
   return toMemory(ctx, row);
 }
 
+/** The caller's memory at exactly this relative namespace and key (tombstones included), or null. */
+export async function findMemoryByKey(
+  ctx: MemoryContext,
+  namespace: readonly string[],
+  key: string,
+): Promise<Memory | null> {
+  const absolute = absoluteNamespace(ctx.principal.root, namespace);
+  const [row] = await ctx.database.db
+    .select()
+    .from(memories)
+    .where(
+      and(
+        eq(memories.userId, ctx.principal.userId),
+        sql`${memories.namespace} = ${textArray(absolute)}`,
+        eq(memories.key, key),
+      ),
+    );
+  return row ? toMemory(ctx, row) : null;
+}
+
 export interface MemoryPage {
   memories: Memory[];
   nextCursor: string | null;

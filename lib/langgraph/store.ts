@@ -1,0 +1,133 @@
+import type { z } from "zod";
+import {
+  createMemory,
+  deleteMemory,
+  findMemoryByKey,
+  listMemories,
+  listNamespaces,
+  type Memory,
+  type MemoryContext,
+  MemoryValidationError,
+  restoreMemory,
+  searchMemories,
+  updateMemory,
+  validateNamespace,
+} from "@/lib/memory";
+import type { listNamespacesBody, putItemBody, searchItemsBody } from "./requests";
+
+/** A store item as the Agent Server returns it (snake_case timestamps). */
+export interface StoreItem {
+  namespace: string[];
+  key: string;
+  value: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SearchStoreItem extends StoreItem {
+  score: number | null;
+}
+
+type Value = Record<string, unknown>;
+
+/** `{ content: "…" }` is an ordinary memory; any other object is kept verbatim as a `document`. */
+function kindFor(value: Value): "memory" | "document" {
+  const keys = Object.keys(value);
+  return keys.length === 1 && keys[0] === "content" && typeof value.content === "string" ? "memory" : "document";
+}
+
+/** Memories of any kind read back as their content object; a bare string content becomes `{ content }`. */
+function itemValue(memory: Memory): Value {
+  const content = memory.content;
+  if (content !== null && typeof content === "object" && !Array.isArray(content)) return content as Value;
+  return { content };
+}
+
+export function toStoreItem(memory: Memory): StoreItem {
+  return {
+    namespace: memory.namespace,
+    key: memory.key,
+    value: itemValue(memory),
+    created_at: memory.createdAt.toISOString(),
+    updated_at: memory.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * Creates or replaces the item: a new key is a new memory, an existing one a new version, a deleted one is restored
+ * and then updated (both steps appear in its history). `index` and `ttl` are accepted and ignored: every memory's text
+ * is indexed, and memories do not expire.
+ */
+export async function putItem(ctx: MemoryContext, input: z.output<typeof putItemBody>): Promise<void> {
+  const namespace = validateNamespace(input.namespace);
+  const kind = kindFor(input.value);
+  const existing = await findMemoryByKey(ctx, namespace, input.key);
+  if (!existing) {
+    await createMemory(ctx, { namespace, key: input.key, kind, content: input.value });
+    return;
+  }
+  if (existing.status === "deleted") await restoreMemory(ctx, existing.id, { expectedVersion: existing.version });
+  await updateMemory(ctx, existing.id, { kind, content: input.value });
+}
+
+/** The active item, or null (the Agent Server answers a missing item with 200 and `null`). */
+export async function getItem(ctx: MemoryContext, namespace: string[], key: string): Promise<StoreItem | null> {
+  const memory = await findMemoryByKey(ctx, validateNamespace(namespace), key);
+  return memory && memory.status === "active" ? toStoreItem(memory) : null;
+}
+
+/** Soft delete: the memory becomes a tombstone with its history kept. Deleting a missing item is not an error. */
+export async function deleteItem(ctx: MemoryContext, namespace: string[], key: string): Promise<void> {
+  const memory = await findMemoryByKey(ctx, validateNamespace(namespace), key);
+  if (memory && memory.status === "active")
+    await deleteMemory(ctx, memory.id, { reason: "deleted via the LangGraph store API" });
+}
+
+const LIST_PAGE = 200;
+
+/**
+ * With `query`: hybrid search (full-text, trigram, vector when configured) ranked by fused score. Without: newest
+ * first, as the Agent Server lists. `filter` applies to the value's fields with the $eq/$ne/$gt/$gte/$lt/$lte/$in/$nin
+ * operators.
+ */
+export async function searchItems(
+  ctx: MemoryContext,
+  input: z.output<typeof searchItemsBody>,
+): Promise<SearchStoreItem[]> {
+  const namespace = validateNamespace(input.namespace_prefix);
+  const content = input.filter ?? undefined;
+  const query = input.query?.trim();
+  if (query) {
+    const wanted = input.offset + input.limit;
+    if (wanted > 100) {
+      throw new MemoryValidationError("offset + limit is at most 100 when searching with a query.", [
+        { path: ["offset"], message: "too large with a query" },
+      ]);
+    }
+    const results = await searchMemories(ctx, { query, namespace, content, limit: wanted });
+    return results.slice(input.offset).map(({ memory, score }) => ({ ...toStoreItem(memory), score }));
+  }
+  const collected: Memory[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await listMemories(ctx, { namespace, content, limit: LIST_PAGE, cursor });
+    collected.push(...page.memories);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor && collected.length < input.offset + input.limit);
+  return collected
+    .slice(input.offset, input.offset + input.limit)
+    .map((memory) => ({ ...toStoreItem(memory), score: null }));
+}
+
+export function listItemNamespaces(
+  ctx: MemoryContext,
+  input: z.output<typeof listNamespacesBody>,
+): Promise<string[][]> {
+  return listNamespaces(ctx, {
+    prefix: input.prefix ?? undefined,
+    suffix: input.suffix ?? undefined,
+    maxDepth: input.max_depth ?? undefined,
+    limit: input.limit,
+    offset: input.offset,
+  });
+}

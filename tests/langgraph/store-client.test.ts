@@ -1,0 +1,174 @@
+import { Client } from "@langchain/langgraph-sdk";
+import { beforeEach, expect, it, vi } from "vitest";
+import type { Principal } from "@/lib/auth/principal";
+import type { Database } from "@/lib/db/client";
+import { routeFetch } from "../api-keys/dispatch";
+import { call, principalFor } from "../api-keys/support";
+import { createUser } from "../memory/support";
+import { describeEachDatabase } from "../support/databases";
+
+const state = vi.hoisted(() => ({ database: undefined as Database | undefined, principal: null as Principal | null }));
+vi.mock("@/app/(auth)/session", () => ({ currentPrincipal: async () => state.principal }));
+vi.mock("@/lib/db", () => ({
+  getDatabase: async () => {
+    if (!state.database) throw new Error("no test database");
+    return state.database;
+  },
+}));
+
+const items = await import("@/app/api/langgraph/store/items/route");
+const search = await import("@/app/api/langgraph/store/items/search/route");
+const namespaces = await import("@/app/api/langgraph/store/namespaces/route");
+const keys = await import("@/app/api/v1/keys/route");
+const memories = await import("@/app/api/v1/memories/route");
+const history = await import("@/app/api/v1/memories/[id]/history/route");
+
+const fetchRoutes = routeFetch({
+  "/api/langgraph/store/items": { GET: items.GET, PUT: items.PUT, DELETE: items.DELETE },
+  "/api/langgraph/store/items/search": { POST: search.POST },
+  "/api/langgraph/store/namespaces": { POST: namespaces.POST },
+});
+
+const clientFor = (apiKey: string) =>
+  new Client({
+    apiUrl: "http://memory.test/api/langgraph",
+    apiKey,
+    callerOptions: { fetch: fetchRoutes, maxRetries: 0 },
+  });
+
+async function issueKey(userId: string, scopes: ("read" | "write")[] = ["read", "write"]) {
+  state.principal = principalFor(userId);
+  const response = await call(keys.POST, { method: "POST", body: { name: "langgraph", scopes } });
+  state.principal = null;
+  return response.json as { id: string; key: string };
+}
+
+const httpStatus = async (promise: Promise<unknown>) =>
+  promise.then(
+    () => 200,
+    (error: { status?: number }) => error.status,
+  );
+
+describeEachDatabase("LangGraph store API with the real SDK client", (use) => {
+  let owner: string;
+  let key: { id: string; key: string };
+
+  beforeEach(async () => {
+    state.database = use();
+    owner = await createUser(use());
+    key = await issueKey(owner);
+  });
+
+  it("puts, gets, searches (filter and query), lists namespaces and deletes", async () => {
+    const client = clientFor(key.key);
+    await client.store.putItem(["prefs", "editor"], "choice", { content: "I use Neovim with a dark theme" });
+    await client.store.putItem(["prefs", "editor"], "font", { family: "Iosevka", size: 14, ligatures: true });
+    await client.store.putItem(["projects"], "ledger", { name: "Memory Ledger", priority: 3, status: "active" });
+    await client.store.putItem(["projects"], "garden", { name: "Garden planner", priority: 1, status: "paused" });
+
+    const item = await client.store.getItem(["prefs", "editor"], "font");
+    expect(item).toMatchObject({
+      namespace: ["prefs", "editor"],
+      key: "font",
+      value: { family: "Iosevka", size: 14, ligatures: true },
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+    expect(await client.store.getItem(["prefs", "editor"], "missing")).toBeNull();
+
+    const filtered = await client.store.searchItems(["projects"], { filter: { priority: { $gte: 2 } } });
+    expect(filtered.items.map((found) => found.key)).toEqual(["ledger"]);
+    const byStatus = await client.store.searchItems([], { filter: { status: "paused" } });
+    expect(byStatus.items.map((found) => found.key)).toEqual(["garden"]);
+
+    const queried = await client.store.searchItems(["prefs"], { query: "which editor theme do I like?" });
+    expect(queried.items[0]).toMatchObject({ key: "choice", score: expect.any(Number) });
+
+    const listed = await client.store.listNamespaces();
+    expect(listed.namespaces).toEqual([["prefs", "editor"], ["projects"]]);
+    const shallow = await client.store.listNamespaces({ prefix: ["prefs"], maxDepth: 1 });
+    expect(shallow.namespaces).toEqual([["prefs"]]);
+
+    await client.store.deleteItem(["projects"], "garden");
+    expect(await client.store.getItem(["projects"], "garden")).toBeNull();
+    const afterDelete = await client.store.searchItems(["projects"]);
+    expect(afterDelete.items.map((found) => found.key)).toEqual(["ledger"]);
+  });
+
+  it("stores items as ordinary memories with versions and api provenance, visible to REST", async () => {
+    const client = clientFor(key.key);
+    await client.store.putItem(["notes"], "tea", { content: "Prefers green tea" });
+    await client.store.putItem(["notes"], "tea", { content: "Prefers oolong now" });
+    await client.store.deleteItem(["notes"], "tea");
+    await client.store.putItem(["notes"], "tea", { content: "Back to green tea" });
+
+    state.principal = principalFor(owner);
+    const listed = await call(memories.GET, { path: "/api/v1/memories?namespace=notes" });
+    const [memory] = listed.json.memories;
+    expect(memory).toMatchObject({
+      namespace: ["notes"],
+      key: "tea",
+      kind: "memory",
+      content: { content: "Back to green tea" },
+      actor: { type: "api", id: key.id },
+      source: { type: "api" },
+    });
+    const versions = await call(history.GET, { params: { id: memory.id } });
+    expect(versions.json.versions.map((version: { op: string }) => version.op)).toEqual([
+      "create",
+      "update",
+      "delete",
+      "restore",
+      "update",
+    ]);
+  });
+
+  it("rejects empty or dotted labels with 422 and writes nothing", async () => {
+    const client = clientFor(key.key);
+    const raw = (path: string, init: RequestInit) =>
+      fetchRoutes(`http://memory.test/api/langgraph${path}`, {
+        ...init,
+        headers: { "x-api-key": key.key, "content-type": "application/json" },
+      });
+    const put = await raw("/store/items", {
+      method: "PUT",
+      body: JSON.stringify({ namespace: ["a", ""], key: "k", value: { x: 1 } }),
+    });
+    expect(put.status).toBe(422);
+    const dotted = await raw("/store/items", {
+      method: "PUT",
+      body: JSON.stringify({ namespace: ["a.b"], key: "k", value: { x: 1 } }),
+    });
+    expect(dotted.status).toBe(422);
+    expect((await raw("/store/items?namespace=a..b&key=k", { method: "GET" })).status).toBe(422);
+    expect((await raw("/store/items?key=k", { method: "GET" })).status).toBe(422);
+    expect((await client.store.listNamespaces()).namespaces).toEqual([]);
+  });
+
+  it("a second key sees none of the first key's items through any call", async () => {
+    const first = clientFor(key.key);
+    await first.store.putItem(["shared", "name"], "secret", { content: "The launch code is 0000" });
+    const stranger = await createUser(use());
+    const second = clientFor((await issueKey(stranger)).key);
+
+    expect(await second.store.getItem(["shared", "name"], "secret")).toBeNull();
+    expect((await second.store.searchItems([])).items).toEqual([]);
+    expect((await second.store.searchItems(["shared"], { query: "launch code" })).items).toEqual([]);
+    expect((await second.store.listNamespaces()).namespaces).toEqual([]);
+    await second.store.deleteItem(["shared", "name"], "secret");
+    await second.store.putItem(["shared", "name"], "secret", { content: "overwritten?" });
+
+    expect(await first.store.getItem(["shared", "name"], "secret")).toMatchObject({
+      value: { content: "The launch code is 0000" },
+    });
+    expect((await second.store.getItem(["shared", "name"], "secret"))?.value).toEqual({ content: "overwritten?" });
+  });
+
+  it("needs a valid key with the right scope", async () => {
+    expect(await httpStatus(clientFor(`ml_${"B".repeat(43)}`).store.listNamespaces())).toBe(401);
+    const readOnly = clientFor((await issueKey(owner, ["read"])).key);
+    expect(await httpStatus(readOnly.store.putItem(["a"], "k", { x: 1 }))).toBe(403);
+    expect(await httpStatus(readOnly.store.deleteItem(["a"], "k"))).toBe(403);
+    expect(await httpStatus(readOnly.store.searchItems([]))).toBe(200);
+  });
+});

@@ -1,0 +1,169 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
+import type { Principal } from "@/lib/auth/principal";
+import type { Database } from "@/lib/db/client";
+import { routeFetch } from "../api-keys/dispatch";
+import { call, principalFor } from "../api-keys/support";
+import { createUser } from "../memory/support";
+import { describeEachDatabase } from "../support/databases";
+
+const state = vi.hoisted(() => ({ database: undefined as Database | undefined, principal: null as Principal | null }));
+vi.mock("@/app/(auth)/session", () => ({ currentPrincipal: async () => state.principal }));
+vi.mock("@/lib/db", () => ({
+  getDatabase: async () => {
+    if (!state.database) throw new Error("no test database");
+    return state.database;
+  },
+}));
+
+const mcp = await import("@/app/api/mcp/route");
+const keys = await import("@/app/api/v1/keys/route");
+const fetchRoutes = routeFetch({ "/api/mcp": { POST: mcp.POST, GET: mcp.GET, DELETE: mcp.DELETE } });
+
+async function issueKey(userId: string, scopes: ("read" | "write")[] = ["read", "write"]) {
+  state.principal = principalFor(userId);
+  const response = await call(keys.POST, { method: "POST", body: { name: "mcp", scopes } });
+  state.principal = null;
+  return response.json as { id: string; key: string };
+}
+
+const clients: Client[] = [];
+
+async function connect(apiKey: string) {
+  const client = new Client({ name: "memory-ledger-test", version: "1.0.0" });
+  const transport = new StreamableHTTPClientTransport(new URL("http://memory.test/api/mcp"), {
+    fetch: fetchRoutes,
+    requestInit: { headers: { authorization: `Bearer ${apiKey}` } },
+  });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+/** The JSON a tool returned as its text content. */
+function payload(result: Awaited<ReturnType<Client["callTool"]>>) {
+  const [first] = result.content as { type: string; text: string }[];
+  return JSON.parse(first?.text ?? "null");
+}
+
+describeEachDatabase("MCP server with the real MCP client", (use) => {
+  let owner: string;
+
+  beforeEach(async () => {
+    state.database = use();
+    owner = await createUser(use());
+  });
+
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+  });
+
+  it("lists tools with input schemas and descriptions", async () => {
+    const client = await connect((await issueKey(owner)).key);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      "add_memory",
+      "delete_memory",
+      "get_memory",
+      "list_memories",
+      "search_memories",
+      "update_memory",
+    ]);
+    for (const tool of tools) {
+      expect(tool.description?.length, tool.name).toBeGreaterThan(20);
+      expect(tool.inputSchema.type).toBe("object");
+    }
+    const search = tools.find((tool) => tool.name === "search_memories");
+    expect(search?.inputSchema.required).toEqual(["query"]);
+  });
+
+  it("adds, searches, gets, updates, lists and deletes inside the key owner's root", async () => {
+    const key = await issueKey(owner);
+    const client = await connect(key.key);
+    const added = payload(
+      await client.callTool({
+        name: "add_memory",
+        arguments: { content: "My favourite editor is Zed", namespace: ["prefs"] },
+      }),
+    );
+    expect(added.memory).toMatchObject({
+      namespace: ["prefs"],
+      kind: "memory",
+      actor: { type: "api", id: key.id },
+      source: { type: "api" },
+    });
+    const id = added.memory.id;
+
+    const found = payload(await client.callTool({ name: "search_memories", arguments: { query: "which editor?" } }));
+    expect(found.results[0]).toMatchObject({ memory: { id }, score: expect.any(Number) });
+
+    const updated = payload(
+      await client.callTool({
+        name: "update_memory",
+        arguments: { id, content: "My favourite editor is Helix", expectedVersion: 1 },
+      }),
+    );
+    expect(updated.memory).toMatchObject({ version: 2, content: { content: "My favourite editor is Helix" } });
+
+    const stale = await client.callTool({ name: "update_memory", arguments: { id, content: "x", expectedVersion: 1 } });
+    expect(stale.isError).toBe(true);
+
+    expect(payload(await client.callTool({ name: "get_memory", arguments: { id } })).memory.version).toBe(2);
+    const listed = payload(await client.callTool({ name: "list_memories", arguments: {} }));
+    expect(listed.memories.map((memory: { id: string }) => memory.id)).toEqual([id]);
+
+    const deleted = payload(await client.callTool({ name: "delete_memory", arguments: { id, reason: "asked to" } }));
+    expect(deleted.memory.status).toBe("deleted");
+    const afterDelete = payload(await client.callTool({ name: "search_memories", arguments: { query: "editor" } }));
+    expect(afterDelete.results).toEqual([]);
+  });
+
+  it("another key cannot see or touch the first key's memories", async () => {
+    const first = await connect((await issueKey(owner)).key);
+    const { memory } = payload(
+      await first.callTool({ name: "add_memory", arguments: { content: "Secret: I am allergic to cats" } }),
+    );
+    const second = await connect((await issueKey(await createUser(use()))).key);
+    const searched = payload(await second.callTool({ name: "search_memories", arguments: { query: "allergic cats" } }));
+    expect(searched.results).toEqual([]);
+    expect(payload(await second.callTool({ name: "list_memories", arguments: {} })).memories).toEqual([]);
+    for (const name of ["get_memory", "delete_memory"]) {
+      const result = await second.callTool({ name, arguments: { id: memory.id } });
+      expect(result.isError, name).toBe(true);
+    }
+    expect(payload(await first.callTool({ name: "get_memory", arguments: { id: memory.id } })).memory.status).toBe(
+      "active",
+    );
+  });
+
+  it("a read-only key can read but its writes are tool errors", async () => {
+    const client = await connect((await issueKey(owner, ["read"])).key);
+    const added = await client.callTool({ name: "add_memory", arguments: { content: "should not be saved" } });
+    expect(added.isError).toBe(true);
+    expect((added.content as { text: string }[])[0]?.text).toContain('lacks the "write" scope');
+    const listed = payload(await client.callTool({ name: "list_memories", arguments: {} }));
+    expect(listed.memories).toEqual([]);
+  });
+
+  it("invalid arguments are rejected without writing", async () => {
+    const client = await connect((await issueKey(owner)).key);
+    const result = await client.callTool({ name: "add_memory", arguments: { content: "" } });
+    expect(result.isError).toBe(true);
+    expect(payload(await client.callTool({ name: "list_memories", arguments: {} })).memories).toEqual([]);
+  });
+
+  it("refuses a request without a valid key with 401 JSON", async () => {
+    const response = await fetchRoutes("http://memory.test/api/mcp", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: "Bearer nope",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: { code: "unauthorized" } });
+  });
+});

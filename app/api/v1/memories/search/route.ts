@@ -6,8 +6,11 @@ import { searchMemories, serializeSearchResult } from "@/lib/memory";
 
 export const dynamic = "force-dynamic";
 
-export const POST = memoryRoute(async ({ request, memory }) => {
-  const { filter, ...body } = parseRequest(searchMemoriesBody, await readJsonBody(request));
-  const results = await searchMemories(memory, { ...body, metadata: filter });
-  return NextResponse.json({ results: results.map(serializeSearchResult) });
-}, { scope: "read" });
+export const POST = memoryRoute(
+  async ({ request, memory }) => {
+    const { filter, ...body } = parseRequest(searchMemoriesBody, await readJsonBody(request));
+    const results = await searchMemories(memory, { ...body, metadata: filter });
+    return NextResponse.json({ results: results.map(serializeSearchResult) });
+  },
+  { scope: "read" },
+);

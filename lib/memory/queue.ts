@@ -30,18 +30,21 @@ export class ExtractionQueue {
   ) {}
 
   static async open(database: Database, options: QueueOptions = {}): Promise<ExtractionQueue> {
-    const boss =
-      database.connection.kind === "pglite"
-        ? new PgBoss({ db: fromPglite(database.connection.client), backend: "pglite", schema: "pgboss" })
-        : new PgBoss({ connectionString: database.connection.url, schema: "pgboss", max: 4 });
-    boss.on("error", (error) => console.error("extraction queue:", error.message));
-    await boss.start();
     const resolved: Required<QueueOptions> = {
       heartbeatSeconds: options.heartbeatSeconds ?? 30,
       retryLimit: options.retryLimit ?? 4,
       retryDelaySeconds: options.retryDelaySeconds ?? 5,
       pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
     };
+    // Look for silent workers several times per heartbeat, so a crashed worker's job moves on within ~1.2 beats.
+    const checkEvery = Math.max(1, Math.floor(resolved.heartbeatSeconds / 5));
+    const common = { schema: "pgboss", superviseIntervalSeconds: checkEvery, monitorIntervalSeconds: checkEvery };
+    const boss =
+      database.connection.kind === "pglite"
+        ? new PgBoss({ ...common, db: fromPglite(database.connection.client), backend: "pglite" })
+        : new PgBoss({ ...common, connectionString: database.connection.url, max: 4 });
+    boss.on("error", (error) => console.error("extraction queue:", error.message));
+    await boss.start();
     await boss.createQueue(EXTRACTION_DEAD_LETTERS);
     await boss.createQueue(EXTRACTION_QUEUE, {
       retryLimit: resolved.retryLimit,

@@ -13,7 +13,10 @@ type Slot = { [SLOT]?: Promise<ExtractionQueue> };
 /** The process-wide queue on the process database, opened on first use. */
 export function getExtractionQueue(): Promise<ExtractionQueue> {
   const slot = globalThis as Slot;
-  slot[SLOT] ??= getDatabase().then((database) => ExtractionQueue.open(database));
+  const heartbeat = Number(process.env.EXTRACTION_HEARTBEAT_SECONDS);
+  slot[SLOT] ??= getDatabase().then((database) =>
+    ExtractionQueue.open(database, { heartbeatSeconds: heartbeat >= 10 ? heartbeat : undefined }),
+  );
   return slot[SLOT];
 }
 

@@ -16,7 +16,8 @@ export function testBackends(): TestBackend[] {
   return backends;
 }
 
-async function openFreshPostgres(adminUrl: string): Promise<Database> {
+/** A new, migrated database on the PostgreSQL server at `adminUrl`, dropped again on close. */
+export async function openFreshPostgres(adminUrl: string): Promise<Database> {
   const name = `ml_test_${randomBytes(6).toString("hex")}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database ${name}`);

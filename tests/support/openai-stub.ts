@@ -2,10 +2,11 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** One scripted assistant turn: either tool calls or text, streamed as OpenAI chat-completion chunks. */
-export type StubReply =
+export type StubReply = (
   | { toolCalls: Array<{ name: string; arguments: unknown }> }
   | { text: string }
-  | { status: number; error: string };
+  | { status: number; error: string }
+) & { delayMs?: number };
 
 export interface OpenAIStub {
   /** Base URL to give an OpenAI-compatible provider, e.g. http://127.0.0.1:PORT/v1 */
@@ -30,6 +31,8 @@ export async function startOpenAIStub(script: StubReply[]): Promise<OpenAIStub> 
     const body = JSON.parse(await readBody(request)) as Record<string, unknown>;
     requests.push(body);
     const reply = script[served++];
+    if (reply?.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+    if (response.destroyed) return;
     if (!reply) {
       response.writeHead(500, { "content-type": "application/json" });
       response.end(JSON.stringify({ error: { message: "the stub has no more scripted replies" } }));
@@ -91,7 +94,11 @@ export async function startOpenAIStub(script: StubReply[]): Promise<OpenAIStub> 
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -1,0 +1,166 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { and, eq } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Database } from "@/lib/db/client";
+import { extractionRuns } from "@/lib/db/schema";
+import { listMemories } from "@/lib/memory";
+import { ExtractionQueue } from "@/lib/memory/queue";
+import { contextFor, createUser } from "../memory/support";
+import { openFreshPostgres } from "../support/databases";
+import { type OpenAIStub, startOpenAIStub } from "../support/openai-stub";
+import { addExchange } from "./support";
+
+const adminUrl = process.env.TEST_DATABASE_URL;
+const PROJECTS = ["atlas", "borealis", "cygnus", "draco", "eridanus"];
+const HOSTS = ["kestrel", "lynx", "marten", "narwhal"];
+const children: ChildProcess[] = [];
+const cleanups: Array<() => Promise<void>> = [];
+
+afterEach(async () => {
+  for (const child of children.splice(0)) child.kill("SIGKILL");
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** `npm run worker` as its own process, on the given database. */
+function startWorker(database: Database, env: Record<string, string> = {}) {
+  if (database.connection.kind !== "postgres") throw new Error("standalone workers need PostgreSQL");
+  // node itself, not npx: a SIGKILL must hit the worker, not a wrapper that leaves it running.
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
+    env: {
+      ...process.env,
+      DATABASE_URL: database.connection.url,
+      EXTRACTION_HEARTBEAT_SECONDS: "10",
+      CHAT_MODEL: "",
+      EXTRACTION_MODEL: "",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  if (process.env.DEBUG_WORKERS) {
+    child.stdout?.pipe(process.stdout);
+    child.stderr?.pipe(process.stderr);
+  }
+  let output = "";
+  child.stdout?.on("data", (chunk) => (output += chunk));
+  child.stderr?.on("data", (chunk) => (output += chunk));
+  children.push(child);
+  const ready = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 60_000);
+    child.stdout?.on("data", () => {
+      if (output.includes("extraction worker ready")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`worker exited with ${code}:\n${output}`)));
+  });
+  return { child, ready };
+}
+
+async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+async function freshDatabase() {
+  const database = await openFreshPostgres(adminUrl!);
+  const queue = await ExtractionQueue.open(database, { heartbeatSeconds: 10, retryDelaySeconds: 1 });
+  cleanups.push(async () => {
+    await queue.stop(2_000);
+    await database.close();
+  });
+  return { database, queue };
+}
+
+describe.skipIf(!adminUrl)("standalone workers on PostgreSQL", () => {
+  it("a worker killed mid-run: the job is retried elsewhere and ends as one clean run", async () => {
+    const { database, queue } = await freshDatabase();
+    const userId = await createUser(database);
+    await addExchange(database, userId, "crash", ["c1", "user", "My name is Ada and I fly gliders"]);
+    const ops = {
+      ops: [
+        {
+          op: "insert",
+          kind: "memory",
+          content: { content: "User's name is Ada" },
+          messageId: "c1",
+          quote: "My name is Ada",
+        },
+        {
+          op: "insert",
+          kind: "memory",
+          content: { content: "User flies gliders" },
+          messageId: "c1",
+          quote: "I fly gliders",
+        },
+      ],
+    };
+    const stub: OpenAIStub = await startOpenAIStub([
+      { text: JSON.stringify(ops), delayMs: 120_000 },
+      { text: JSON.stringify(ops) },
+    ]);
+    cleanups.push(() => stub.close());
+    const env = { EXTRACTION_MODEL: "openai-compatible:manager", OPENAI_COMPATIBLE_BASE_URL: stub.baseURL };
+
+    const first = startWorker(database, env);
+    await first.ready;
+    await queue.enqueue({ userId, threadId: "crash" }, 0);
+    await until(async () => stub.requests.length === 1, 30_000);
+    first.child.kill("SIGKILL");
+
+    const runs = () =>
+      database.db
+        .select()
+        .from(extractionRuns)
+        .where(and(eq(extractionRuns.userId, userId)));
+    expect(await runs()).toMatchObject([{ status: "running", attempts: 1 }]);
+    expect((await listMemories(contextFor(database, userId), {})).memories).toHaveLength(0);
+
+    const second = startWorker(database, env);
+    await second.ready;
+    const [done] = await until(async () => {
+      const rows = await runs();
+      return rows[0]?.status === "succeeded" && rows;
+    }, 60_000);
+    expect(done).toMatchObject({ status: "succeeded", attempts: 2, fromPosition: 0, throughPosition: 1 });
+    expect(await runs()).toHaveLength(1);
+    const texts = (await listMemories(contextFor(database, userId), {})).memories.map((m) => m.text).sort();
+    expect(texts).toEqual(["User flies gliders", "User's name is Ada"]);
+  }, 150_000);
+
+  it("two workers share the jobs and run each exactly once", async () => {
+    const { database, queue } = await freshDatabase();
+    const workers = [startWorker(database), startWorker(database)];
+    await Promise.all(workers.map((worker) => worker.ready));
+    const userIds = await Promise.all(Array.from({ length: 4 }, () => createUser(database)));
+    const threads: Array<{ userId: string; threadId: string }> = [];
+    for (const [u, userId] of userIds.entries()) {
+      for (let t = 0; t < 5; t++) {
+        const threadId = `w-${u}-${t}`;
+        await addExchange(database, userId, threadId, [
+          `${threadId}-m`,
+          "user",
+          `Remember that project ${PROJECTS[t]} runs on ${HOSTS[u]}`,
+        ]);
+        threads.push({ userId, threadId });
+      }
+    }
+    await Promise.all(threads.map((thread) => queue.enqueue(thread, 0)));
+
+    const rows = await until(async () => {
+      const all = await database.db.select().from(extractionRuns);
+      return all.length === threads.length && all.every((run) => run.status === "succeeded") && all;
+    }, 90_000);
+    expect(new Set(rows.map((run) => `${run.userId}/${run.threadId}`)).size).toBe(threads.length);
+    expect(rows.every((run) => run.attempts === 1)).toBe(true);
+    for (const [u, userId] of userIds.entries()) {
+      const texts = (await listMemories(contextFor(database, userId), {})).memories.map((m) => m.text).sort();
+      expect(texts).toEqual(PROJECTS.map((project) => `Project ${project} runs on ${HOSTS[u]}`).sort());
+    }
+  }, 150_000);
+});

@@ -1,0 +1,55 @@
+import { z } from "zod";
+
+export const EXPORT_FORMAT = "memory-ledger/export";
+export const EXPORT_VERSION = 1;
+/** Bounded by the server action body limit; a file this large takes a few seconds to plan and apply. */
+export const MAX_IMPORT_MEMORIES = 20_000;
+
+const actor = z.object({ type: z.string().max(32), id: z.string().max(200) });
+const source = z.object({
+  type: z.string().max(32),
+  threadId: z.string().max(200).optional(),
+  messageId: z.string().max(200).optional(),
+  quote: z.string().max(8_000).optional(),
+  runId: z.string().max(200).optional(),
+});
+
+/** One version as exported; history is carried for the record and not replayed on import. */
+export const exportedVersionSchema = z.object({
+  version: z.number().int().positive(),
+  op: z.enum(["create", "update", "delete", "restore", "purge"]),
+  kind: z.string().max(64),
+  content: z.unknown(),
+  text: z.string(),
+  status: z.enum(["active", "deleted"]),
+  actor,
+  reason: z.string().nullable(),
+  source,
+  createdAt: z.iso.datetime({ offset: true }),
+});
+
+export const exportedMemorySchema = z.object({
+  id: z.uuid(),
+  namespace: z.array(z.string()).max(16),
+  key: z.string().min(1).max(256),
+  kind: z.string().min(1).max(64),
+  content: z.unknown(),
+  text: z.string(),
+  status: z.enum(["active", "deleted"]),
+  version: z.number().int().positive(),
+  metadata: z.record(z.string().min(1).max(200), z.json()).default({}),
+  createdAt: z.iso.datetime({ offset: true }),
+  updatedAt: z.iso.datetime({ offset: true }),
+  source,
+  actor,
+  history: z.array(exportedVersionSchema).default([]),
+});
+export type ExportedMemory = z.infer<typeof exportedMemorySchema>;
+
+export const exportFileSchema = z.object({
+  format: z.literal(EXPORT_FORMAT),
+  version: z.literal(EXPORT_VERSION),
+  exportedAt: z.iso.datetime({ offset: true }),
+  memories: z.array(exportedMemorySchema).max(MAX_IMPORT_MEMORIES),
+});
+export type ExportFile = z.infer<typeof exportFileSchema>;

@@ -1,0 +1,77 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { messages, threads } from "@/lib/db/schema";
+
+export interface SourceMessage {
+  threadId: string;
+  threadTitle: string | null;
+  messageId: string;
+  role: "user" | "assistant" | "system";
+  text: string;
+}
+
+/** The message a memory was taken from, as plain text (its text parts joined), if the thread still exists. */
+export async function loadSourceMessage(
+  db: Db,
+  userId: string,
+  source: { threadId?: string; messageId?: string },
+): Promise<SourceMessage | null> {
+  if (!source.messageId) return null;
+  const [row] = await db
+    .select({
+      threadId: messages.threadId,
+      threadTitle: threads.title,
+      messageId: messages.id,
+      role: messages.role,
+      parts: messages.parts,
+    })
+    .from(messages)
+    .innerJoin(threads, and(eq(threads.userId, messages.userId), eq(threads.id, messages.threadId)))
+    .where(and(eq(messages.userId, userId), eq(messages.id, source.messageId)))
+    .limit(1);
+  if (!row || (source.threadId && row.threadId !== source.threadId)) return null;
+  return { ...row, text: messageText(row.parts) };
+}
+
+function messageText(parts: unknown[]): string {
+  return parts
+    .flatMap((part) => {
+      const candidate = part as { type?: unknown; text?: unknown };
+      return candidate.type === "text" && typeof candidate.text === "string" ? [candidate.text] : [];
+    })
+    .join("\n");
+}
+
+export interface HighlightSegment {
+  text: string;
+  marked: boolean;
+}
+
+/**
+ * Splits `text` around the first occurrence of `quote` (exact, else ignoring case and runs of whitespace) so the
+ * quoted span can be marked. Null when the quote is not in the text.
+ */
+export function highlightQuote(text: string, quote: string): HighlightSegment[] | null {
+  const needle = quote.trim();
+  if (!needle) return null;
+  let start = text.indexOf(needle);
+  let length = needle.length;
+  if (start < 0) {
+    const pattern = new RegExp(
+      needle
+        .split(/\s+/)
+        .map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+        .join("\\s+"),
+      "i",
+    );
+    const match = pattern.exec(text);
+    if (!match) return null;
+    start = match.index;
+    length = match[0].length;
+  }
+  return [
+    { text: text.slice(0, start), marked: false },
+    { text: text.slice(start, start + length), marked: true },
+    { text: text.slice(start + length), marked: false },
+  ].filter((segment) => segment.text.length > 0);
+}

@@ -177,4 +177,19 @@ describeEachDatabase("chat turn", (use) => {
     expect(stored.filter((m) => m.role === "user").map((m) => m.id)).toEqual(["m1", "m2", "m3"]);
     expect(stored).toHaveLength(6);
   });
+
+  it("the offline model updates a recalled memory that holds the same slot instead of contradicting it", async () => {
+    const database = use();
+    const userId = await createUser(database);
+    const memory = contextFor(database, userId);
+    const dark = await createMemory(memory, { content: "User prefers dark mode" });
+    const turn = await startChatTurn(
+      { memory, model: new OfflineLanguageModel(), modelId: "offline", contextTokens: 8_000 },
+      { id: "thread-f", trigger: "submit-message", message: userMessage("u-light", "I prefer light mode") },
+    );
+    const answer = await finalMessage(turn.response);
+    expect(answer.parts.some((p) => p.type === "text" && p.text === "Updated: User prefers light mode.")).toBe(true);
+    const { memories } = await listMemories(memory, {});
+    expect(memories).toMatchObject([{ id: dark.id, text: "User prefers light mode", version: 2 }]);
+  });
 });

@@ -1,4 +1,5 @@
 import type { LanguageModelV4Prompt, LanguageModelV4ToolResultOutput } from "@ai-sdk/provider";
+import { sameSlot } from "./extraction";
 import { readIntent } from "./intent";
 
 export type TurnAction =
@@ -74,6 +75,24 @@ export function decideTurn(prompt: LanguageModelV4Prompt, availableTools: Readon
 export function lastUserText(prompt: LanguageModelV4Prompt): string {
   const message = prompt.findLast((entry) => entry.role === "user");
   return message ? textOf(message) : "";
+}
+
+/** The memories the app recalled into the instructions: one JSON object per line inside <memories>. */
+function recalledMemories(prompt: LanguageModelV4Prompt): Array<{ id: string; text: string }> {
+  const system = prompt.find((message) => message.role === "system")?.content ?? "";
+  const block = system.match(/<memories>\n([\s\S]*?)\n<\/memories>/)?.[1] ?? "";
+  return block.split("\n").flatMap((line) => {
+    try {
+      const { id, text } = JSON.parse(line) as { id?: unknown; text?: unknown };
+      return typeof id === "string" && typeof text === "string" ? [{ id, text }] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+function isUpdate(output: LanguageModelV4ToolResultOutput) {
+  return output.type === "json" && (output.value as { action?: unknown } | null)?.action === "updated";
 }
 
 function textOf(message: LanguageModelV4Prompt[number]): string {

@@ -1,6 +1,6 @@
 import type { ExtractionOp } from "@/lib/memory/extraction/ops";
 import type { PromptMemory, PromptMessage } from "@/lib/memory/extraction/prompt";
-import { readIntent } from "./intent";
+import { readIntent, sentences } from "./intent";
 
 export interface ExtractionInput {
   kinds: string[];
@@ -11,7 +11,7 @@ export interface ExtractionInput {
 }
 
 /**
- * The offline memory manager: each user message the chat rules read as a statement becomes an insert, or an update
+ * The offline memory manager: each user sentence the chat rules read as a statement becomes an insert, or an update
  * of the existing memory that fills the same slot ("prefers dark mode" → "prefers light mode"); "forget …" becomes a
  * delete of the best-matching memory. Validation downstream decides what is actually written.
  */
@@ -19,13 +19,14 @@ export function proposeOps(input: ExtractionInput): { ops: ExtractionOp[] } {
   const ops: ExtractionOp[] = [];
   const known = [...input.existing];
   const kind = input.kinds.includes("memory") ? "memory" : undefined;
-  for (const message of input.messages) {
-    if (message.role !== "user") continue;
-    const quote = message.text.trim();
+  const statements = input.messages
+    .filter((message) => message.role === "user")
+    .flatMap((message) => sentences(message.text).map((quote) => ({ message, quote })));
+  for (const { message, quote } of statements) {
     const intent = readIntent(quote);
     if (intent.type === "save" && kind) {
+      if (known.some((memory) => memory.text === intent.content)) continue;
       const same = known.find((memory) => sameSlot(memory.text, intent.content));
-      if (same?.text === intent.content) continue;
       if (same && input.allowed.includes("update")) {
         ops.push({
           op: "update",

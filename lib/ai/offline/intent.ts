@@ -26,12 +26,24 @@ export function readIntent(message: string): Intent {
   if (!text) return { type: "chat" };
   const forget = text.match(/^(?:please\s+)?forget(?:\s+(?:that|about|what i said about))?\s+(.+)$/i);
   if (forget) return { type: "forget", query: stripTrailing(forget[1]!) };
+  // A statement is read from the first sentence only; the background manager reads every sentence.
+  const [first = text] = sentences(text);
   for (const [pattern, render] of SAVE_RULES) {
-    const match = text.match(pattern);
+    const match = first.match(pattern);
     if (match) return { type: "save", content: capitalize(render(match)) };
   }
   if (text.endsWith("?") || QUESTION_START.test(text)) return { type: "ask", query: stripTrailing(text) };
   return { type: "chat" };
+}
+
+/** Splits text into sentences, each an exact substring of the input. */
+export function sentences(text: string): string[] {
+  return (
+    text
+      .match(/[^.!?]+(?:[.!?]+|$)/g)
+      ?.map((sentence) => sentence.trim())
+      .filter(Boolean) ?? []
+  );
 }
 
 const LEADING: Array<[RegExp, string]> = [

@@ -31,13 +31,24 @@ export function decideTurn(prompt: LanguageModelV4Prompt, availableTools: Readon
   switch (intent.type) {
     case "save":
       if (!canManage) return { type: "text", text: "I can't save memories in this conversation." };
-      if (!last)
-        return { type: "tool", toolName: "manage_memory", input: { action: "create", content: intent.content } };
+      if (!last) {
+        // A recalled memory holding the same slot ("prefers dark mode") is updated rather than contradicted.
+        const same = recalledMemories(prompt).find(
+          (memory) => memory.text === intent.content || sameSlot(memory.text, intent.content),
+        );
+        if (same?.text === intent.content) return { type: "text", text: `I already know that: ${same.text}.` };
+        return same
+          ? {
+              type: "tool",
+              toolName: "manage_memory",
+              input: { action: "update", id: same.id, content: intent.content },
+            }
+          : { type: "tool", toolName: "manage_memory", input: { action: "create", content: intent.content } };
+      }
+      if (isError(last.output)) return { type: "text", text: `I couldn't save that: ${errorText(last.output)}` };
       return {
         type: "text",
-        text: isError(last.output)
-          ? `I couldn't save that: ${errorText(last.output)}`
-          : `Got it. I'll remember: ${intent.content}.`,
+        text: isUpdate(last.output) ? `Updated: ${intent.content}.` : `Got it. I'll remember: ${intent.content}.`,
       };
     case "forget": {
       if (!canSearch || !canManage) return { type: "text", text: "I can't change memories in this conversation." };

@@ -41,6 +41,7 @@ export default defineConfig({
       AUTH_SECRET: "e2e-only-secret-not-for-production-0123456789",
       AUTH_GUESTS: "true",
       ADMIN_EMAILS: "admin@example.com",
+      EXTRACTION_DEBOUNCE_MS: "500",
     },
   },
 });

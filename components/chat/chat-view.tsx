@@ -8,6 +8,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import type { ChatMessage } from "@/lib/chat/types";
+import { ExtractionStatus } from "./extraction-status";
 import { MemoriesUsed } from "./memories-used";
 import { ToolChip } from "./tool-chip";
 
@@ -75,6 +76,9 @@ export function ChatView({ threadId, initialMessages, models, defaultModel }: Ch
           <MessageView key={message.id} message={message} />
         ))}
         {status === "submitted" ? <p className="text-muted-foreground text-sm">Thinking…</p> : null}
+        {status === "ready" && messages.at(-1)?.role === "assistant" ? (
+          <ExtractionStatus key={messages.length} threadId={threadId} messageCount={messages.length} />
+        ) : null}
         {error ? (
           <Alert tone="error" className="flex items-center justify-between gap-3">
             <span>The model could not answer: {error.message || "something went wrong"}. Your message is saved.</span>
@@ -135,7 +139,7 @@ export function ChatView({ threadId, initialMessages, models, defaultModel }: Ch
 function MessageView({ message }: { message: ChatMessage }) {
   if (message.role === "user") {
     return (
-      <div className="flex justify-end" data-role="user">
+      <div className="flex justify-end" data-role="user" id={`message-${message.id}`}>
         <div className="max-w-[85%] whitespace-pre-wrap rounded-2xl bg-primary px-4 py-2 text-primary-foreground text-sm">
           {message.parts.map((part) => (part.type === "text" ? part.text : "")).join("")}
         </div>
@@ -143,7 +147,7 @@ function MessageView({ message }: { message: ChatMessage }) {
     );
   }
   return (
-    <div className="max-w-[85%] space-y-2 text-sm" data-role="assistant">
+    <div className="max-w-[85%] space-y-2 text-sm" data-role="assistant" id={`message-${message.id}`}>
       {message.parts.map((part, index) => {
         if (part.type === "text") {
           return (

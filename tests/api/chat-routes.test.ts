@@ -1,0 +1,127 @@
+import { beforeEach, expect, it, vi } from "vitest";
+import type { Principal } from "@/lib/auth/principal";
+import type { Database } from "@/lib/db/client";
+import { finalMessage } from "../chat/support";
+import { createUser } from "../memory/support";
+import { describeEachDatabase } from "../support/databases";
+
+const state = vi.hoisted(() => ({
+  database: undefined as Database | undefined,
+  principal: null as Principal | null,
+  enqueued: [] as Array<{ userId: string; threadId: string }>,
+  after: [] as Array<Promise<unknown>>,
+}));
+vi.mock("@/app/(auth)/session", () => ({ currentPrincipal: async () => state.principal }));
+vi.mock("@/lib/db", () => ({
+  getDatabase: async () => {
+    if (!state.database) throw new Error("no test database");
+    return state.database;
+  },
+}));
+vi.mock("@/lib/server/extraction", () => ({
+  extractionDebounceMs: () => 0,
+  getExtractionQueue: async () => ({
+    enqueue: async (job: { userId: string; threadId: string }) => {
+      state.enqueued.push(job);
+    },
+  }),
+}));
+vi.mock("next/server", async (original) => ({
+  ...(await original<typeof import("next/server")>()),
+  after: (task: () => Promise<unknown>) => {
+    state.after.push(task());
+  },
+}));
+
+const { POST: chat } = await import("@/app/(chat)/api/chat/route");
+const extraction = await import("@/app/api/v1/threads/[id]/extraction/route");
+
+const principalFor = (userId: string): Principal => ({
+  userId,
+  role: "user",
+  root: ["users", userId],
+  isGuest: true,
+  email: null,
+  name: null,
+});
+
+function chatRequest(body: unknown) {
+  return chat(
+    new Request("http://localhost/api/chat", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    }),
+    { params: Promise.resolve({}) },
+  );
+}
+
+const say = (thread: string, id: string, text: string, extra: Record<string, unknown> = {}) => ({
+  id: thread,
+  trigger: "submit-message",
+  message: { id, role: "user", parts: [{ type: "text", text }] },
+  ...extra,
+});
+
+describeEachDatabase("chat and thread routes", (use) => {
+  let me: string;
+  beforeEach(async () => {
+    state.database = use();
+    me = await createUser(use());
+    state.principal = principalFor(me);
+    state.enqueued.length = 0;
+  });
+
+  it("streams an answer, schedules extraction for the thread, and lists its runs", async () => {
+    const response = await chatRequest(say("route-thread", "r1", "Remember that I prefer dark mode"));
+    expect(response.status).toBe(200);
+    const answer = await finalMessage(response);
+    await Promise.all(state.after);
+    expect(answer.parts.some((part) => part.type === "tool-manage_memory")).toBe(true);
+    expect(state.enqueued).toEqual([{ userId: me, threadId: "route-thread" }]);
+
+    const runs = await extraction.GET(new Request("http://localhost"), {
+      params: Promise.resolve({ id: "route-thread" }),
+    });
+    expect(runs.status).toBe(200);
+    expect(await runs.json()).toEqual({ threadId: "route-thread", extractedThrough: 0, runs: [] });
+  });
+
+  it("refuses bad input with 4xx JSON and writes nothing", async () => {
+    const cases: Array<[unknown, number]> = [
+      ["{not json", 400],
+      [{ id: "t", trigger: "submit-message" }, 422],
+      [say("t", "x", "hi", { extra: true }), 422],
+      [say("bad id!", "x", "hi"), 422],
+      [say("t", "x", "hi", { model: "openai:not-configured" }), 422],
+      [{ ...say("t", "x", ""), message: { id: "x", role: "assistant", parts: [{ type: "text", text: "hi" }] } }, 422],
+    ];
+    for (const [body, status] of cases) {
+      const response = await chatRequest(body);
+      expect(response.status, JSON.stringify(body)).toBe(status);
+      expect((await response.json()).error.code).toBeTruthy();
+    }
+    const runs = await extraction.GET(new Request("http://localhost"), { params: Promise.resolve({ id: "t" }) });
+    expect(runs.status).toBe(404);
+    expect(state.enqueued).toEqual([]);
+  });
+
+  it("answers 401 without a session, 409 for a message sent twice, 404 for another user's thread", async () => {
+    state.principal = null;
+    expect((await chatRequest(say("t401", "a", "hello"))).status).toBe(401);
+
+    state.principal = principalFor(me);
+    await finalMessage(await chatRequest(say("mine", "dup", "hello")));
+    expect((await chatRequest(say("mine", "dup", "hello"))).status).toBe(409);
+
+    const stranger = await createUser(use());
+    state.principal = principalFor(stranger);
+    const peek = await extraction.GET(new Request("http://localhost"), { params: Promise.resolve({ id: "mine" }) });
+    expect(peek.status).toBe(404);
+    const retry = await extraction.POST(new Request("http://localhost", { method: "POST" }), {
+      params: Promise.resolve({ id: "mine" }),
+    });
+    expect(retry.status).toBe(404);
+    expect(state.enqueued).toEqual([{ userId: me, threadId: "mine" }]);
+  });
+});

@@ -9,6 +9,7 @@ import {
 } from "./memory-requests";
 import {
   errorResponseBody,
+  extractionQueuedResponse,
   historyResponse,
   memoryListResponse,
   memoryResponse,
@@ -146,6 +147,17 @@ const operations: Operation[] = [
     success: { status: 200, description: "The thread's runs.", schema: threadExtractionResponse },
     errors: [401, 403, 404, 429],
     scope: "read",
+  },
+  {
+    method: "post",
+    path: "/api/v1/threads/{id}/extraction",
+    operationId: "runThreadExtraction",
+    tag: "Threads",
+    summary: "Run extraction for a thread now",
+    description: "Queues a run over every message after the thread's extraction cursor, e.g. after a failed run.",
+    success: { status: 202, description: "Queued.", schema: extractionQueuedResponse },
+    errors: [401, 403, 404, 429],
+    scope: "write",
   },
   {
     method: "get",

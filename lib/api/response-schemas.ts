@@ -93,6 +93,8 @@ export const threadExtractionResponse = z.strictObject({
   runs: z.array(extractionRunJson).describe("Newest first."),
 });
 
+export const extractionQueuedResponse = z.strictObject({ threadId: z.string(), queued: z.literal(true) });
+
 export const errorResponseBody = z
   .strictObject({
     error: z.strictObject({

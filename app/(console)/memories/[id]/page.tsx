@@ -1,0 +1,125 @@
+import { ArrowLeft } from "lucide-react";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { z } from "zod";
+import { AdminBanner } from "@/components/console/admin-banner";
+import { Badge, StatusBadge } from "@/components/console/badges";
+import { EditMemory } from "@/components/console/edit-memory";
+import { formatActor, formatDateTime } from "@/components/console/format";
+import { HistoryPanel } from "@/components/console/history-panel";
+import { SourcePanel } from "@/components/console/source-panel";
+import { StatusActions } from "@/components/console/status-actions";
+import { UsedIn } from "@/components/console/used-in";
+import { recordAdminView } from "@/lib/console/audit";
+import { loadSourceMessage } from "@/lib/console/source";
+import { listMemoryUses } from "@/lib/console/usage";
+import {
+  getMemory,
+  type Memory,
+  MemoryNotFoundError,
+  memoryHistory,
+  serializeMemory,
+  serializeVersion,
+} from "@/lib/memory";
+import { loadScope } from "../scope";
+
+export const metadata: Metadata = { title: "Memory" };
+
+const searchSchema = z.object({ as: z.uuid().optional().catch(undefined) });
+
+export default async function MemoryPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const { id } = await params;
+  const { as } = searchSchema.parse(await searchParams);
+  const scope = await loadScope(as);
+  const { ctx, owner, readOnly } = scope;
+  let memory: Memory;
+  try {
+    memory = await getMemory(ctx, id);
+  } catch (error) {
+    if (error instanceof MemoryNotFoundError) notFound();
+    throw error;
+  }
+  if (readOnly) {
+    await recordAdminView(ctx.database.db, {
+      adminId: scope.viewer.userId,
+      userId: owner.id,
+      action: "view_memory",
+      target: memory.id,
+    });
+  }
+  const [versions, uses, sourceMessage] = await Promise.all([
+    memoryHistory(ctx, memory.id),
+    listMemoryUses(ctx.database.db, owner.id, memory.id),
+    loadSourceMessage(ctx.database.db, owner.id, memory.source),
+  ]);
+  const json = serializeMemory(memory);
+  const purged = memory.purgedAt !== null;
+  const backHref = as ? `/memories?as=${as}` : "/memories";
+  const ownerLabel = readOnly ? "the owner" : "You";
+
+  return (
+    <article className="space-y-6" aria-labelledby="memory-title">
+      {readOnly ? <AdminBanner owner={owner} /> : null}
+      <Link
+        href={backHref}
+        className="inline-flex items-center gap-1 text-muted-foreground text-sm hover:text-foreground"
+      >
+        <ArrowLeft className="size-4" aria-hidden /> All memories
+      </Link>
+      <header className="space-y-2">
+        <h1 id="memory-title" className="break-words font-semibold text-2xl tracking-tight">
+          {purged ? "Purged memory" : memory.text}
+        </h1>
+        <div className="flex flex-wrap items-center gap-2 text-muted-foreground text-sm">
+          <Badge>{memory.kind}</Badge>
+          <StatusBadge status={memory.status} purged={purged} />
+          <span>Version {memory.version}</span>
+          <span>· last changed by {formatActor(memory.actor, owner.id, ownerLabel)}</span>
+          <span>· {formatDateTime(memory.updatedAt)}</span>
+          {memory.namespace.length ? <span className="font-mono">· {memory.namespace.join(".")}</span> : null}
+        </div>
+        {readOnly ? null : <StatusActions id={memory.id} status={memory.status} purged={purged} />}
+      </header>
+
+      <Section title="Content">
+        <EditMemory key={memory.version} memory={json} readOnly={readOnly} />
+      </Section>
+      <Section title="Source">
+        <SourcePanel source={memory.source} message={sourceMessage} linkToChat={!readOnly} />
+      </Section>
+      <Section title={`History (${versions.length} ${versions.length === 1 ? "version" : "versions"})`}>
+        <HistoryPanel
+          memoryId={memory.id}
+          versions={versions.map(serializeVersion)}
+          currentVersion={memory.version}
+          currentText={memory.text}
+          ownerId={owner.id}
+          ownerLabel={ownerLabel}
+          canRevert={!readOnly && memory.status === "active"}
+        />
+      </Section>
+      <Section title="Used in">
+        <UsedIn uses={uses} linkToChat={!readOnly} />
+      </Section>
+    </article>
+  );
+}
+
+function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  const id = `section-${title.split(" ")[0]?.toLowerCase()}`;
+  return (
+    <section aria-labelledby={id} className="space-y-3 rounded-xl border bg-card p-4 sm:p-5">
+      <h2 id={id} className="font-semibold text-lg">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}

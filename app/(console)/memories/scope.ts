@@ -1,0 +1,28 @@
+import "server-only";
+import { notFound, redirect } from "next/navigation";
+import { currentPrincipal } from "@/app/(auth)/session";
+import { configuredEmbeddingModel } from "@/lib/ai/models";
+import type { Principal } from "@/lib/auth/principal";
+import { type ConsoleScope, resolveScope } from "@/lib/console/scope";
+import { getDatabase } from "@/lib/db";
+
+export async function requirePrincipal(): Promise<Principal> {
+  const principal = await currentPrincipal();
+  if (!principal) redirect("/login?callbackUrl=%2Fmemories");
+  return principal;
+}
+
+/** The namespace a console page shows: the viewer's own, or (admins only) the user named by `as`; else 404. */
+export async function loadScope(as: string | undefined): Promise<ConsoleScope> {
+  const principal = await requirePrincipal();
+  const scope = await resolveScope(await getDatabase(), principal, as, { embeddingModel: configuredEmbeddingModel() });
+  if (!scope) notFound();
+  return scope;
+}
+
+/** The scope every mutation acts in: always the signed-in person's own namespace, never one named by the request. */
+export async function ownScope(): Promise<ConsoleScope | null> {
+  const principal = await currentPrincipal();
+  if (!principal) return null;
+  return resolveScope(await getDatabase(), principal, undefined, { embeddingModel: configuredEmbeddingModel() });
+}

@@ -217,4 +217,50 @@ describeEachDatabase("extraction manager", (use) => {
     expect(latest).toMatchObject({ status: "failed", attempts: 2 });
     expect((await listMemories(ctx, {})).memories).toHaveLength(1);
   });
+
+  it("honours disabled verbs, allowed kinds, and keeps one profile document in profile mode", async () => {
+    const { database, userId, ctx } = await setup();
+    const kept = await createMemory(ctx, { content: "User rides a blue bike" });
+    await addExchange(database, userId, "t7", ["m9", "user", "I sold my bike. My name is Lin and I am 31."]);
+    const restricted = scriptedManager([
+      { op: "delete", id: kept.id, reason: "sold it" },
+      {
+        op: "insert",
+        kind: "triple",
+        content: { subject: "user", predicate: "age", object: "31" },
+        messageId: "m9",
+        quote: "I am 31",
+      },
+    ]);
+    const outcome = await runExtraction(
+      { ctx, model: restricted, modelId: "mock", config: { enableDeletes: false, kinds: ["memory"] } },
+      job("t7"),
+    );
+    expect(outcome.status === "succeeded" && outcome.rejected.map((r) => r.reason)).toEqual([
+      "delete operations are disabled",
+      'kind "triple" is not allowed',
+    ]);
+
+    await addExchange(database, userId, "t7", ["m10", "user", "Call me Lin. I live in Oslo."]);
+    const profile = (name: string, city: string) => ({ name, city });
+    const manager = scriptedManager(
+      [{ op: "insert", kind: "profile", content: profile("Lin", "Oslo"), messageId: "m10", quote: "I live in Oslo" }],
+      [
+        {
+          op: "insert",
+          kind: "profile",
+          content: profile("Lin", "Bergen"),
+          messageId: "m11",
+          quote: "moved to Bergen",
+        },
+      ],
+    );
+    await runExtraction({ ctx, model: manager, modelId: "mock", config: { profileMode: true } }, job("t7"));
+    await addExchange(database, userId, "t7", ["m11", "user", "I moved to Bergen"]);
+    await runExtraction({ ctx, model: manager, modelId: "mock", config: { profileMode: true } }, job("t7"));
+    const profiles = (await listMemories(ctx, { kind: "profile" })).memories;
+    expect(profiles).toHaveLength(1);
+    expect(profiles[0]).toMatchObject({ content: { name: "Lin", city: "Bergen" }, version: 2 });
+    expect(JSON.stringify(manager.doGenerateCalls[1]!.prompt)).toContain(profiles[0]!.id);
+  });
 });

@@ -326,17 +326,15 @@ describeEachDatabase("console", (use) => {
     const other = await createUser(use());
     expect(await loadSourceMessage(db, other, memory.source)).toBeNull();
 
-    await db
-      .insert(memoryAccess)
-      .values({
-        userId: me,
-        messageId: "answer-1",
-        memoryId: memory.id,
-        threadId: "t-1",
-        via: "recall",
-        score: 0.5,
-        rank: 0,
-      });
+    await db.insert(memoryAccess).values({
+      userId: me,
+      messageId: "answer-1",
+      memoryId: memory.id,
+      threadId: "t-1",
+      via: "recall",
+      score: 0.5,
+      rank: 0,
+    });
     expect(await listMemoryUses(db, me, memory.id)).toMatchObject([
       { threadTitle: "Display chat", via: "recall", messageId: "answer-1" },
     ]);

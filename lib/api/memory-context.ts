@@ -2,7 +2,6 @@ import { configuredEmbeddingModel } from "@/lib/ai/models";
 import type { Principal } from "@/lib/auth/principal";
 import { getDatabase } from "@/lib/db";
 import { type Actor, type MemoryContext, systemClock } from "@/lib/memory";
-import { apiKinds } from "./kinds";
 
 /**
  * The memory context for an HTTP request: the process database, the caller as the writer (the user, or the API key
@@ -19,6 +18,5 @@ export async function memoryContextFor(
     clock: systemClock,
     provenance: { source: "api" },
     embeddingModel: configuredEmbeddingModel(),
-    kinds: apiKinds,
   };
 }

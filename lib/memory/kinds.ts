@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { z } from "zod";
+import { z } from "zod";
 import { MemoryValidationError, PayloadTooLargeError } from "./errors";
 import {
   type EpisodeContent,
@@ -74,6 +74,8 @@ export const builtInKinds: KindDefinition[] = [
     render: (c) => joinParts(c.subject, c.predicate, c.object, c.context && `(${c.context})`),
   }),
   defineKind({ name: "profile", schema: profileContent, render: renderFields, singletonKey: "profile" }),
+  // Arbitrary JSON objects other apps store (e.g. LangGraph Store values), searchable by their field text.
+  defineKind({ name: "document", schema: z.record(z.string().min(1).max(200), z.json()), render: renderFields }),
 ];
 
 export class KindRegistry {

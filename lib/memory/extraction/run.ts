@@ -17,7 +17,7 @@ import {
 import { buildExtractionPrompt, EXTRACTION_INSTRUCTIONS, type PromptMemory, type PromptMessage } from "./prompt";
 
 export interface ExtractionConfig {
-  /** Kinds the manager may insert (default: every registered kind except profile). */
+  /** Kinds the manager may insert (default: every registered kind except profile and document). */
   kinds?: string[];
   instructions?: string;
   enableInserts?: boolean;
@@ -249,7 +249,10 @@ async function gatherContext(ctx: MemoryContext, newMessages: PromptMessage[], c
 
 function allowedKinds(ctx: MemoryContext, config: ExtractionConfig): string[] {
   if (config.profileMode) return ["profile"];
-  return config.kinds ?? (ctx.kinds ?? defaultKinds).names().filter((name) => name !== "profile");
+  // The profile is kept by profile mode only; documents are other apps' raw values, not conversation facts.
+  return (
+    config.kinds ?? (ctx.kinds ?? defaultKinds).names().filter((name) => name !== "profile" && name !== "document")
+  );
 }
 
 function allowedOps(config: ExtractionConfig): string[] {

@@ -1,0 +1,27 @@
+import type { GeneratedMemory, GeneratedUser } from "../data/generator";
+
+/** What every contender offers the benchmark, on the same generated data. */
+export interface BenchStore {
+  readonly name: string;
+  /** Where it runs and how it searches, printed next to its figures. */
+  readonly detail: string;
+  load(user: GeneratedUser): Promise<void>;
+  /** Keys of the best `limit` matches among `user`'s memories, as the store scopes them. */
+  search(user: string, query: string, limit: number): Promise<string[]>;
+  insertOne(user: string, memory: GeneratedMemory): Promise<void>;
+  insertBatch(user: string, memories: readonly GeneratedMemory[]): Promise<void>;
+  /** The query plan of one search, where the store's query is ours to show. */
+  explain?(user: string, query: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** How LangMem-style code stores a memory in a LangGraph store: the kind plus its structured content. */
+export const langGraphValue = (memory: GeneratedMemory) => ({ kind: memory.kind, content: memory.content });
+
+export const LOAD_CHUNK = 1_000;
+
+export function chunks<T>(items: readonly T[], size: number): T[][] {
+  return Array.from({ length: Math.ceil(items.length / size) }, (_, index) =>
+    items.slice(index * size, (index + 1) * size),
+  );
+}

@@ -1,0 +1,185 @@
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { Machine } from "./machine";
+import type { ChatFigure } from "./suites/chat";
+import type { ExtractionFigure } from "./suites/extraction";
+import type { IngestFigure } from "./suites/ingest";
+import type { ListFigure } from "./suites/list";
+import type { SearchFigure } from "./suites/search";
+
+export interface LoadFigure {
+  store: string;
+  memories: number;
+  seconds: number;
+}
+
+export interface BenchResults {
+  startedAt: string;
+  finishedAt?: string;
+  command: string;
+  scale: string;
+  totalMemories: number;
+  seed: number;
+  machine: Machine;
+  load: LoadFigure[];
+  search: SearchFigure[];
+  ingest: IngestFigure[];
+  chat?: ChatFigure;
+  extraction?: ExtractionFigure;
+  list: ListFigure[];
+  /** EXPLAIN (ANALYZE, BUFFERS) of the statements whose shape is ours. */
+  explain: Record<string, string>;
+  notes: string[];
+}
+
+const ms = (value: number) => (Number.isFinite(value) ? (value < 10 ? value.toFixed(2) : value.toFixed(0)) : "–");
+const ratio = (value: number, reference: number | undefined) =>
+  reference && Number.isFinite(value) ? `${(value / reference).toFixed(1)}×` : "–";
+const pct = (value: number) => (Number.isFinite(value) ? `${(value * 100).toFixed(0)}%` : "–");
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? "").length)));
+  const line = (cells: string[]) =>
+    `| ${cells.map((cell, column) => cell.padEnd(widths[column] as number)).join(" | ")} |`;
+  return [line(header), `| ${widths.map((width) => "-".repeat(width)).join(" | ")} |`, ...rows.map(line)].join("\n");
+}
+
+/** Search latency is compared with Memory Ledger on the same PostgreSQL as PostgresStore when it ran, else PGlite. */
+function referenceStore(results: BenchResults): string | undefined {
+  const names = results.search.map((figure) => figure.store);
+  return names.find((name) => name.includes("PostgreSQL")) ?? names.find((name) => name.startsWith("Memory Ledger"));
+}
+
+/** The report as Markdown tables, the same text the README's Performance section quotes. */
+export function renderReport(results: BenchResults): string {
+  const out: string[] = [];
+  const { machine } = results;
+  out.push(
+    `Scale ${results.scale} (${results.totalMemories.toLocaleString("en")} memories), seed ${results.seed}; ` +
+      `${machine.cpus} cores (${machine.cpuModel}), ${machine.memoryGiB} GiB, Node ${machine.node}; ${machine.databases.join(", ")}`,
+  );
+  if (results.search.length > 0) {
+    const reference = referenceStore(results);
+    out.push(`\nSearch (top 10; ratio = p50 ÷ ${reference} p50 in the same bucket)\n`);
+    out.push(
+      table(
+        ["store", "memories/user", "p50 ms", "p95 ms", "p99 ms", "recall@10", "foreign rows", "p50 ratio"],
+        results.search.map((figure) => {
+          const base = results.search.find(
+            (other) => other.store === reference && other.memoriesPerUser === figure.memoriesPerUser,
+          );
+          return [
+            figure.store + (figure.truncated ? " (budget hit)" : ""),
+            figure.memoriesPerUser.toLocaleString("en"),
+            ms(figure.latencyMs.p50),
+            ms(figure.latencyMs.p95),
+            ms(figure.latencyMs.p99),
+            pct(figure.recallAt10),
+            `${figure.foreignRows} in ${figure.leakingQueries}/${figure.latencyMs.n} queries`,
+            ratio(figure.latencyMs.p50, base?.latencyMs.p50),
+          ];
+        }),
+      ),
+    );
+  }
+  if (results.load.length > 0) {
+    out.push("\nBulk load of the dataset (batches of 1,000)\n");
+    out.push(
+      table(
+        ["store", "memories", "seconds", "memories/s"],
+        results.load.map((figure) => [
+          figure.store,
+          figure.memories.toLocaleString("en"),
+          figure.seconds.toFixed(1),
+          (figure.memories / figure.seconds).toFixed(0),
+        ]),
+      ),
+    );
+  }
+  if (results.ingest.length > 0) {
+    const ledger = results.ingest.find((figure) => figure.store.startsWith("Memory Ledger"));
+    out.push("\nIngest into the loaded stores (memories/s; ratio = rate ÷ first Memory Ledger rate)\n");
+    out.push(
+      table(
+        ["store", "single/s", "single p50 ms", "single ratio", `batch of ${ledger?.batchSize ?? "–"}/s`, "batch ratio"],
+        results.ingest.map((figure) => [
+          figure.store,
+          figure.singleRate.toFixed(0),
+          ms(figure.singleLatencyMs.p50),
+          ratio(figure.singleRate, ledger?.singleRate),
+          figure.batchRate.toFixed(0),
+          ratio(figure.batchRate, ledger?.batchRate),
+        ]),
+      ),
+    );
+  }
+  if (results.chat) {
+    const { recallOn, recallOff, transport } = results.chat;
+    out.push(`\nChat time to first token, offline model, ${transport}\n`);
+    out.push(
+      table(
+        ["recall", "memories", "TTFT p50 ms", "TTFT p95 ms", "turn p50 ms", "TTFT ratio"],
+        [
+          [
+            "off (no memories)",
+            "0",
+            ms(recallOff.ttftMs.p50),
+            ms(recallOff.ttftMs.p95),
+            ms(recallOff.totalMs.p50),
+            "1.0×",
+          ],
+          [
+            "on",
+            recallOn.memories.toLocaleString("en"),
+            ms(recallOn.ttftMs.p50),
+            ms(recallOn.ttftMs.p95),
+            ms(recallOn.totalMs.p50),
+            ratio(recallOn.ttftMs.p50, recallOff.ttftMs.p50),
+          ],
+        ],
+      ),
+    );
+  }
+  if (results.extraction) {
+    const figure = results.extraction;
+    out.push(`\nExtraction pass (runExtraction, ${figure.runs} runs, user with ${figure.memories} memories)\n`);
+    out.push(
+      table(
+        ["", "p50 ms", "p95 ms"],
+        [
+          ["total", ms(figure.totalMs.p50), ms(figure.totalMs.p95)],
+          ["model (offline)", ms(figure.modelMs.p50), ms(figure.modelMs.p95)],
+          ["excluding model", ms(figure.excludingModelMs.p50), ms(figure.excludingModelMs.p95)],
+        ],
+      ),
+    );
+  }
+  if (results.list.length > 0) {
+    out.push("\nConsole list page (listMemories, 50 per page, server time)\n");
+    out.push(
+      table(
+        ["database", "memories/user", "first page p50 ms", "first p95 ms", "deep page p50 ms", "deep p95 ms"],
+        results.list.map((figure) => [
+          figure.database,
+          figure.memories.toLocaleString("en"),
+          ms(figure.firstPageMs.p50),
+          ms(figure.firstPageMs.p95),
+          ms(figure.deepPageMs.p50),
+          ms(figure.deepPageMs.p95),
+        ]),
+      ),
+    );
+  }
+  if (results.notes.length > 0) out.push(`\n${results.notes.map((note) => `- ${note}`).join("\n")}`);
+  return out.join("\n");
+}
+
+/** Writes bench/results/<date>.json (a second run the same day gets the time appended) and returns its path. */
+export function writeResults(results: BenchResults, directory = path.join(process.cwd(), "bench", "results")): string {
+  mkdirSync(directory, { recursive: true });
+  const stamp = results.startedAt.slice(0, 19).replace(/:/g, "-");
+  const file = path.join(directory, `${stamp.slice(0, 10)}${results.scale === "smoke" ? "-smoke" : ""}.json`);
+  const target = existsSync(file) ? file.replace(/\.json$/, `-${stamp.slice(11)}.json`) : file;
+  writeFileSync(target, `${JSON.stringify(results, null, 2)}\n`);
+  return target;
+}

@@ -3,6 +3,7 @@ import type { OpLine, RunView } from "@/lib/console/runs";
 import { cn } from "@/lib/utils";
 import { Badge } from "./badges";
 import { formatDateTime } from "./format";
+import { RetryRunButton } from "./retry-run-button";
 
 const STATUS_STYLE: Record<RunView["status"], string> = {
   queued: "text-muted-foreground",
@@ -38,6 +39,7 @@ export function RunCard({ run, finished }: { run: RunView; finished: string | nu
           {run.error}
         </p>
       ) : null}
+      {run.status === "failed" ? <RetryRunButton runId={run.id} /> : null}
       <div className="grid gap-3 md:grid-cols-3">
         <OpList title="Proposed" ops={run.proposed} />
         <OpList title="Applied" ops={run.applied} />

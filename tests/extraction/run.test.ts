@@ -10,7 +10,7 @@ import {
   memoryHistory,
   updateMemory,
 } from "@/lib/memory";
-import { runExtraction } from "@/lib/memory/extraction";
+import { failedRunThread, runExtraction } from "@/lib/memory/extraction";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { addExchange, scriptedManager } from "./support";
@@ -215,6 +215,10 @@ describeEachDatabase("extraction manager", (use) => {
     ).rejects.toThrow();
     latest = (await runs(ctx, "t6")).find((r) => r.jobId === attempt.jobId);
     expect(latest).toMatchObject({ status: "failed", attempts: 2 });
+    expect(await failedRunThread(ctx, latest!.id)).toBe("t6");
+    expect(await failedRunThread(contextFor(database, await createUser(database)), latest!.id)).toBeNull();
+    const succeeded = (await runs(ctx, "t6")).find((r) => r.status === "succeeded")!;
+    expect(await failedRunThread(ctx, succeeded.id)).toBeNull();
     expect((await listMemories(ctx, {})).memories).toHaveLength(1);
   });
 

@@ -7,4 +7,4 @@ export {
   type ExtractionOutcome,
   runExtraction,
 } from "./run";
-export { type ExtractionRun, serializeRun, threadExtractionRuns } from "./runs";
+export { type ExtractionRun, failedRunThread, serializeRun, threadExtractionRuns } from "./runs";

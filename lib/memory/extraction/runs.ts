@@ -39,3 +39,18 @@ export function serializeRun(run: ExtractionRun) {
     finishedAt: run.finishedAt?.toISOString() ?? null,
   };
 }
+
+/** The thread of one of the caller's failed runs, which a retry would extract again; null for anything else. */
+export async function failedRunThread(ctx: MemoryContext, runId: string): Promise<string | null> {
+  const [run] = await ctx.database.db
+    .select({ threadId: extractionRuns.threadId })
+    .from(extractionRuns)
+    .where(
+      and(
+        eq(extractionRuns.userId, ctx.principal.userId),
+        eq(extractionRuns.id, runId),
+        eq(extractionRuns.status, "failed"),
+      ),
+    );
+  return run?.threadId ?? null;
+}

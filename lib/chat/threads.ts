@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, gt, gte, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
+import { decodeKeyset, keysetPage, olderThan } from "@/lib/db/keyset";
 import { messages, threads } from "@/lib/db/schema";
 import type { ChatMessage } from "./types";
 
@@ -38,43 +39,14 @@ export interface ThreadPage {
 /** Newest first, keyset-paginated on (updated_at, id) so pages stay cheap however many threads a user has. */
 export async function listThreads(db: Db, userId: string, options: { limit?: number; cursor?: string } = {}) {
   const limit = options.limit ?? 30;
-  const after = options.cursor ? decodeCursor(options.cursor) : null;
   const rows = await db
     .select({ id: threads.id, title: threads.title, updatedAt: threads.updatedAt })
     .from(threads)
-    .where(
-      and(
-        eq(threads.userId, userId),
-        after
-          ? or(
-              lt(threads.updatedAt, after.updatedAt),
-              and(eq(threads.updatedAt, after.updatedAt), lt(threads.id, after.id)),
-            )
-          : undefined,
-      ),
-    )
+    .where(and(eq(threads.userId, userId), olderThan(threads.updatedAt, threads.id, decodeKeyset(options.cursor))))
     .orderBy(desc(threads.updatedAt), desc(threads.id))
     .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return {
-    threads: page,
-    nextCursor: rows.length > limit && last ? encodeCursor(last.updatedAt, last.id) : null,
-  } satisfies ThreadPage;
-}
-
-function encodeCursor(updatedAt: Date, id: string) {
-  return Buffer.from(JSON.stringify([updatedAt.toISOString(), id])).toString("base64url");
-}
-
-function decodeCursor(cursor: string): { updatedAt: Date; id: string } | null {
-  try {
-    const [iso, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, string];
-    const updatedAt = new Date(iso);
-    return Number.isNaN(updatedAt.getTime()) || typeof id !== "string" ? null : { updatedAt, id };
-  } catch {
-    return null;
-  }
+  const { page, nextCursor } = keysetPage(rows, limit, (row) => ({ at: row.updatedAt, id: row.id }));
+  return { threads: page, nextCursor } satisfies ThreadPage;
 }
 
 export async function renameThread(db: Db, userId: string, threadId: string, title: string) {

@@ -1,6 +1,6 @@
-import { and, desc, eq, lt, or } from "drizzle-orm";
-import { z } from "zod";
+import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
+import { decodeKeyset, keysetPage, olderThan } from "@/lib/db/keyset";
 import { auditLog } from "@/lib/db/schema";
 
 export type AdminViewAction = "view_memories" | "view_memory";
@@ -28,8 +28,6 @@ export async function recordAdminView(
 
 export type AuditEntry = typeof auditLog.$inferSelect;
 
-const cursorSchema = z.strictObject({ at: z.iso.datetime(), id: z.uuid() });
-
 /** The owner's audit entries, newest first, keyset-paged. */
 export async function listAuditEntries(
   db: Db,
@@ -37,38 +35,13 @@ export async function listAuditEntries(
   options: { limit?: number; cursor?: string } = {},
 ): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
   const limit = options.limit ?? 50;
-  const position = parseCursor(options.cursor);
+  const position = decodeKeyset(options.cursor);
   const rows = await db
     .select()
     .from(auditLog)
-    .where(
-      and(
-        eq(auditLog.userId, userId),
-        position
-          ? or(
-              lt(auditLog.createdAt, position.at),
-              and(eq(auditLog.createdAt, position.at), lt(auditLog.id, position.id)),
-            )
-          : undefined,
-      ),
-    )
+    .where(and(eq(auditLog.userId, userId), olderThan(auditLog.createdAt, auditLog.id, position)))
     .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
     .limit(limit + 1);
-  const entries = rows.slice(0, limit);
-  const last = entries.at(-1);
-  const nextCursor =
-    rows.length > limit && last
-      ? Buffer.from(JSON.stringify({ at: last.createdAt.toISOString(), id: last.id })).toString("base64url")
-      : null;
+  const { page: entries, nextCursor } = keysetPage(rows, limit, (row) => ({ at: row.createdAt, id: row.id }));
   return { entries, nextCursor };
-}
-
-function parseCursor(cursor: string | undefined): { at: Date; id: string } | null {
-  if (!cursor) return null;
-  try {
-    const parsed = cursorSchema.parse(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
-    return { at: new Date(parsed.at), id: parsed.id };
-  } catch {
-    return null;
-  }
 }

@@ -1,6 +1,7 @@
-import { and, desc, eq, lt, or } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
+import { decodeKeyset, keysetPage, olderThan } from "@/lib/db/keyset";
 import { extractionRuns, threads } from "@/lib/db/schema";
 
 export type RunStatus = (typeof extractionRuns.$inferSelect)["status"];
@@ -68,8 +69,6 @@ export function opLine(raw: unknown): OpLine {
   };
 }
 
-const cursorSchema = z.strictObject({ at: z.iso.datetime(), id: z.uuid() });
-
 /** The caller's extraction runs, newest first, keyset-paged; optionally only one status. */
 export async function listExtractionRuns(
   db: Db,
@@ -77,7 +76,7 @@ export async function listExtractionRuns(
   options: { status?: RunStatus; cursor?: string; limit?: number } = {},
 ): Promise<{ runs: RunView[]; nextCursor: string | null }> {
   const limit = options.limit ?? 25;
-  const position = parseCursor(options.cursor);
+  const position = decodeKeyset(options.cursor);
   const rows = await db
     .select({ run: extractionRuns, threadTitle: threads.title })
     .from(extractionRuns)
@@ -86,18 +85,12 @@ export async function listExtractionRuns(
       and(
         eq(extractionRuns.userId, userId),
         options.status ? eq(extractionRuns.status, options.status) : undefined,
-        position
-          ? or(
-              lt(extractionRuns.createdAt, position.at),
-              and(eq(extractionRuns.createdAt, position.at), lt(extractionRuns.id, position.id)),
-            )
-          : undefined,
+        olderThan(extractionRuns.createdAt, extractionRuns.id, position),
       ),
     )
     .orderBy(desc(extractionRuns.createdAt), desc(extractionRuns.id))
     .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1)?.run;
+  const { page, nextCursor } = keysetPage(rows, limit, ({ run }) => ({ at: run.createdAt, id: run.id }));
   return {
     runs: page.map(({ run, threadTitle }) => ({
       id: run.id,
@@ -115,19 +108,6 @@ export async function listExtractionRuns(
       createdAt: run.createdAt,
       finishedAt: run.finishedAt,
     })),
-    nextCursor:
-      rows.length > limit && last
-        ? Buffer.from(JSON.stringify({ at: last.createdAt.toISOString(), id: last.id })).toString("base64url")
-        : null,
+    nextCursor,
   };
-}
-
-function parseCursor(cursor: string | undefined): { at: Date; id: string } | null {
-  if (!cursor) return null;
-  try {
-    const parsed = cursorSchema.parse(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
-    return { at: new Date(parsed.at), id: parsed.id };
-  } catch {
-    return null;
-  }
 }

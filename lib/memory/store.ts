@@ -17,6 +17,8 @@ type VersionRow = typeof memoryVersions.$inferSelect;
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 const MAX_KEY_LENGTH = 256;
+/** Rows per multi-row INSERT: about 20 parameters each keeps a statement far below PostgreSQL's 65,535. */
+const INSERT_CHUNK = 500;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const provenanceSchema = z.strictObject({
@@ -89,7 +91,7 @@ export async function createMemory(ctx: MemoryContext, raw: CreateMemoryInput): 
   return memory as Memory;
 }
 
-/** Writes several memories in one transaction and embeds them with a single batched call. */
+/** Writes several memories in one transaction (one multi-row insert per table) and embeds them in one batched call. */
 export async function createMemories(ctx: MemoryContext, raws: readonly CreateMemoryInput[]): Promise<Memory[]> {
   const inputs = raws.map((raw) => parseInput(createMemoryInputSchema, raw));
   const prepared = inputs.map((input) => {
@@ -104,32 +106,51 @@ export async function createMemories(ctx: MemoryContext, raws: readonly CreateMe
     };
   });
   const rows = await ctx.database.db.transaction(async (tx) => {
-    const written: MemoryRow[] = [];
-    for (const item of prepared) {
+    const candidates = prepared.map((item) => {
       const now = ctx.clock();
       const id = crypto.randomUUID();
-      const writer = writerColumns(ctx, item.input.provenance);
-      const [inserted] = await tx
-        .insert(memories)
-        .values({
+      return {
+        item,
+        row: {
           userId: ctx.principal.userId,
           id,
           namespace: item.namespace,
           key: item.singletonKey ?? item.input.key ?? id,
           kind: item.kind,
           ...contentColumns(item.content),
-          status: "active",
+          status: "active" as const,
           version: 1,
           metadata: item.input.metadata ?? {},
-          ...writer,
+          ...writerColumns(ctx, item.input.provenance),
           createdAt: now,
           updatedAt: now,
-        })
+        },
+      };
+    });
+    const inserted = new Map<string, MemoryRow>();
+    for (let from = 0; from < candidates.length; from += INSERT_CHUNK) {
+      const part = candidates.slice(from, from + INSERT_CHUNK);
+      const rows = await tx
+        .insert(memories)
+        .values(part.map((candidate) => candidate.row))
         .onConflictDoNothing()
         .returning();
-      if (inserted) {
-        await appendVersion(tx, inserted, "create", ctx.actor, item.input.reason);
-        written.push(inserted);
+      for (const row of rows) inserted.set(row.id, row);
+    }
+    await appendVersions(
+      tx,
+      candidates.flatMap(({ item, row }) => {
+        const written = inserted.get(row.id);
+        return written ? [{ row: written, reason: item.input.reason }] : [];
+      }),
+      "create",
+      ctx.actor,
+    );
+    const written: MemoryRow[] = [];
+    for (const { item, row } of candidates) {
+      const created = inserted.get(row.id);
+      if (created) {
+        written.push(created);
         continue;
       }
       if (!item.singletonKey) {
@@ -455,7 +476,24 @@ async function appendVersion(
   reason: string | undefined,
   writer: WriterColumns = row,
 ): Promise<void> {
-  await tx.insert(memoryVersions).values({
+  await tx.insert(memoryVersions).values(versionValues(row, op, actor, reason, writer));
+}
+
+/** One multi-row insert per chunk for rows written together (a batch create), writer columns from each row. */
+async function appendVersions(
+  tx: Tx,
+  entries: ReadonlyArray<{ row: MemoryRow; reason: string | undefined }>,
+  op: MemoryOp,
+  actor: Actor,
+): Promise<void> {
+  for (let from = 0; from < entries.length; from += INSERT_CHUNK) {
+    const part = entries.slice(from, from + INSERT_CHUNK);
+    await tx.insert(memoryVersions).values(part.map(({ row, reason }) => versionValues(row, op, actor, reason, row)));
+  }
+}
+
+function versionValues(row: MemoryRow, op: MemoryOp, actor: Actor, reason: string | undefined, writer: WriterColumns) {
+  return {
     userId: row.userId,
     memoryId: row.id,
     version: row.version,
@@ -475,7 +513,7 @@ async function appendVersion(
     quote: writer.quote,
     runId: writer.runId,
     createdAt: row.updatedAt,
-  });
+  };
 }
 
 const embeddingTarget = (row: MemoryRow) => ({ id: row.id, text: row.text ?? "", contentHash: row.contentHash });

@@ -111,7 +111,8 @@ const COMPARATORS: Record<string, string> = { $gt: ">", $gte: ">=", $lt: "<", $l
 function comparison(field: SQL, op: string, value: string | number): SQL {
   const comparator = sql.raw(COMPARATORS[op] as string);
   if (typeof value === "number") {
-    return sql`(jsonb_typeof(${field}) = 'number' and (${field})::numeric ${comparator} ${String(value)}::text::numeric)`;
+    // CASE, not AND: the planner may evaluate an AND's operands in any order, and the cast fails on non-numbers.
+    return sql`(case when jsonb_typeof(${field}) = 'number' then (${field})::numeric ${comparator} ${String(value)}::text::numeric else false end)`;
   }
   return sql`(jsonb_typeof(${field}) = 'string' and (${field} #>> '{}') ${comparator} ${value}::text)`;
 }

@@ -87,6 +87,8 @@ describeEachDatabase("memory search", (use, backend) => {
     await createMemory(local, { content: "tea in the morning", metadata: { strength: 2, origin: "china" } });
     await createMemory(local, { content: "tea after lunch", metadata: { strength: 5, origin: "india" } });
     await createMemory(local, { kind: "procedure", content: { rule: "offer tea to guests" } });
+    // A non-number at a compared path is simply not a match (the numeric cast must never see it).
+    await createMemory(local, { content: "tea of unknown strength", metadata: { strength: "high" } });
     const gone = await createMemory(local, { content: "tea with sugar" });
     await deleteMemory(local, gone.id);
 
@@ -96,7 +98,7 @@ describeEachDatabase("memory search", (use, backend) => {
     ]);
     expect(
       texts(await searchMemories(local, { query: "tea", metadata: { origin: { $nin: ["india"] } } })).sort(),
-    ).toEqual(["offer tea to guests", "tea in the morning"]);
+    ).toEqual(["offer tea to guests", "tea in the morning", "tea of unknown strength"]);
     expect(texts(await searchMemories(local, { query: "tea", metadata: { origin: "india" } }))).toEqual([
       "tea after lunch",
     ]);

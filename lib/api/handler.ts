@@ -74,7 +74,28 @@ export function toErrorResponse(error: unknown): Response {
     const details = "issues" in error && Array.isArray(error.issues) && error.issues.length ? error.issues : undefined;
     return errorResponse(code, error.message, { details });
   }
+  const rejected = rejectedByDatabase(error);
+  if (rejected) return errorResponse(rejected.code, rejected.message);
   return internalError(error);
+}
+
+/**
+ * Input that passed validation but that Postgres still refuses (a NUL character, an out-of-range date) or that
+ * collides with an existing row is the caller's problem, not a server fault.
+ */
+const DATABASE_REJECTIONS: Record<string, { code: ErrorCode; message: string }> = {
+  "22021": { code: "unprocessable", message: "The request contains characters that cannot be stored (e.g. NUL)." },
+  "22P05": { code: "unprocessable", message: "The request contains characters that cannot be stored (e.g. NUL)." },
+  "22008": { code: "unprocessable", message: "A date in the request is out of range." },
+  "23505": { code: "conflict", message: "That id or key is already in use." },
+};
+
+function rejectedByDatabase(error: unknown) {
+  for (let cause: unknown = error; cause && typeof cause === "object"; cause = (cause as { cause?: unknown }).cause) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === "string" && code in DATABASE_REJECTIONS) return DATABASE_REJECTIONS[code];
+  }
+  return undefined;
 }
 
 function internalError(error: unknown): Response {

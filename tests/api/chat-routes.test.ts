@@ -124,4 +124,13 @@ describeEachDatabase("chat and thread routes", (use) => {
     expect(retry.status).toBe(404);
     expect(state.enqueued).toEqual([{ userId: me, threadId: "mine" }]);
   });
+
+  it("answers 4xx, not 500, for input Postgres refuses: a NUL character, a message id reused in another chat", async () => {
+    const nul = await chatRequest(say("nul-thread", "n1", "hello \u0000 there"));
+    expect(nul.status).toBe(422);
+    await finalMessage(await chatRequest(say("first-thread", "same-id", "hello")));
+    const reused = await chatRequest(say("second-thread", "same-id", "hello again"));
+    expect(reused.status).toBe(409);
+    expect((await reused.json()).error.code).toBe("conflict");
+  });
 });

@@ -1,7 +1,8 @@
+import { MockLanguageModelV4 } from "ai/test";
 import { and, eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { OfflineLanguageModel } from "@/lib/ai/offline/model";
-import { extractionRuns } from "@/lib/db/schema";
+import { extractionRuns, threads } from "@/lib/db/schema";
 import {
   createMemory,
   deleteMemory,
@@ -10,7 +11,7 @@ import {
   memoryHistory,
   updateMemory,
 } from "@/lib/memory";
-import { failedRunThread, runExtraction } from "@/lib/memory/extraction";
+import { failedRunThread, RunSupersededError, runExtraction } from "@/lib/memory/extraction";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { addExchange, scriptedManager } from "./support";
@@ -266,5 +267,36 @@ describeEachDatabase("extraction manager", (use) => {
     expect(profiles).toHaveLength(1);
     expect(profiles[0]).toMatchObject({ content: { name: "Lin", city: "Bergen" }, version: 2 });
     expect(JSON.stringify(manager.doGenerateCalls[1]!.prompt)).toContain(profiles[0]!.id);
+  });
+
+  it("a run overlapped by another that moved the cursor applies nothing and is retried from the new cursor", async () => {
+    const { database, userId, ctx } = await setup();
+    await addExchange(database, userId, "t8", ["o1", "user", "My name is Ola"], ["o2", "user", "I live in Bergen"]);
+    const overlapping = new MockLanguageModelV4({
+      doGenerate: async () => {
+        // Meanwhile another worker extracted the first message.
+        await database.db.update(threads).set({ extractedThrough: 1 }).where(eq(threads.userId, userId));
+        return {
+          content: [{ type: "text", text: JSON.stringify({ ops: [] }) }],
+          finishReason: { unified: "stop", raw: "stop" },
+          usage: {
+            inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+            outputTokens: { total: 1, text: 1, reasoning: undefined },
+          },
+          warnings: [],
+        };
+      },
+    });
+    const attempt = job("t8", false);
+    await expect(runExtraction({ ctx, model: overlapping, modelId: "mock" }, attempt)).rejects.toBeInstanceOf(
+      RunSupersededError,
+    );
+    expect((await runs(ctx, "t8"))[0]).toMatchObject({ status: "queued", error: expect.stringContaining("cursor") });
+
+    const retried = await runExtraction({ ctx, model: new OfflineLanguageModel(), modelId: "offline" }, attempt);
+    expect(retried.status).toBe("succeeded");
+    const [run] = await runs(ctx, "t8");
+    expect(run).toMatchObject({ status: "succeeded", fromPosition: 1, throughPosition: 2, attempts: 2 });
+    expect((await listMemories(ctx, {})).memories.map((m) => m.text)).toEqual(["User lives in Bergen"]);
   });
 });

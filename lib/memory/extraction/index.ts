@@ -5,6 +5,7 @@ export {
   type ExtractionDeps,
   type ExtractionJob,
   type ExtractionOutcome,
+  RunSupersededError,
   runExtraction,
 } from "./run";
 export { type ExtractionRun, failedRunThread, serializeRun, threadExtractionRuns } from "./runs";

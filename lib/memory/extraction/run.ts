@@ -97,12 +97,9 @@ export async function runExtraction(deps: ExtractionDeps, job: ExtractionJob): P
     text: textOfParts(message.parts),
   }));
 
-  let output: ExtractionOutput;
-  let usage: { inputTokens?: number; outputTokens?: number } = {};
-  let shown: PromptMemory[];
+  // A failure anywhere (the model, validation, the apply transaction) is recorded on the run before the queue retries.
   try {
     const context = await gatherContext(ctx, newMessages, config);
-    shown = context.existing;
     const result = await generateText({
       model: deps.model,
       instructions: config.instructions ?? EXTRACTION_INSTRUCTIONS,
@@ -115,13 +112,48 @@ export async function runExtraction(deps: ExtractionDeps, job: ExtractionJob): P
       }),
       output: Output.object({ schema: extractionOutputSchema, name: "memory_ops" }),
     });
-    output = result.output;
-    usage = { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens };
+    return await applyRun(deps, {
+      runId,
+      threadId: thread.id,
+      from,
+      through,
+      output: result.output,
+      usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens },
+      shown: context.existing,
+      newMessages,
+    });
   } catch (error) {
     await recordFailure(ctx.database, userId, runId, error, job.finalAttempt);
     throw error;
   }
+}
 
+export class RunSupersededError extends Error {
+  constructor() {
+    super("Another run moved the thread's cursor meanwhile; this one will be retried from the new cursor.");
+    this.name = "RunSupersededError";
+  }
+}
+
+/** The run's ops, record and cursor move in one transaction, or none of them do. */
+async function applyRun(
+  deps: ExtractionDeps,
+  run: {
+    runId: string;
+    threadId: string;
+    from: number;
+    through: number;
+    output: ExtractionOutput;
+    usage: { inputTokens?: number; outputTokens?: number };
+    shown: PromptMemory[];
+    newMessages: PromptMessage[];
+  },
+): Promise<ExtractionOutcome> {
+  const { ctx } = deps;
+  const config = deps.config ?? {};
+  const userId = ctx.principal.userId;
+  const { runId, from, through, output, usage, shown, newMessages } = run;
+  const thread = { id: run.threadId };
   return inTransaction(ctx.database, async (tx) => {
     const [locked] = await tx.db
       .select({ extractedThrough: threads.extractedThrough })
@@ -137,6 +169,8 @@ export async function runExtraction(deps: ExtractionDeps, job: ExtractionJob): P
         );
       return { status: "skipped" as const, reason: "these messages were already extracted" };
     }
+    // A run that overlapped this one applied part of these messages: applying the rest on top would repeat it.
+    if (locked.extractedThrough !== from) throw new RunSupersededError();
     const writer: MemoryContext = {
       ...ctx,
       database: tx,

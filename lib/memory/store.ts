@@ -10,6 +10,7 @@ import { filterConditions, memoryFiltersSchema, ownedUnder } from "./filters";
 import { defaultKinds, type KindRegistry, type PreparedContent, prepareContent } from "./kinds";
 import { absoluteNamespace, relativeNamespace, textArray, validateNamespace } from "./namespace";
 import { parseInput } from "./parse";
+import { eraseCopies } from "./purge-copies";
 import type { Memory, MemoryOp, MemoryStatus, MemoryVersion } from "./types";
 
 type MemoryRow = typeof memories.$inferSelect;
@@ -292,6 +293,12 @@ export async function purgeMemory(ctx: MemoryContext, id: string, raw: WriteOpti
   const row = await writeLocked(ctx, id, options, async (tx, current) => {
     if (current.purgedAt) return current;
     const now = ctx.clock();
+    const earlier = await tx
+      .select({ text: memoryVersions.text })
+      .from(memoryVersions)
+      .where(and(eq(memoryVersions.userId, current.userId), eq(memoryVersions.memoryId, current.id)));
+    const texts = [current.text, ...earlier.map((version) => version.text)].filter((text): text is string => !!text);
+    await eraseCopies(tx, current.userId, current.id, texts);
     const erased = { content: null, text: null, metadata: {}, quote: null };
     const [updated] = await tx
       .update(memories)

@@ -78,9 +78,18 @@ export async function loadMessages(db: Db, userId: string, threadId: string): Pr
   }));
 }
 
+export class ThreadChangedError extends Error {
+  constructor() {
+    super("This chat changed meanwhile (another tab or request); reload it and try again.");
+    this.name = "ThreadChangedError";
+  }
+}
+
 /**
- * Makes the stored thread equal `list`, rewriting only from position `from` on: the earlier messages are already
- * stored unchanged, and whatever was stored past them (an answer being regenerated) is replaced.
+ * Stores `list` from position `from` on, provided the thread still holds exactly the messages the caller read before
+ * `from`. With `replace`, whatever was stored from there on (an answer being regenerated) is dropped and the
+ * extraction cursor moved back so the new messages are read; without it nothing may have been stored there yet, so
+ * two requests racing on one thread cannot erase each other's messages.
  */
 export async function writeMessagesFrom(
   db: Db,
@@ -88,11 +97,24 @@ export async function writeMessagesFrom(
   threadId: string,
   list: readonly ChatMessage[],
   from: number,
+  options: { replace?: boolean } = {},
 ) {
   await db.transaction(async (tx) => {
-    await tx
-      .delete(messages)
-      .where(and(eq(messages.userId, userId), eq(messages.threadId, threadId), gte(messages.position, from)));
+    await tx.select({ id: threads.id }).from(threads).where(owned(userId, threadId)).for("update");
+    const stored = await tx
+      .select({ id: messages.id, position: messages.position })
+      .from(messages)
+      .where(and(eq(messages.userId, userId), eq(messages.threadId, threadId), gte(messages.position, from - 1)));
+    const before = stored.find((message) => message.position === from - 1);
+    const prefixHolds = from === 0 || before?.id === list[from - 1]?.id;
+    if (!prefixHolds || (!options.replace && stored.some((message) => message.position >= from))) {
+      throw new ThreadChangedError();
+    }
+    if (options.replace) {
+      await tx
+        .delete(messages)
+        .where(and(eq(messages.userId, userId), eq(messages.threadId, threadId), gte(messages.position, from)));
+    }
     const tail = list.slice(from).map((message, index) => ({
       userId,
       id: message.id,
@@ -103,7 +125,13 @@ export async function writeMessagesFrom(
       metadata: (message.metadata ?? null) as Record<string, unknown> | null,
     }));
     if (tail.length) await tx.insert(messages).values(tail);
-    await tx.update(threads).set({ updatedAt: new Date() }).where(owned(userId, threadId));
+    await tx
+      .update(threads)
+      .set({
+        updatedAt: new Date(),
+        ...(options.replace ? { extractedThrough: sql`least(${threads.extractedThrough}, ${from})` } : {}),
+      })
+      .where(owned(userId, threadId));
   });
 }
 

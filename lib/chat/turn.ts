@@ -15,7 +15,14 @@ import { planContextWindow, transcript } from "./context-window";
 import { buildInstructions } from "./instructions";
 import { recallMemories } from "./recall";
 import type { ChatRequest } from "./request";
-import { ensureThread, loadMessages, saveSummary, setThreadTitle, writeMessagesFrom } from "./threads";
+import {
+  ensureThread,
+  loadMessages,
+  saveSummary,
+  setThreadTitle,
+  ThreadChangedError,
+  writeMessagesFrom,
+} from "./threads";
 import type { ChatMessage } from "./types";
 
 const MAX_STEPS = 5;
@@ -62,8 +69,15 @@ export async function startChatTurn(options: ChatTurnOptions, request: ChatReque
   const stored = await loadMessages(db, userId, thread.id);
 
   const history = historyFor(request, stored);
-  const from = request.trigger === "submit-message" ? stored.length : history.length;
-  await writeMessagesFrom(db, userId, thread.id, history, from);
+  const regenerating = request.trigger === "regenerate-message";
+  try {
+    await writeMessagesFrom(db, userId, thread.id, history, regenerating ? history.length : stored.length, {
+      replace: regenerating,
+    });
+  } catch (error) {
+    if (error instanceof ThreadChangedError) throw new ChatTurnError("conflict", error.message);
+    throw error;
+  }
 
   const question = history.at(-1)!;
   const questionText = textOf(question);
@@ -107,7 +121,13 @@ export async function startChatTurn(options: ChatTurnOptions, request: ChatReque
       part.type === "start" ? { createdAt: new Date().toISOString(), model: modelId, recalled } : undefined,
     onEnd: async ({ responseMessage }) => {
       if (responseMessage.parts.length === 0) return;
-      await writeMessagesFrom(db, userId, thread.id, [...history, responseMessage], history.length);
+      try {
+        await writeMessagesFrom(db, userId, thread.id, [...history, responseMessage], history.length);
+      } catch (error) {
+        // Another request answered or rewrote this turn meanwhile; its version stands.
+        if (error instanceof ThreadChangedError) return;
+        throw error;
+      }
       await recordMemoryAccess(db, { userId, threadId: thread.id }, responseMessage, recalled);
       await options.onAnswerSaved?.(responseMessage);
     },

@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import {
   deleteThread,
@@ -6,9 +7,11 @@ import {
   listThreads,
   loadMessages,
   renameThread,
+  ThreadChangedError,
   ThreadNotFoundError,
   writeMessagesFrom,
 } from "@/lib/chat/threads";
+import { threads } from "@/lib/db/schema";
 import { createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 
@@ -49,5 +52,28 @@ describeEachDatabase("chat threads", (use) => {
     await expect(deleteThread(db, other, "mine")).rejects.toBeInstanceOf(ThreadNotFoundError);
     await deleteThread(db, me, "mine");
     expect(await getThread(db, me, "mine")).toBeNull();
+  });
+
+  it("refuses writes from a stale view of the thread, and a rewrite moves the extraction cursor back", async () => {
+    const { db } = use();
+    const me = await createUser(use());
+    await ensureThread(db, me, "race");
+    const text = (id: string, role: "user" | "assistant" = "user") => ({
+      id,
+      role,
+      parts: [{ type: "text" as const, text: id }],
+    });
+    await writeMessagesFrom(db, me, "race", [text("a-question")], 0);
+    // A second tab that read the empty thread must not overwrite the first tab's message.
+    await expect(writeMessagesFrom(db, me, "race", [text("b-question")], 0)).rejects.toBeInstanceOf(ThreadChangedError);
+    // An answer whose question is no longer where it was read is not stored either.
+    await expect(
+      writeMessagesFrom(db, me, "race", [text("b-question"), text("b-answer", "assistant")], 1),
+    ).rejects.toBeInstanceOf(ThreadChangedError);
+    await writeMessagesFrom(db, me, "race", [text("a-question"), text("a-answer", "assistant")], 1);
+    await db.update(threads).set({ extractedThrough: 2 }).where(eq(threads.userId, me));
+    await writeMessagesFrom(db, me, "race", [text("a-question")], 1, { replace: true });
+    expect((await loadMessages(db, me, "race")).map((m) => m.id)).toEqual(["a-question"]);
+    expect((await getThread(db, me, "race"))?.extractedThrough).toBe(1);
   });
 });

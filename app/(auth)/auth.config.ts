@@ -1,5 +1,5 @@
 import type { NextAuthConfig } from "next-auth";
-import type { Role } from "@/lib/auth/principal";
+import { type Role, roleFor } from "@/lib/auth/principal";
 
 declare module "next-auth" {
   interface Session {
@@ -42,7 +42,8 @@ export const authConfig = {
         session.user = {
           ...session.user,
           id: token.uid,
-          role: token.role ?? "user",
+          // Re-read on every request, so removing an address from ADMIN_EMAILS takes effect at once.
+          role: roleFor(token.email),
           root: token.root ?? ["users", token.uid],
           isGuest: token.isGuest ?? false,
           email: token.email ?? null,

@@ -166,8 +166,10 @@ export async function createMemories(ctx: MemoryContext, raws: readonly CreateMe
         ) as SQL,
       );
       if (!existing) throw new MemoryConflictError("The memory changed concurrently; retry.");
+      // Writing the one-per-namespace document again after it was deleted (or purged) brings it back.
+      const live = existing.status === "deleted" ? await revive(ctx, tx, existing) : existing;
       written.push(
-        await applyContentChange(ctx, tx, existing, {
+        await applyContentChange(ctx, tx, live, {
           kind: item.kind,
           content: item.content,
           metadata: item.input.metadata ?? existing.metadata,
@@ -430,6 +432,17 @@ async function applyContentChange(
     .where(and(eq(memories.userId, current.userId), eq(memories.id, current.id)))
     .returning();
   await appendVersion(tx, updated as MemoryRow, "update", ctx.actor, change.reason);
+  return updated as MemoryRow;
+}
+
+/** A tombstone made active again (purged ones too: their old content is gone, new content follows). */
+async function revive(ctx: MemoryContext, tx: Tx, current: MemoryRow): Promise<MemoryRow> {
+  const [updated] = await tx
+    .update(memories)
+    .set({ status: "active", purgedAt: null, version: current.version + 1, updatedAt: ctx.clock() })
+    .where(and(eq(memories.userId, current.userId), eq(memories.id, current.id)))
+    .returning();
+  await appendVersion(tx, updated as MemoryRow, "restore", ctx.actor, "written again after deletion");
   return updated as MemoryRow;
 }
 

@@ -195,6 +195,27 @@ describeEachDatabase("memory store", (use) => {
     expect(other.id).not.toBe(first.id);
   });
 
+  it("brings a deleted or purged profile back when it is written again", async () => {
+    const ctx = contextFor(use(), await createUser(use()));
+    const first = await createMemory(ctx, { kind: "profile", content: { name: "Ada" } });
+    await deleteMemory(ctx, first.id);
+    const again = await createMemory(ctx, { kind: "profile", content: { name: "Ada", city: "Oslo" } });
+    expect(again).toMatchObject({ id: first.id, status: "active", text: "name: Ada\ncity: Oslo" });
+    await purgeMemory(ctx, first.id);
+    const fresh = await createMemory(ctx, { kind: "profile", content: { name: "Ada L." } });
+    expect(fresh).toMatchObject({ id: first.id, status: "active", text: "name: Ada L.", purgedAt: null });
+    expect((await listMemories(ctx, { kind: "profile" })).memories).toHaveLength(1);
+    expect((await memoryHistory(ctx, first.id)).map((v) => v.op)).toEqual([
+      "create",
+      "delete",
+      "restore",
+      "update",
+      "purge",
+      "restore",
+      "update",
+    ]);
+  });
+
   it("rejects a duplicate key in one namespace but allows it in another", async () => {
     const ctx = contextFor(use(), await createUser(use()));
     await createMemory(ctx, { content: "a", key: "k", namespace: ["x"] });

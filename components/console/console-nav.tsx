@@ -1,50 +1,25 @@
 "use client";
 
-import Link from "next/link";
-import { usePathname } from "next/navigation";
-import { cn } from "@/lib/utils";
+import { type NavTab, NavTabs } from "@/components/ui/nav-tabs";
 
-const LINKS = [
+const TABS: NavTab[] = [
   {
     href: "/memories",
     label: "Memories",
-    match: (path: string) => path === "/memories" || /^\/memories\/[0-9a-f-]{36}$/.test(path),
+    match: (path) => path === "/memories" || /^\/memories\/[0-9a-f-]{36}$/.test(path),
   },
-  { href: "/memories/runs", label: "Extraction runs", match: (path: string) => path.startsWith("/memories/runs") },
-  {
-    href: "/memories/transfer",
-    label: "Export & import",
-    match: (path: string) => path.startsWith("/memories/transfer"),
-  },
-  {
-    href: "/memories/access-log",
-    label: "Access log",
-    match: (path: string) => path.startsWith("/memories/access-log"),
-  },
+  { href: "/memories/runs", label: "Extraction runs", match: (path) => path.startsWith("/memories/runs") },
+  { href: "/memories/transfer", label: "Export & import", match: (path) => path.startsWith("/memories/transfer") },
+  { href: "/memories/access-log", label: "Access log", match: (path) => path.startsWith("/memories/access-log") },
 ];
-const ADMIN = { href: "/memories/admin", label: "Admin", match: (path: string) => path.startsWith("/memories/admin") };
+const ADMIN: NavTab = { href: "/memories/admin", label: "Admin", match: (path) => path.startsWith("/memories/admin") };
 
 export function ConsoleNav({ isAdmin }: { isAdmin: boolean }) {
-  const pathname = usePathname();
-  const links = isAdmin ? [...LINKS, ADMIN] : LINKS;
   return (
-    <nav aria-label="Memory console" className="-mx-1 mb-6 flex gap-1 overflow-x-auto border-b pb-2">
-      {links.map((link) => {
-        const active = link.match(pathname);
-        return (
-          <Link
-            key={link.href}
-            href={link.href}
-            aria-current={active ? "page" : undefined}
-            className={cn(
-              "shrink-0 rounded-md px-3 py-1.5 text-sm transition-colors hover:bg-muted",
-              active ? "bg-muted font-medium text-foreground" : "text-muted-foreground",
-            )}
-          >
-            {link.label}
-          </Link>
-        );
-      })}
-    </nav>
+    <NavTabs
+      label="Memory console"
+      tabs={isAdmin ? [...TABS, ADMIN] : TABS}
+      className="-mx-1 mb-6 overflow-x-auto border-b pb-2"
+    />
   );
 }

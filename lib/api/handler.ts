@@ -1,5 +1,6 @@
 import type { ApiKeyScope } from "@/lib/auth/api-keys";
 import type { Principal } from "@/lib/auth/principal";
+import { postgresErrorCode, UNIQUE_VIOLATION } from "@/lib/db/errors";
 import type { MemoryContext } from "@/lib/memory";
 import { MemoryError } from "@/lib/memory";
 import { actorFor, type Caller, type KeyHeader, requireScope, resolveCaller } from "./caller";
@@ -87,15 +88,12 @@ const DATABASE_REJECTIONS: Record<string, { code: ErrorCode; message: string }> 
   "22021": { code: "unprocessable", message: "The request contains characters that cannot be stored (e.g. NUL)." },
   "22P05": { code: "unprocessable", message: "The request contains characters that cannot be stored (e.g. NUL)." },
   "22008": { code: "unprocessable", message: "A date in the request is out of range." },
-  "23505": { code: "conflict", message: "That id or key is already in use." },
+  [UNIQUE_VIOLATION]: { code: "conflict", message: "That id or key is already in use." },
 };
 
 function rejectedByDatabase(error: unknown) {
-  for (let cause: unknown = error; cause && typeof cause === "object"; cause = (cause as { cause?: unknown }).cause) {
-    const code = (cause as { code?: unknown }).code;
-    if (typeof code === "string" && code in DATABASE_REJECTIONS) return DATABASE_REJECTIONS[code];
-  }
-  return undefined;
+  const code = postgresErrorCode(error);
+  return code === undefined ? undefined : DATABASE_REJECTIONS[code];
 }
 
 function internalError(error: unknown): Response {

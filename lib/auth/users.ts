@@ -1,6 +1,7 @@
 import bcrypt from "bcryptjs";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
+import { postgresErrorCode, UNIQUE_VIOLATION } from "@/lib/db/errors";
 import { accounts, users } from "@/lib/db/schema";
 import type { RegisterInput } from "./credentials";
 
@@ -40,7 +41,7 @@ export async function registerUser(db: Db, input: RegisterInput, guestId?: strin
     const [created] = await db.insert(users).values(values).returning();
     return created!;
   } catch (error) {
-    if (isUniqueViolation(error)) throw new EmailTakenError();
+    if (postgresErrorCode(error) === UNIQUE_VIOLATION) throw new EmailTakenError();
     throw error;
   }
 }
@@ -84,11 +85,4 @@ export async function userForOAuth(
     await tx.insert(accounts).values({ provider, providerAccountId, userId: user!.id });
     return user!;
   });
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === "23505") return true;
-  }
-  return false;
 }

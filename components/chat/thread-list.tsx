@@ -107,34 +107,37 @@ function ThreadItem({ thread }: { thread: ThreadSummary }) {
   }
 
   return (
-    <li className={cn("group flex items-center gap-1 rounded-md pr-1", active ? "bg-muted" : "hover:bg-muted/60")}>
-      <Link
-        href={href}
-        aria-current={active ? "page" : undefined}
-        className={cn("min-w-0 flex-1 truncate px-2 py-1.5", pending && "opacity-50")}
-      >
-        {label}
-      </Link>
-      <button
-        type="button"
-        onClick={rename}
-        aria-label={`Rename ${label}`}
-        className="rounded p-1 text-muted-foreground opacity-0 hover:text-foreground focus:opacity-100 group-hover:opacity-100"
-      >
-        <Pencil className="size-3.5" aria-hidden />
-      </button>
-      <button
-        type="button"
-        onClick={remove}
-        aria-label={`Delete ${label}`}
-        className="rounded p-1 text-muted-foreground opacity-0 hover:text-destructive focus:opacity-100 group-hover:opacity-100"
-      >
-        <Trash2 className="size-3.5" aria-hidden />
-      </button>
+    <li>
+      <div className={cn("group flex items-center gap-1 rounded-md pr-1", active ? "bg-muted" : "hover:bg-muted/60")}>
+        <Link
+          href={href}
+          aria-current={active ? "page" : undefined}
+          className={cn("min-w-0 flex-1 truncate px-2 py-1.5", pending && "opacity-50")}
+        >
+          {label}
+        </Link>
+        {[
+          { action: "Rename", onClick: rename, Icon: Pencil, hover: "hover:text-foreground" },
+          { action: "Delete", onClick: remove, Icon: Trash2, hover: "hover:text-destructive" },
+        ].map(({ action, onClick, Icon, hover }) => (
+          <button
+            key={action}
+            type="button"
+            onClick={onClick}
+            aria-label={`${action} ${label}`}
+            className={cn(
+              "rounded p-1 text-muted-foreground opacity-0 focus:opacity-100 group-hover:opacity-100",
+              hover,
+            )}
+          >
+            <Icon className="size-3.5" aria-hidden />
+          </button>
+        ))}
+      </div>
       {error ? (
-        <span role="alert" className="sr-only">
+        <p role="alert" className="px-2 pb-1 text-destructive text-xs">
           {error}
-        </span>
+        </p>
       ) : null}
     </li>
   );

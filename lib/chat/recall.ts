@@ -1,7 +1,7 @@
 import { listMemories, type MemoryContext, searchMemories } from "@/lib/memory";
 import type { RecalledMemory } from "./types";
 
-export const RECALL_LIMIT = 5;
+const RECALL_LIMIT = 5;
 
 /**
  * The memories put in front of the model before it answers: the best matches for the latest user message, plus the

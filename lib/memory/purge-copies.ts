@@ -2,7 +2,7 @@ import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { extractionRuns, messages } from "@/lib/db/schema";
 
-export const PURGED_MARK = "[purged]";
+const PURGED_MARK = "[purged]";
 const ERASABLE_FIELDS = new Set(["content", "text", "quote"]);
 /** Shorter texts would erase unrelated words; such memories are still found through their id. */
 const MIN_NEEDLE_LENGTH = 8;

@@ -11,7 +11,7 @@ interface ToolStep {
   output: LanguageModelV4ToolResultOutput;
 }
 
-export const OFFLINE_GREETING =
+const OFFLINE_GREETING =
   'I\'m the offline model, so I follow simple rules: tell me things to remember ("Remember that…", "I prefer…", ' +
   '"My name is…", "From now on…"), ask me questions about them, or say "Forget…". Configure a real model for open conversation.';
 

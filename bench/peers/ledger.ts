@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import type { Database } from "@/lib/db/client";
+import type { Database, Db } from "@/lib/db/client";
 import { createMemories, createMemory, type MemoryContext, searchMemories, systemClock } from "@/lib/memory";
 import type { GeneratedMemory } from "../data/generator";
 import { type BenchStore, chunks, LOAD_CHUNK } from "./store";
@@ -14,12 +14,33 @@ const inputOf = (memory: GeneratedMemory) => ({ kind: memory.kind, content: memo
 
 /**
  * Memory Ledger through its public core (`createMemories`, `searchMemories`), exactly as the app calls it. The
- * database handle records the last statement it ran, so a search can be EXPLAINed as it was really issued.
+ * database handle records the last raw statement it ran, inside transactions too, so a search can be EXPLAINed as
+ * it was really issued.
  */
 export function ledgerStore(name: string, opened: Database): LedgerStore {
   let lastStatement: SQL | undefined;
+  const recording = <T extends { execute: (query: SQL) => unknown }>(handle: T): T =>
+    new Proxy(handle, {
+      get(target, property, receiver) {
+        if (property === "execute") {
+          return (query: SQL) => {
+            lastStatement = query;
+            return target.execute(query);
+          };
+        }
+        if (property === "transaction") {
+          return (work: (tx: T) => unknown, config?: unknown) =>
+            (target as unknown as Db).transaction(
+              (tx) => work(recording(tx as unknown as T)) as never,
+              config as never,
+            );
+        }
+        return Reflect.get(target, property, receiver);
+      },
+    });
   const database: Database = {
     ...opened,
+    db: recording(opened.db),
     rows: (query) => {
       lastStatement = query;
       return opened.rows(query);

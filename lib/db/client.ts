@@ -27,15 +27,16 @@ const MIGRATION_LOCK = 0x6d656d6f; // arbitrary constant: serialises concurrent 
 
 /** Opens PGlite with the extensions the schema uses. `dataDir` undefined means in-memory. */
 export async function openPglite(dataDir?: string): Promise<Database> {
-  const [{ PGlite }, { vector }, { pg_trgm }, { drizzle }, { migrate }] = await Promise.all([
+  const [{ PGlite }, { vector }, { pg_trgm }, { btree_gin }, { drizzle }, { migrate }] = await Promise.all([
     import("@electric-sql/pglite"),
     import("@electric-sql/pglite-pgvector"),
     import("@electric-sql/pglite/contrib/pg_trgm"),
+    import("@electric-sql/pglite/contrib/btree_gin"),
     import("drizzle-orm/pglite"),
     import("drizzle-orm/pglite/migrator"),
   ]);
   if (dataDir) mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
-  const client: PGlite = await PGlite.create(dataDir, { extensions: { vector, pg_trgm } });
+  const client: PGlite = await PGlite.create(dataDir, { extensions: { vector, pg_trgm, btree_gin } });
   const db = drizzle({ client, schema });
   await migrate(db, { migrationsFolder: MIGRATIONS });
   const rows = async <T>(query: SQL) => (await db.execute(query)).rows as T[];

@@ -91,8 +91,7 @@ export const memories = pgTable(
     index("memories_user_namespace_idx").on(t.userId, t.namespace),
     index("memories_user_status_updated_idx").on(t.userId, t.status, t.updatedAt, t.id),
     index("memories_user_status_created_idx").on(t.userId, t.status, t.createdAt, t.id),
-    index("memories_fts_idx").using("gin", t.fts),
-    index("memories_text_trgm_idx").using("gin", t.text.op("gin_trgm_ops")),
+    index("memories_user_fts_idx").using("gin", t.userId, t.fts),
     check("memories_status_check", sql`${t.status} in ('active', 'deleted')`),
   ],
 );

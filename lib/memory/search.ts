@@ -1,5 +1,6 @@
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
+import { type Database, inTransaction } from "@/lib/db/client";
 import { memories } from "@/lib/db/schema";
 import type { MemoryContext } from "./context";
 import { embeddingModelKey, embedQuery, vectorLiteral } from "./embeddings";
@@ -10,8 +11,12 @@ import type { SearchResult } from "./types";
 
 /** Reciprocal-rank fusion constant: damps the advantage of the very top ranks (60 is the usual choice). */
 const RRF_K = 60;
-/** Minimum pg_trgm word similarity of one query term for a typo match ("dakr" ~ "dark" scores 0.4). */
-const TRIGRAM_THRESHOLD = 0.35;
+/** Minimum pg_trgm word similarity between a misspelt word and a vocabulary word ("dakr" ~ "dark" scores 0.4). */
+const TYPO_THRESHOLD = 0.35;
+/** Closest vocabulary words tried in place of one misspelt query word (more would drown it in near-misses). */
+const SPELLINGS_PER_WORD = 1;
+/** Misspelt words corrected per query: a long pasted paragraph should not fan out into dozens of lookups. */
+const MAX_TYPOS = 6;
 
 export const searchMemoriesInputSchema = memoryFiltersSchema.extend({
   query: z.string().trim().min(1).max(2_000),
@@ -21,92 +26,109 @@ export type SearchMemoriesInput = z.input<typeof searchMemoriesInputSchema>;
 
 /**
  * Hybrid search over the caller's memories. Lexical always: full-text with the query's terms OR-ed (a question
- * rarely shares every word with the answer) and trigram word similarity per term (typos). Vector too when the
- * context has an embedding model and the database has pgvector. The ranked lists are fused with RRF.
+ * rarely shares every word with the answer), where a query word the caller never wrote (a typo, usually) also brings
+ * in the closest words of their vocabulary. Vector too when the context has an embedding model and the database has
+ * pgvector; the ranked lists are fused with RRF. Each leg reads through an index that leads with the user
+ * (full-text GIN, the vocabulary's trigram GIN, the embeddings' key), so cost follows the matches, not the table.
  */
 export async function searchMemories(ctx: MemoryContext, raw: SearchMemoriesInput): Promise<SearchResult[]> {
   const { query, limit, ...filters } = parseInput(searchMemoriesInputSchema, raw);
   const candidates = Math.max(limit * 5, 50);
   const queryVector = await embedQuery(ctx, query);
-  const rankings: SQL[] = [fullTextRanking(query, candidates), trigramRanking(query, candidates)];
-  if (queryVector && ctx.embeddingModel) {
-    rankings.push(vectorRanking(ctx.principal.userId, embeddingModelKey(ctx.embeddingModel), queryVector, candidates));
-  }
-  const scored = await ctx.database.rows<{ id: string; score: number | string }>(sql`
-    with scoped as (
-      select ${memories.id} as id, ${memories.text} as text, ${memories.fts} as fts,
-             ${memories.contentHash} as content_hash
-      from ${memories}
-      where ${filterConditions(ctx, filters)}
-    ),
-    ranked as (${sql.join(rankings, sql` union all `)})
-    select id, sum(1.0 / (${RRF_K} + rank))::float8 as score
-    from ranked
-    group by id
-    order by score desc, id
-    limit ${limit}`);
-  if (scored.length === 0) return [];
-  const rows = await ctx.database.db
-    .select()
-    .from(memories)
-    .where(
-      and(
-        eq(memories.userId, ctx.principal.userId),
-        inArray(
-          memories.id,
-          scored.map((row) => row.id),
+  const scope = filterConditions(ctx, filters);
+  return inTransaction(ctx.database, async (tx) => {
+    const spellings = await closestSpellings(tx, ctx.principal.userId, query);
+    const rankings: SQL[] = [fullTextRanking(scope, [query, ...spellings].join(" "), candidates)];
+    if (queryVector && ctx.embeddingModel) {
+      const model = embeddingModelKey(ctx.embeddingModel);
+      rankings.push(vectorRanking(scope, ctx.principal.userId, model, queryVector, candidates));
+    }
+    const scored = await tx.rows<{ id: string; score: number | string }>(sql`
+      select id, sum(1.0 / (${RRF_K} + rank))::float8 as score
+      from (${sql.join(rankings, sql` union all `)}) ranked
+      group by id
+      order by score desc, id
+      limit ${limit}`);
+    if (scored.length === 0) return [];
+    const rows = await tx.db
+      .select()
+      .from(memories)
+      .where(
+        and(
+          eq(memories.userId, ctx.principal.userId),
+          inArray(
+            memories.id,
+            scored.map((row) => row.id),
+          ),
         ),
-      ),
-    );
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return scored.flatMap(({ id, score }) => {
-    const row = byId.get(id);
-    return row ? [{ memory: toMemory(ctx, row), score: Number(score) }] : [];
+      );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return scored.flatMap(({ id, score }) => {
+      const row = byId.get(id);
+      return row ? [{ memory: toMemory(ctx, row), score: Number(score) }] : [];
+    });
   });
 }
 
-/** plainto_tsquery normalises and stems; its `&`s become `|` so any matching term counts, more terms rank higher. */
-function fullTextRanking(query: string, candidates: number): SQL {
-  return sql`(
-    select s.id, row_number() over (order by ts_rank_cd(s.fts, q.tsq) desc, s.id) as rank
-    from scoped s,
-         (select replace(plainto_tsquery('english', ${query})::text, '&', '|')::tsquery as tsq) q
-    where s.fts @@ q.tsq
-    order by rank
-    limit ${candidates})`;
+/**
+ * For each content word of the query (3+ letters, not an English stop word) absent from the user's vocabulary,
+ * the vocabulary words it is most word-similar to. Sets, for this transaction only, the threshold `<%` uses.
+ */
+async function closestSpellings(tx: Database, userId: string, query: string): Promise<string[]> {
+  await tx.rows(sql`select set_config('pg_trgm.word_similarity_threshold', ${String(TYPO_THRESHOLD)}, true)`);
+  const [row] = await tx.rows<{ spellings: string[] | null }>(sql`
+    select array(
+             select near.term
+             from (
+               select word
+               from unnest(tsvector_to_array(to_tsvector('simple', ${query}))) as word
+               where length(word) between 3 and 40 and length(to_tsvector('english', word)) > 0
+                 and not exists (select 1 from memory_terms k where k.user_id = ${userId}::uuid and k.term = word)
+               order by length(word) desc, word
+               limit ${MAX_TYPOS}
+             ) typo
+             cross join lateral (
+               select v.term
+               from memory_terms v
+               where v.user_id = ${userId}::uuid and typo.word <% v.term
+               order by similarity(typo.word, v.term) desc, v.term
+               limit ${SPELLINGS_PER_WORD}
+             ) near
+           ) as spellings`);
+  return row?.spellings ?? [];
 }
 
 /**
- * Typo tolerance: a memory qualifies when some query word (stop words and words under 3 letters dropped) is
- * word-similar to its text; it ranks by the summed strict word similarity of those words, which prefers whole-word
- * near-misses ("dakr" → "dark" over "daughter") and memories matching more of the words.
+ * plainto_tsquery normalises and stems; its `&`s become `|` so any matching term counts. Memories matching more of
+ * the query's distinct terms rank first; among equals, rank normalisation 1 (divide by 1 + log length) keeps a long
+ * note that mentions a word in passing from outranking a short memory about the thing asked.
  */
-function trigramRanking(query: string, candidates: number): SQL {
+function fullTextRanking(scope: SQL, text: string, candidates: number): SQL {
   return sql`(
-    select id, row_number() over (order by similarity desc, id) as rank
+    select id, row_number() over (order by matched desc, score desc, id) as rank
     from (
-      select s.id, sum(strict_word_similarity(t.word, s.text)) as similarity
-      from scoped s
-      cross join (
-        select word from unnest(tsvector_to_array(to_tsvector('simple', ${query}))) as word
-        where length(word) >= 3 and length(to_tsvector('english', word)) > 0
-      ) t
-      where word_similarity(t.word, s.text) >= ${TRIGRAM_THRESHOLD}
-      group by s.id
+      select ${memories.id} as id,
+             (select count(*) from unnest(q.terms) as term where ${memories.fts} @@ quote_literal(term)::tsquery) as matched,
+             ts_rank(${memories.fts}, q.tsq, 1) as score
+      from ${memories},
+           (select replace(plainto_tsquery('english', ${text})::text, '&', '|')::tsquery as tsq,
+                   tsvector_to_array(to_tsvector('english', ${text})) as terms) q
+      where ${scope} and ${memories.fts} @@ q.tsq
     ) matches
     order by rank
     limit ${candidates})`;
 }
 
-/** Exact cosine-distance scan over the caller's scoped rows with a current vector for this model. */
-function vectorRanking(userId: string, model: string, vector: number[], candidates: number): SQL {
+/** Exact cosine-distance scan over the caller's rows in scope with a current vector for this model. */
+function vectorRanking(scope: SQL, userId: string, model: string, vector: number[], candidates: number): SQL {
   return sql`(
-    select s.id, row_number() over (order by e.embedding <=> ${vectorLiteral(vector)}::text::vector, s.id) as rank
-    from scoped s
+    select ${memories.id} as id,
+           row_number() over (order by e.embedding <=> ${vectorLiteral(vector)}::text::vector, ${memories.id}) as rank
+    from ${memories}
     join memory_embeddings e
-      on e.user_id = ${userId}::uuid and e.memory_id = s.id and e.model = ${model}
-     and e.content_hash = s.content_hash
-    where vector_dims(e.embedding) = ${vector.length}
+      on e.user_id = ${userId}::uuid and e.memory_id = ${memories.id} and e.model = ${model}
+     and e.content_hash = ${memories.contentHash}
+    where ${scope} and vector_dims(e.embedding) = ${vector.length}
     order by rank
     limit ${candidates})`;
 }

@@ -78,6 +78,34 @@ describeEachDatabase("memory search", (use, backend) => {
     expect(scores[0]).toBeGreaterThan(0);
   });
 
+  it("keeps each user's vocabulary for typo correction, and a purge takes the erased words out of it", async () => {
+    const local = contextFor(use(), await createUser(use()));
+    const other = contextFor(use(), await createUser(use()));
+    const aunt = await createMemory(local, { content: "Ottoline is my aunt from Reykjavik" });
+    await createMemory(local, { content: "Ottoline likes rooibos" });
+    await createMemory(other, { content: "Zanzibar trip in June" });
+    const vocabulary = async (userId: string) =>
+      (
+        await use().rows<{ term: string }>(
+          sql`select term from memory_terms where user_id = ${userId}::uuid order by term`,
+        )
+      ).map((row) => row.term);
+    expect(await vocabulary(local.principal.userId)).toEqual([
+      "aunt",
+      "from",
+      "likes",
+      "ottoline",
+      "reykjavik",
+      "rooibos",
+    ]);
+    expect(texts(await searchMemories(local, { query: "Reykjavk" }))).toEqual(["Ottoline is my aunt from Reykjavik"]);
+    expect(await searchMemories(local, { query: "Zanzibr" })).toEqual([]);
+
+    await purgeMemory(local, aunt.id);
+    expect(await vocabulary(local.principal.userId)).toEqual(["likes", "ottoline", "rooibos"]);
+    expect(await vocabulary(other.principal.userId)).toEqual(["june", "trip", "zanzibar"]);
+  });
+
   it("returns nothing for a query of stop words only", async () => {
     expect(await searchMemories(ctx, { query: "what is it" })).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db";
+import { asUser } from "@/lib/db/principal";
 import { memoryAccess } from "@/lib/db/schema";
 import type { ChatMessage, RecalledMemory } from "./types";
 
@@ -24,18 +25,20 @@ export async function recordMemoryAccess(
     }
   }
   if (rows.length === 0) return;
-  await db
-    .insert(memoryAccess)
-    .values(
-      rows.map(({ via, memory, rank }) => ({
-        userId: scope.userId,
-        threadId: scope.threadId,
-        messageId: answer.id,
-        memoryId: memory.id,
-        via,
-        score: memory.score,
-        rank,
-      })),
-    )
-    .onConflictDoNothing();
+  await asUser(db, scope.userId, (tx) =>
+    tx
+      .insert(memoryAccess)
+      .values(
+        rows.map(({ via, memory, rank }) => ({
+          userId: scope.userId,
+          threadId: scope.threadId,
+          messageId: answer.id,
+          memoryId: memory.id,
+          via,
+          score: memory.score,
+          rank,
+        })),
+      )
+      .onConflictDoNothing(),
+  );
 }

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, gte, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { decodeKeyset, keysetPage, olderThan } from "@/lib/db/keyset";
+import { asUser } from "@/lib/db/principal";
 import { messages, threads } from "@/lib/db/schema";
 import type { ChatMessage } from "./types";
 
@@ -16,7 +17,7 @@ export class ThreadNotFoundError extends Error {
 const owned = (userId: string, threadId: string) => and(eq(threads.userId, userId), eq(threads.id, threadId));
 
 export async function getThread(db: Db, userId: string, threadId: string): Promise<Thread | null> {
-  const [thread] = await db.select().from(threads).where(owned(userId, threadId)).limit(1);
+  const [thread] = await asUser(db, userId, (tx) => tx.select().from(threads).where(owned(userId, threadId)).limit(1));
   return thread ?? null;
 }
 
@@ -25,10 +26,12 @@ export async function getThread(db: Db, userId: string, threadId: string): Promi
  * user already holds is simply a different row under this user: the primary key leads with user_id.
  */
 export async function ensureThread(db: Db, userId: string, threadId: string): Promise<Thread> {
-  await db.insert(threads).values({ userId, id: threadId }).onConflictDoNothing();
-  const thread = await getThread(db, userId, threadId);
-  if (!thread) throw new ThreadNotFoundError();
-  return thread;
+  return asUser(db, userId, async (tx) => {
+    await tx.insert(threads).values({ userId, id: threadId }).onConflictDoNothing();
+    const thread = await getThread(tx, userId, threadId);
+    if (!thread) throw new ThreadNotFoundError();
+    return thread;
+  });
 }
 
 export interface ThreadPage {
@@ -39,37 +42,46 @@ export interface ThreadPage {
 /** Newest first, keyset-paginated on (updated_at, id) so pages stay cheap however many threads a user has. */
 export async function listThreads(db: Db, userId: string, options: { limit?: number; cursor?: string } = {}) {
   const limit = options.limit ?? 30;
-  const rows = await db
-    .select({ id: threads.id, title: threads.title, updatedAt: threads.updatedAt })
-    .from(threads)
-    .where(and(eq(threads.userId, userId), olderThan(threads.updatedAt, threads.id, decodeKeyset(options.cursor))))
-    .orderBy(desc(threads.updatedAt), desc(threads.id))
-    .limit(limit + 1);
+  const after = decodeKeyset(options.cursor);
+  const rows = await asUser(db, userId, (tx) =>
+    tx
+      .select({ id: threads.id, title: threads.title, updatedAt: threads.updatedAt })
+      .from(threads)
+      .where(and(eq(threads.userId, userId), olderThan(threads.updatedAt, threads.id, after)))
+      .orderBy(desc(threads.updatedAt), desc(threads.id))
+      .limit(limit + 1),
+  );
   const { page, nextCursor } = keysetPage(rows, limit, (row) => ({ at: row.updatedAt, id: row.id }));
   return { threads: page, nextCursor } satisfies ThreadPage;
 }
 
 export async function renameThread(db: Db, userId: string, threadId: string, title: string) {
-  const [row] = await db
-    .update(threads)
-    .set({ title, updatedAt: new Date() })
-    .where(owned(userId, threadId))
-    .returning({ id: threads.id });
+  const [row] = await asUser(db, userId, (tx) =>
+    tx
+      .update(threads)
+      .set({ title, updatedAt: new Date() })
+      .where(owned(userId, threadId))
+      .returning({ id: threads.id }),
+  );
   if (!row) throw new ThreadNotFoundError();
 }
 
 /** Deletes the conversation and its messages. Memories keep their own copy of the quoted source span. */
 export async function deleteThread(db: Db, userId: string, threadId: string) {
-  const [row] = await db.delete(threads).where(owned(userId, threadId)).returning({ id: threads.id });
+  const [row] = await asUser(db, userId, (tx) =>
+    tx.delete(threads).where(owned(userId, threadId)).returning({ id: threads.id }),
+  );
   if (!row) throw new ThreadNotFoundError();
 }
 
 export async function loadMessages(db: Db, userId: string, threadId: string): Promise<ChatMessage[]> {
-  const rows = await db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.userId, userId), eq(messages.threadId, threadId)))
-    .orderBy(asc(messages.position));
+  const rows = await asUser(db, userId, (tx) =>
+    tx
+      .select()
+      .from(messages)
+      .where(and(eq(messages.userId, userId), eq(messages.threadId, threadId)))
+      .orderBy(asc(messages.position)),
+  );
   return rows.map((row) => ({
     id: row.id,
     role: row.role,
@@ -99,7 +111,7 @@ export async function writeMessagesFrom(
   from: number,
   options: { replace?: boolean } = {},
 ) {
-  await db.transaction(async (tx) => {
+  await asUser(db, userId, async (tx) => {
     await tx.select({ id: threads.id }).from(threads).where(owned(userId, threadId)).for("update");
     const stored = await tx
       .select({ id: messages.id, position: messages.position })
@@ -136,15 +148,19 @@ export async function writeMessagesFrom(
 }
 
 export async function setThreadTitle(db: Db, userId: string, threadId: string, title: string) {
-  await db
-    .update(threads)
-    .set({ title })
-    .where(and(owned(userId, threadId), sql`${threads.title} is null`));
+  await asUser(db, userId, (tx) =>
+    tx
+      .update(threads)
+      .set({ title })
+      .where(and(owned(userId, threadId), sql`${threads.title} is null`)),
+  );
 }
 
 export async function saveSummary(db: Db, userId: string, threadId: string, summary: string, through: number) {
-  await db
-    .update(threads)
-    .set({ summary, summarizedThrough: through })
-    .where(and(owned(userId, threadId), gt(sql`${through}`, threads.summarizedThrough)));
+  await asUser(db, userId, (tx) =>
+    tx
+      .update(threads)
+      .set({ summary, summarizedThrough: through })
+      .where(and(owned(userId, threadId), gt(sql`${through}`, threads.summarizedThrough))),
+  );
 }

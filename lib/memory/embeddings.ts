@@ -1,6 +1,7 @@
 import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import { embed, embedMany } from "ai";
 import { sql } from "drizzle-orm";
+import { asUserDatabase } from "@/lib/db/principal";
 import type { MemoryContext } from "./context";
 import { ownedUnder } from "./filters";
 
@@ -36,8 +37,9 @@ export async function embedMemories(ctx: MemoryContext, targets: readonly Embedd
       ? [(await embed({ model: ctx.embeddingModel, value: values[0] as string })).embedding]
       : (await embedMany({ model: ctx.embeddingModel, values })).embeddings;
   const model = embeddingModelKey(ctx.embeddingModel);
-  for (const [index, target] of embeddable.entries()) {
-    await ctx.database.rows(sql`
+  await asUserDatabase(ctx.database, ctx.principal.userId, async (tx) => {
+    for (const [index, target] of embeddable.entries()) {
+      await tx.rows(sql`
       insert into memory_embeddings (user_id, memory_id, model, embedding, content_hash)
       select m.user_id, m.id, ${model}, ${vectorLiteral(embeddings[index] as number[])}::text::vector, m.content_hash
       from memories m
@@ -45,7 +47,8 @@ export async function embedMemories(ctx: MemoryContext, targets: readonly Embedd
         and m.content_hash = ${target.contentHash}
       on conflict (user_id, memory_id, model)
       do update set embedding = excluded.embedding, content_hash = excluded.content_hash, created_at = now()`);
-  }
+    }
+  });
 }
 
 /** Runs after a write has committed: a failure is reported, never turned into a failed write. */
@@ -80,7 +83,8 @@ export async function embedQuery(ctx: MemoryContext, query: string): Promise<num
 export async function embedMissing(ctx: MemoryContext, options: { batchSize?: number } = {}): Promise<number> {
   if (!canEmbed(ctx)) return 0;
   const model = embeddingModelKey(ctx.embeddingModel);
-  const targets = await ctx.database.rows<EmbeddingTarget>(sql`
+  const targets = await asUserDatabase(ctx.database, ctx.principal.userId, (tx) =>
+    tx.rows<EmbeddingTarget>(sql`
     select memories.id, memories.text, memories.content_hash as "contentHash"
     from memories
     where ${ownedUnder(ctx)} and memories.status = 'active' and memories.text <> ''
@@ -89,7 +93,8 @@ export async function embedMissing(ctx: MemoryContext, options: { batchSize?: nu
         where e.user_id = memories.user_id and e.memory_id = memories.id and e.model = ${model}
           and e.content_hash = memories.content_hash)
     order by memories.updated_at desc
-    limit ${options.batchSize ?? 100}`);
+    limit ${options.batchSize ?? 100}`),
+  );
   await embedMemories(ctx, targets);
   return targets.length;
 }

@@ -1,6 +1,7 @@
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import { type Database, inTransaction } from "@/lib/db/client";
+import type { Database } from "@/lib/db/client";
+import { asUserDatabase } from "@/lib/db/principal";
 import { memories } from "@/lib/db/schema";
 import type { MemoryContext } from "./context";
 import { embeddingModelKey, embedQuery, vectorLiteral } from "./embeddings";
@@ -36,7 +37,7 @@ export async function searchMemories(ctx: MemoryContext, raw: SearchMemoriesInpu
   const candidates = Math.max(limit * 5, 50);
   const queryVector = await embedQuery(ctx, query);
   const scope = filterConditions(ctx, filters);
-  return inTransaction(ctx.database, async (tx) => {
+  return asUserDatabase(ctx.database, ctx.principal.userId, async (tx) => {
     const spellings = await closestSpellings(tx, ctx.principal.userId, query);
     const rankings: SQL[] = [fullTextRanking(scope, [query, ...spellings].join(" "), candidates)];
     if (queryVector && ctx.embeddingModel) {

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "@/lib/db/client";
+import { asUser, asUserDatabase, type Tx } from "@/lib/db/principal";
 import { memories, memoryVersions } from "@/lib/db/schema";
 import { type Actor, type MemoryContext, type Provenance, sourceTypeFor } from "./context";
 import { decodeCursor, encodeCursor } from "./cursor";
@@ -15,7 +15,6 @@ import type { Memory, MemoryOp, MemoryStatus, MemoryVersion } from "./types";
 
 type MemoryRow = typeof memories.$inferSelect;
 type VersionRow = typeof memoryVersions.$inferSelect;
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 const MAX_KEY_LENGTH = 256;
 /** Rows per multi-row INSERT: about 20 parameters each keeps a statement far below PostgreSQL's 65,535. */
@@ -106,7 +105,7 @@ export async function createMemories(ctx: MemoryContext, raws: readonly CreateMe
       namespace: absoluteNamespace(ctx.principal.root, input.namespace ?? []),
     };
   });
-  const rows = await ctx.database.db.transaction(async (tx) => {
+  const rows = await asUser(ctx.database.db, ctx.principal.userId, async (tx) => {
     const candidates = prepared.map((item) => {
       const now = ctx.clock();
       const id = crypto.randomUUID();
@@ -188,10 +187,12 @@ export async function createMemories(ctx: MemoryContext, raws: readonly CreateMe
 export async function getMemory(ctx: MemoryContext, id: string, options: { within?: string[] } = {}): Promise<Memory> {
   const within = validateNamespace(options.within ?? []);
   if (!UUID.test(id)) throw new MemoryNotFoundError(id);
-  const [row] = await ctx.database.db
-    .select()
-    .from(memories)
-    .where(and(ownedUnder(ctx, within), eq(memories.id, id)));
+  const [row] = await asUser(ctx.database.db, ctx.principal.userId, (tx) =>
+    tx
+      .select()
+      .from(memories)
+      .where(and(ownedUnder(ctx, within), eq(memories.id, id))),
+  );
   if (!row) throw new MemoryNotFoundError(id);
   return toMemory(ctx, row);
 }
@@ -203,16 +204,18 @@ export async function findMemoryByKey(
   key: string,
 ): Promise<Memory | null> {
   const absolute = absoluteNamespace(ctx.principal.root, namespace);
-  const [row] = await ctx.database.db
-    .select()
-    .from(memories)
-    .where(
-      and(
-        eq(memories.userId, ctx.principal.userId),
-        sql`${memories.namespace} = ${textArray(absolute)}`,
-        eq(memories.key, key),
+  const [row] = await asUser(ctx.database.db, ctx.principal.userId, (tx) =>
+    tx
+      .select()
+      .from(memories)
+      .where(
+        and(
+          eq(memories.userId, ctx.principal.userId),
+          sql`${memories.namespace} = ${textArray(absolute)}`,
+          eq(memories.key, key),
+        ),
       ),
-    );
+  );
   return row ? toMemory(ctx, row) : null;
 }
 
@@ -231,12 +234,14 @@ export async function listMemories(ctx: MemoryContext, raw: ListMemoriesInput = 
       sql`(${memories.updatedAt}, ${memories.id}) < (${position.updatedAt}::timestamptz, ${position.id}::uuid)`,
     );
   }
-  const rows = await ctx.database.db
-    .select()
-    .from(memories)
-    .where(and(...conditions))
-    .orderBy(desc(memories.updatedAt), desc(memories.id))
-    .limit(limit + 1);
+  const rows = await asUser(ctx.database.db, ctx.principal.userId, (tx) =>
+    tx
+      .select()
+      .from(memories)
+      .where(and(...conditions))
+      .orderBy(desc(memories.updatedAt), desc(memories.id))
+      .limit(limit + 1),
+  );
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
@@ -333,11 +338,13 @@ export async function memoryHistory(
   options: { within?: string[] } = {},
 ): Promise<MemoryVersion[]> {
   const memory = await getMemory(ctx, id, options);
-  const rows = await ctx.database.db
-    .select()
-    .from(memoryVersions)
-    .where(and(eq(memoryVersions.userId, ctx.principal.userId), eq(memoryVersions.memoryId, memory.id)))
-    .orderBy(asc(memoryVersions.version));
+  const rows = await asUser(ctx.database.db, ctx.principal.userId, (tx) =>
+    tx
+      .select()
+      .from(memoryVersions)
+      .where(and(eq(memoryVersions.userId, ctx.principal.userId), eq(memoryVersions.memoryId, memory.id)))
+      .orderBy(asc(memoryVersions.version)),
+  );
   return rows.map(toVersion);
 }
 
@@ -363,12 +370,14 @@ export async function listNamespaces(ctx: MemoryContext, raw: ListNamespacesInpu
     input.maxDepth === undefined
       ? sql`cardinality(${memories.namespace})`
       : sql.raw(String(rootDepth + input.maxDepth));
-  const rows = await ctx.database.rows<{ namespace: string[] }>(sql`
-    select distinct ${memories.namespace}[1 : ${depth}] as namespace
-    from ${memories}
-    where ${and(...conditions)}
-    order by namespace
-    limit ${input.limit} offset ${input.offset}`);
+  const rows = await asUserDatabase(ctx.database, ctx.principal.userId, (tx) =>
+    tx.rows<{ namespace: string[] }>(sql`
+      select distinct ${memories.namespace}[1 : ${depth}] as namespace
+      from ${memories}
+      where ${and(...conditions)}
+      order by namespace
+      limit ${input.limit} offset ${input.offset}`),
+  );
   return rows.map((row) => relativeNamespace(ctx.principal.root, row.namespace));
 }
 
@@ -390,7 +399,7 @@ async function writeLocked(
   change: (tx: Tx, current: MemoryRow) => Promise<MemoryRow> | MemoryRow,
 ): Promise<MemoryRow> {
   if (!UUID.test(id)) throw new MemoryNotFoundError(id);
-  return ctx.database.db.transaction(async (tx) => {
+  return asUser(ctx.database.db, ctx.principal.userId, async (tx) => {
     const current = await lockRow(tx, and(ownedUnder(ctx, options.within), eq(memories.id, id)) as SQL);
     if (!current) throw new MemoryNotFoundError(id);
     if (options.expectedVersion !== undefined && options.expectedVersion !== current.version) {

@@ -1,6 +1,7 @@
 import { generateText, type LanguageModel, Output } from "ai";
 import { and, asc, desc, eq, gte, sql } from "drizzle-orm";
-import { type Database, inTransaction } from "@/lib/db/client";
+import type { Database } from "@/lib/db/client";
+import { asUserDatabase } from "@/lib/db/principal";
 import { extractionRuns, memories, messages, threads } from "@/lib/db/schema";
 import type { MemoryContext } from "../context";
 import { MemoryConflictError, MemoryError } from "../errors";
@@ -154,7 +155,7 @@ async function applyRun(
   const userId = ctx.principal.userId;
   const { runId, from, through, output, usage, shown, newMessages } = run;
   const thread = { id: run.threadId };
-  return inTransaction(ctx.database, async (tx) => {
+  return asUserDatabase(ctx.database, userId, async (tx) => {
     const [locked] = await tx.db
       .select({ extractedThrough: threads.extractedThrough })
       .from(threads)

@@ -1,4 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
+import { asUser } from "@/lib/db/principal";
 import { extractionRuns, threads } from "@/lib/db/schema";
 import type { MemoryContext } from "../context";
 
@@ -7,18 +8,20 @@ export type ExtractionRun = typeof extractionRuns.$inferSelect;
 /** The newest runs of one of the caller's threads, or null when the caller has no such thread. */
 export async function threadExtractionRuns(ctx: MemoryContext, threadId: string, limit = 20) {
   const userId = ctx.principal.userId;
-  const [thread] = await ctx.database.db
-    .select({ extractedThrough: threads.extractedThrough })
-    .from(threads)
-    .where(and(eq(threads.userId, userId), eq(threads.id, threadId)));
-  if (!thread) return null;
-  const runs = await ctx.database.db
-    .select()
-    .from(extractionRuns)
-    .where(and(eq(extractionRuns.userId, userId), eq(extractionRuns.threadId, threadId)))
-    .orderBy(desc(extractionRuns.createdAt))
-    .limit(limit);
-  return { extractedThrough: thread.extractedThrough, runs };
+  return asUser(ctx.database.db, userId, async (tx) => {
+    const [thread] = await tx
+      .select({ extractedThrough: threads.extractedThrough })
+      .from(threads)
+      .where(and(eq(threads.userId, userId), eq(threads.id, threadId)));
+    if (!thread) return null;
+    const runs = await tx
+      .select()
+      .from(extractionRuns)
+      .where(and(eq(extractionRuns.userId, userId), eq(extractionRuns.threadId, threadId)))
+      .orderBy(desc(extractionRuns.createdAt))
+      .limit(limit);
+    return { extractedThrough: thread.extractedThrough, runs };
+  });
 }
 
 export function serializeRun(run: ExtractionRun) {

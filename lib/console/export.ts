@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
+import { asUser } from "@/lib/db/principal";
 import { memoryVersions } from "@/lib/db/schema";
 import { listMemories, type MemoryContext, type MemoryVersionJson, serializeMemory } from "@/lib/memory";
 import { EXPORT_FORMAT, EXPORT_VERSION } from "./export-format";
@@ -40,19 +41,21 @@ export async function* exportNamespace(ctx: MemoryContext, exportedAt: Date = ct
   do {
     const page = await listMemories(ctx, { status: "all", limit: PAGE, cursor });
     if (page.memories.length > 0) {
-      const rows = await ctx.database.db
-        .select()
-        .from(memoryVersions)
-        .where(
-          and(
-            eq(memoryVersions.userId, ctx.principal.userId),
-            inArray(
-              memoryVersions.memoryId,
-              page.memories.map((memory) => memory.id),
+      const rows = await asUser(ctx.database.db, ctx.principal.userId, (tx) =>
+        tx
+          .select()
+          .from(memoryVersions)
+          .where(
+            and(
+              eq(memoryVersions.userId, ctx.principal.userId),
+              inArray(
+                memoryVersions.memoryId,
+                page.memories.map((memory) => memory.id),
+              ),
             ),
-          ),
-        )
-        .orderBy(asc(memoryVersions.memoryId), asc(memoryVersions.version));
+          )
+          .orderBy(asc(memoryVersions.memoryId), asc(memoryVersions.version)),
+      );
       const history = new Map<string, VersionRow[]>();
       for (const row of rows) {
         const versions = history.get(row.memoryId);

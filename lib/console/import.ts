@@ -1,5 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
+import { asUser } from "@/lib/db/principal";
 import { memories } from "@/lib/db/schema";
 import {
   createMemories,
@@ -140,15 +141,17 @@ async function existingHashes(ctx: MemoryContext, exported: ExportedMemory[]): P
   const keys = [...new Set(exported.map((memory) => memory.key))];
   const rootLength = ctx.principal.root.length;
   for (let offset = 0; offset < keys.length; offset += LOOKUP_BATCH) {
-    const rows = await ctx.database.db
-      .select({ namespace: memories.namespace, key: memories.key, contentHash: memories.contentHash })
-      .from(memories)
-      .where(
-        and(
-          eq(memories.userId, ctx.principal.userId),
-          inArray(memories.key, keys.slice(offset, offset + LOOKUP_BATCH)),
+    const rows = await asUser(ctx.database.db, ctx.principal.userId, (tx) =>
+      tx
+        .select({ namespace: memories.namespace, key: memories.key, contentHash: memories.contentHash })
+        .from(memories)
+        .where(
+          and(
+            eq(memories.userId, ctx.principal.userId),
+            inArray(memories.key, keys.slice(offset, offset + LOOKUP_BATCH)),
+          ),
         ),
-      );
+    );
     for (const row of rows) {
       const under = ctx.principal.root.every((segment, i) => row.namespace[i] === segment);
       if (under) hashes.set(slotKey(row.namespace.slice(rootLength), row.key), row.contentHash);

@@ -1,5 +1,6 @@
 import { and, asc, desc, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
+import { asUser } from "@/lib/db/principal";
 import { memories } from "@/lib/db/schema";
 import { type Memory, type MemoryContext, searchMemories } from "@/lib/memory";
 import { filterConditions } from "@/lib/memory/filters";
@@ -73,12 +74,14 @@ export async function listConsoleMemories(ctx: MemoryContext, query: ListQuery):
     conditions.push(descending ? sql`${after} < ${at}` : sql`${after} > ${at}`);
   }
   const order = descending ? desc : asc;
-  const rows = await ctx.database.db
-    .select()
-    .from(memories)
-    .where(and(...conditions))
-    .orderBy(order(column), order(memories.id))
-    .limit(PAGE_SIZE + 1);
+  const rows = await asUser(ctx.database.db, ctx.principal.userId, (tx) =>
+    tx
+      .select()
+      .from(memories)
+      .where(and(...conditions))
+      .orderBy(order(column), order(memories.id))
+      .limit(PAGE_SIZE + 1),
+  );
   const page = rows.slice(0, PAGE_SIZE);
   const last = page.at(-1);
   return {

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
+import { asUser } from "@/lib/db/principal";
 import { messages, threads } from "@/lib/db/schema";
 
 export interface SourceMessage {
@@ -16,19 +17,22 @@ export async function loadSourceMessage(
   userId: string,
   source: { threadId?: string; messageId?: string },
 ): Promise<SourceMessage | null> {
-  if (!source.messageId) return null;
-  const [row] = await db
-    .select({
-      threadId: messages.threadId,
-      threadTitle: threads.title,
-      messageId: messages.id,
-      role: messages.role,
-      parts: messages.parts,
-    })
-    .from(messages)
-    .innerJoin(threads, and(eq(threads.userId, messages.userId), eq(threads.id, messages.threadId)))
-    .where(and(eq(messages.userId, userId), eq(messages.id, source.messageId)))
-    .limit(1);
+  const messageId = source.messageId;
+  if (!messageId) return null;
+  const [row] = await asUser(db, userId, (tx) =>
+    tx
+      .select({
+        threadId: messages.threadId,
+        threadTitle: threads.title,
+        messageId: messages.id,
+        role: messages.role,
+        parts: messages.parts,
+      })
+      .from(messages)
+      .innerJoin(threads, and(eq(threads.userId, messages.userId), eq(threads.id, messages.threadId)))
+      .where(and(eq(messages.userId, userId), eq(messages.id, messageId)))
+      .limit(1),
+  );
   if (!row || (source.threadId && row.threadId !== source.threadId)) return null;
   return { ...row, text: messageText(row.parts) };
 }

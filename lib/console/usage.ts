@@ -1,5 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
+import { asUser } from "@/lib/db/principal";
 import { memoryAccess, threads } from "@/lib/db/schema";
 
 export interface MemoryUse {
@@ -14,19 +15,21 @@ export interface MemoryUse {
 
 /** The answers a memory shaped (recalled into their instructions or returned by their searches), newest first. */
 export async function listMemoryUses(db: Db, userId: string, memoryId: string, limit = 50): Promise<MemoryUse[]> {
-  return db
-    .select({
-      threadId: memoryAccess.threadId,
-      threadTitle: threads.title,
-      messageId: memoryAccess.messageId,
-      via: memoryAccess.via,
-      score: memoryAccess.score,
-      rank: memoryAccess.rank,
-      createdAt: memoryAccess.createdAt,
-    })
-    .from(memoryAccess)
-    .leftJoin(threads, and(eq(threads.userId, memoryAccess.userId), eq(threads.id, memoryAccess.threadId)))
-    .where(and(eq(memoryAccess.userId, userId), eq(memoryAccess.memoryId, memoryId)))
-    .orderBy(desc(memoryAccess.createdAt), desc(memoryAccess.messageId))
-    .limit(limit);
+  return asUser(db, userId, (tx) =>
+    tx
+      .select({
+        threadId: memoryAccess.threadId,
+        threadTitle: threads.title,
+        messageId: memoryAccess.messageId,
+        via: memoryAccess.via,
+        score: memoryAccess.score,
+        rank: memoryAccess.rank,
+        createdAt: memoryAccess.createdAt,
+      })
+      .from(memoryAccess)
+      .leftJoin(threads, and(eq(threads.userId, memoryAccess.userId), eq(threads.id, memoryAccess.threadId)))
+      .where(and(eq(memoryAccess.userId, userId), eq(memoryAccess.memoryId, memoryId)))
+      .orderBy(desc(memoryAccess.createdAt), desc(memoryAccess.messageId))
+      .limit(limit),
+  );
 }

@@ -1,7 +1,7 @@
 import { generateText, type LanguageModel, Output } from "ai";
 import { and, asc, desc, eq, gte, sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
-import { asUserDatabase } from "@/lib/db/principal";
+import { asUser, asUserDatabase } from "@/lib/db/principal";
 import { extractionRuns, memories, messages, threads } from "@/lib/db/schema";
 import type { MemoryContext } from "../context";
 import { MemoryConflictError, MemoryError } from "../errors";
@@ -64,22 +64,26 @@ export async function runExtraction(deps: ExtractionDeps, job: ExtractionJob): P
   const { ctx } = deps;
   const db = ctx.database.db;
   const userId = ctx.principal.userId;
-  const [thread] = await db
-    .select()
-    .from(threads)
-    .where(and(eq(threads.userId, userId), eq(threads.id, job.threadId)));
+  const [thread] = await asUser(db, userId, (tx) =>
+    tx
+      .select()
+      .from(threads)
+      .where(and(eq(threads.userId, userId), eq(threads.id, job.threadId))),
+  );
   if (!thread) return { status: "skipped", reason: "the thread no longer exists" };
-  const pending = await db
-    .select()
-    .from(messages)
-    .where(
-      and(
-        eq(messages.userId, userId),
-        eq(messages.threadId, thread.id),
-        gte(messages.position, thread.extractedThrough),
-      ),
-    )
-    .orderBy(asc(messages.position));
+  const pending = await asUser(db, userId, (tx) =>
+    tx
+      .select()
+      .from(messages)
+      .where(
+        and(
+          eq(messages.userId, userId),
+          eq(messages.threadId, thread.id),
+          gte(messages.position, thread.extractedThrough),
+        ),
+      )
+      .orderBy(asc(messages.position)),
+  );
   if (pending.length === 0) return { status: "skipped", reason: "no new messages" };
 
   const from = thread.extractedThrough;

@@ -22,6 +22,13 @@ export async function createScratchDatabase(adminUrl: string): Promise<ScratchPo
     url: url.toString(),
     version: `PostgreSQL ${version}`,
     async drop() {
+      // Closed pools may still be saying goodbye; forcing them off races their shutdown into an unhandled error.
+      for (let attempt = 0; attempt < 20; attempt++) {
+        const [{ sessions }] = await admin<[{ sessions: number }]>`
+          select count(*)::int as sessions from pg_stat_activity where datname = ${name}`;
+        if (sessions === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
       await admin.unsafe(`drop database if exists ${name} with (force)`);
       await admin.end();
     },

@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { API_CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from "./lib/security/headers";
 
 const nextConfig: NextConfig = {
   // PGlite ships WASM and data files it loads from its own package directory; bundling breaks those paths.
@@ -6,6 +7,13 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // The console's import sends a whole export file to a server action; the default limit is 1 MB.
   experimental: { serverActions: { bodySizeLimit: "10mb" } },
+  // Pages get their Content-Security-Policy (with a per-request nonce) from proxy.ts.
+  async headers() {
+    return [
+      { source: "/:path*", headers: [...SECURITY_HEADERS] },
+      { source: "/api/:path*", headers: [{ key: "Content-Security-Policy", value: API_CONTENT_SECURITY_POLICY }] },
+    ];
+  },
 };
 
 export default nextConfig;

@@ -2,18 +2,32 @@ import { type NextFetchEvent, type NextMiddleware, type NextRequest, NextRespons
 import NextAuth from "next-auth";
 import { authConfig } from "@/app/(auth)/auth.config";
 import { resolveAuthSecret } from "@/lib/auth/secret";
+import { createNonce, pageContentSecurityPolicy } from "@/lib/security/headers";
 
 const PUBLIC_PAGES = new Set(["/login", "/register"]);
+const CSP = "content-security-policy";
 
 function createGate(): NextMiddleware {
   const { auth } = NextAuth({ ...authConfig, secret: resolveAuthSecret() });
   const gate = auth((request) => {
+    const nonce = createNonce();
+    const policy = pageContentSecurityPolicy(nonce, { development: process.env.NODE_ENV === "development" });
     const { pathname, search } = request.nextUrl;
-    if (request.auth?.user || PUBLIC_PAGES.has(pathname)) return NextResponse.next();
-    const target = encodeURIComponent(pathname + search);
-    const url =
-      process.env.AUTH_GUESTS === "false" ? `/login?callbackUrl=${target}` : `/api/auth/guest?redirectUrl=${target}`;
-    return NextResponse.redirect(new URL(url, request.nextUrl.origin));
+    let response: NextResponse;
+    if (request.auth?.user || PUBLIC_PAGES.has(pathname)) {
+      // Next.js takes the nonce for its own scripts from the request's CSP header; the layout reads x-nonce.
+      const headers = new Headers(request.headers);
+      headers.set(CSP, policy);
+      headers.set("x-nonce", nonce);
+      response = NextResponse.next({ request: { headers } });
+    } else {
+      const target = encodeURIComponent(pathname + search);
+      const url =
+        process.env.AUTH_GUESTS === "false" ? `/login?callbackUrl=${target}` : `/api/auth/guest?redirectUrl=${target}`;
+      response = NextResponse.redirect(new URL(url, request.nextUrl.origin));
+    }
+    response.headers.set(CSP, policy);
+    return response;
   });
   // Auth.js types the wrapper with its route-handler overload; at runtime it is proxy-shaped.
   return gate as unknown as NextMiddleware;
@@ -22,13 +36,17 @@ function createGate(): NextMiddleware {
 // Built on first request rather than at import, so a build without AUTH_SECRET never needs one.
 let gate: NextMiddleware | undefined;
 
-/** Pages need a session: visitors get a guest one (unless AUTH_GUESTS=false) or are sent to sign in. */
+/**
+ * Pages need a session: visitors get a guest one (unless AUTH_GUESTS=false) or are sent to sign in. Every page
+ * response gets a Content-Security-Policy with a fresh script nonce (the other security headers come from
+ * next.config.ts, which also covers API routes).
+ */
 export function proxy(request: NextRequest, event: NextFetchEvent) {
   gate ??= createGate();
   return gate(request, event);
 }
 
 export const config = {
-  // API routes answer 401 JSON themselves; static assets need no session.
+  // API routes answer 401 JSON themselves; static assets need no session and run no scripts.
   matcher: ["/((?!api/|_next/|favicon\\.ico|.*\\.(?:png|svg|ico|webp|woff2|txt)$).*)"],
 };

@@ -1,7 +1,9 @@
 // Standalone extraction worker for scale-out: `npm run worker` (set WORKER=off on the web processes).
 import { getDatabase } from "../lib/db";
+import { redactErrorsInConsole } from "../lib/log";
 import { startExtractionWorker } from "../lib/server/extraction";
 
+redactErrorsInConsole();
 const stop = await startExtractionWorker();
 const database = await getDatabase();
 console.log(`extraction worker ready (${database.kind})`);

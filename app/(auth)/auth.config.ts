@@ -1,5 +1,6 @@
 import type { NextAuthConfig } from "next-auth";
 import { type Role, roleFor } from "@/lib/auth/principal";
+import { describeErrorWithStack } from "@/lib/log";
 
 declare module "next-auth" {
   interface Session {
@@ -32,7 +33,7 @@ export const authConfig = {
     // A wrong password is an expected outcome shown to the user, not a server error worth a stack trace.
     error(error) {
       if ((error as { type?: string }).type === "CredentialsSignin") return;
-      console.error(error);
+      console.error(`auth: ${describeErrorWithStack(error)}`);
     },
   },
   providers: [],

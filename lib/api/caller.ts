@@ -4,6 +4,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { getDatabase } from "@/lib/db";
 import type { Actor } from "@/lib/memory";
 import { ApiError } from "./errors";
+import { crossSiteRefusal } from "./origin";
 import { apiKeyLimiter } from "./rate-limit";
 
 /** Who is calling: the principal, plus the key when the request carried one instead of a session cookie. */
@@ -24,11 +25,14 @@ const REJECTED_KEY_MESSAGES = {
 
 /**
  * The one place a request becomes a principal. A request that presents a key is judged by the key alone (a bad key
- * is a 401 even alongside a valid cookie); otherwise the session cookie decides.
+ * is a 401 even alongside a valid cookie); otherwise the session cookie decides, and a cookie-authenticated mutation
+ * from another site is refused (403) before anything runs.
  */
 export async function resolveCaller(request: Request, keyHeader: KeyHeader = "authorization"): Promise<Caller> {
   const presented = presentedKey(request, keyHeader);
   if (presented === null) {
+    const refusal = crossSiteRefusal(request);
+    if (refusal) throw new ApiError("forbidden", refusal);
     const principal = await currentPrincipal();
     if (!principal) throw new ApiError("unauthorized", "Sign in or send an API key.");
     return { principal, apiKey: null };

@@ -1,6 +1,7 @@
 import type { ApiKeyScope } from "@/lib/auth/api-keys";
 import type { Principal } from "@/lib/auth/principal";
 import { postgresErrorCode, UNIQUE_VIOLATION } from "@/lib/db/errors";
+import { describeErrorWithStack } from "@/lib/log";
 import type { MemoryContext } from "@/lib/memory";
 import { MemoryError } from "@/lib/memory";
 import { actorFor, type Caller, type KeyHeader, requireScope, resolveCaller } from "./caller";
@@ -97,6 +98,6 @@ function rejectedByDatabase(error: unknown) {
 }
 
 function internalError(error: unknown): Response {
-  console.error("memory API request failed:", error);
+  console.error(`memory API request failed: ${describeErrorWithStack(error)}`);
   return errorResponse("internal", "Something went wrong on our side.");
 }

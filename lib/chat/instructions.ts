@@ -3,18 +3,26 @@ import type { RecalledMemory } from "./types";
 
 /**
  * The system instructions for one turn. Recalled memories and the running summary are appended as clearly delimited
- * data: each memory is one JSON line, so nothing inside its text can close the block or pass for an instruction.
+ * data: each memory is one JSON line, so nothing inside its text can end the line, and no text can close the block.
  */
 export function buildInstructions(options: { recalled: readonly RecalledMemory[]; summary?: string | null }): string {
   const sections = [CHAT_INSTRUCTIONS];
   if (options.recalled.length > 0) {
-    const lines = options.recalled.map((memory) =>
-      JSON.stringify({ id: memory.id, kind: memory.kind, text: memory.text }),
-    );
+    const lines = options.recalled.map((memory) => dataLine({ id: memory.id, kind: memory.kind, text: memory.text }));
     sections.push(`${MEMORY_DATA_PREAMBLE}\n<memories>\n${lines.join("\n")}\n</memories>`);
   }
   if (options.summary) {
-    sections.push(`${SUMMARY_PREAMBLE}\n<summary>\n${JSON.stringify(options.summary)}\n</summary>`);
+    sections.push(`${SUMMARY_PREAMBLE}\n<summary>\n${dataLine(options.summary)}\n</summary>`);
   }
   return sections.join("\n\n");
+}
+
+const ESCAPES: Record<string, string> = { "<": "\\u003c", ">": "\\u003e", "\u2028": "\\u2028", "\u2029": "\\u2029" };
+
+/**
+ * JSON with angle brackets and Unicode line separators escaped: the value parses back unchanged, but text such as
+ * "</memories>" never appears literally (so it cannot pass for the end of the data block) and the line never breaks.
+ */
+export function dataLine(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>\u2028\u2029]/g, (character) => ESCAPES[character] ?? character);
 }

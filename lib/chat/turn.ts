@@ -9,6 +9,7 @@ import {
   toUIMessageStream,
 } from "ai";
 import { SUMMARIZE_INSTRUCTIONS, TITLE_INSTRUCTIONS } from "@/lib/ai/prompts";
+import { logFailure } from "@/lib/log";
 import { createMemoryTools, type MemoryContext } from "@/lib/memory";
 import { recordMemoryAccess } from "./access-log";
 import { planContextWindow, transcript } from "./context-window";
@@ -108,6 +109,8 @@ export async function startChatTurn(options: ChatTurnOptions, request: ChatReque
     tools,
     stopWhen: isStepCount(MAX_STEPS),
     abortSignal: options.abortSignal,
+    // The default logs the whole provider error, whose request body is this prompt: memories and messages.
+    onError: ({ error }) => logFailure("the chat model failed", error),
   });
   // Finish the turn (and store it) even if the browser goes away mid-stream.
   void result.consumeStream();
@@ -182,7 +185,7 @@ async function titleThread(options: ChatTurnOptions, threadId: string, firstMess
       .slice(0, 80);
     if (title) await setThreadTitle(options.memory.database.db, options.memory.principal.userId, threadId, title);
   } catch (error) {
-    console.warn("could not title the chat:", error instanceof Error ? error.message : error);
+    logFailure("could not title the chat", error, "warn");
   }
 }
 

@@ -2,6 +2,7 @@ import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import { embed, embedMany } from "ai";
 import { sql } from "drizzle-orm";
 import { asUserDatabase } from "@/lib/db/principal";
+import { logFailure } from "@/lib/log";
 import type { MemoryContext } from "./context";
 import { ownedUnder } from "./filters";
 
@@ -62,7 +63,7 @@ export async function embedAfterWrite(ctx: MemoryContext, targets: readonly Embe
 
 export function reportEmbeddingError(ctx: MemoryContext, error: unknown): void {
   if (ctx.onEmbeddingError) ctx.onEmbeddingError(error);
-  else console.warn("memory embedding failed; lexical search still covers the memory:", error);
+  else logFailure("memory embedding failed; lexical search still covers the memory", error, "warn");
 }
 
 /** The query vector, or undefined when this context cannot embed or the provider fails (search stays lexical). */

@@ -1,5 +1,6 @@
 import { fromPglite, PgBoss } from "pg-boss";
 import type { Database } from "@/lib/db/client";
+import { logFailure } from "@/lib/log";
 
 export const EXTRACTION_QUEUE = "memory-extraction";
 export const EXTRACTION_DEAD_LETTERS = "memory-extraction-dead";
@@ -43,7 +44,7 @@ export class ExtractionQueue {
       database.connection.kind === "pglite"
         ? new PgBoss({ ...common, db: fromPglite(database.connection.client), backend: "pglite" })
         : new PgBoss({ ...common, connectionString: database.connection.url, max: 4 });
-    boss.on("error", (error) => console.error("extraction queue:", error.message));
+    boss.on("error", (error) => logFailure("extraction queue", error));
     await boss.start();
     await boss.createQueue(EXTRACTION_DEAD_LETTERS);
     await boss.createQueue(EXTRACTION_QUEUE, {

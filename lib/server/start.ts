@@ -1,8 +1,10 @@
 import { resolveAuthSecret } from "@/lib/auth/secret";
 import { getDatabase } from "@/lib/db";
+import { redactErrorsInConsole } from "@/lib/log";
 
 /** Runs once when a Next.js server process starts: fail fast on bad configuration, then open and migrate the database. */
 export async function startServer() {
+  redactErrorsInConsole();
   try {
     resolveAuthSecret();
   } catch (error) {

@@ -61,7 +61,7 @@ describeEachDatabase("chat turn", (use) => {
     const block = system.slice(system.indexOf("<memories>"), system.lastIndexOf("</memories>"));
     const line = block.split("\n").find((entry) => entry.includes("dark mode"))!;
     expect(JSON.parse(line)).toMatchObject({ kind: "memory", text: expect.stringContaining("</memories>") });
-    expect(system.match(/<\/memories>/g)).toHaveLength(2); // the closing tag, and the one inside the JSON string
+    expect(system.match(/<\/memories>/g)).toHaveLength(1); // the one inside the memory is written as \u003c/memories\u003e
     expect(answer.metadata?.recalled?.[0]?.text).toContain("dark mode");
 
     const rows = await database.db.select().from(memoryAccess).where(eq(memoryAccess.userId, userId));

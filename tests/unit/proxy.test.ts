@@ -53,4 +53,29 @@ describe("page gate", () => {
     expect(response.headers.get("location")).toBeNull();
     expect(response.headers.get("x-middleware-next")).toBe("1");
   });
+
+  it("gives each page response its own nonce CSP, hands the same policy and nonce to the render, and covers redirects", async () => {
+    vi.stubEnv("AUTH_GUESTS", "false");
+    const passed = await gate("/login");
+    const policy = passed.headers.get("content-security-policy")!;
+    const nonce = /'nonce-([^']+)'/.exec(policy)?.[1];
+    expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+    expect(policy).toContain("'strict-dynamic'");
+    expect(policy).not.toContain("'unsafe-eval'");
+    // Next.js forwards x-middleware-request-* to the page render, which reads the nonce from the CSP header.
+    expect(passed.headers.get("x-middleware-request-content-security-policy")).toBe(policy);
+    expect(passed.headers.get("x-middleware-request-x-nonce")).toBe(nonce);
+
+    const again = (await gate("/login")).headers.get("content-security-policy");
+    expect(again).not.toBe(policy);
+    const redirected = await gate("/memories");
+    expect(redirected.headers.get("location")).toContain("/login");
+    expect(redirected.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+  });
+
+  it("allows eval in development only, where React rebuilds server error stacks with it", async () => {
+    vi.stubEnv("AUTH_GUESTS", "false");
+    vi.stubEnv("NODE_ENV", "development");
+    expect((await gate("/login")).headers.get("content-security-policy")).toContain("'unsafe-eval'");
+  });
 });

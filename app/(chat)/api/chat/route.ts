@@ -6,6 +6,7 @@ import { ApiError } from "@/lib/api/errors";
 import { memoryRoute } from "@/lib/api/handler";
 import { chatRequestSchema } from "@/lib/chat/request";
 import { ChatTurnError, startChatTurn } from "@/lib/chat/turn";
+import { logFailure } from "@/lib/log";
 import { extractionDebounceMs, getExtractionQueue } from "@/lib/server/extraction";
 
 export const maxDuration = 120;
@@ -42,6 +43,6 @@ async function scheduleExtraction(userId: string, threadId: string) {
     const queue = await getExtractionQueue();
     await queue.enqueue({ userId, threadId }, extractionDebounceMs());
   } catch (error) {
-    console.error("could not schedule memory extraction:", error instanceof Error ? error.message : error);
+    logFailure("could not schedule memory extraction", error);
   }
 }

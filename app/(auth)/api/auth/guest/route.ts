@@ -1,9 +1,15 @@
 import { redirect } from "next/navigation";
 import type { NextRequest } from "next/server";
 import { auth, guestsEnabled, signIn } from "@/app/(auth)/auth";
+import { errorResponse } from "@/lib/api/errors";
+import { isCrossSiteSubrequest } from "@/lib/api/origin";
 import { safeRedirectPath } from "@/lib/auth/redirect";
 
+/** Creates a guest user and signs them in. Another site may link here, but not make a browser do it unseen. */
 export async function GET(request: NextRequest) {
+  if (isCrossSiteSubrequest(request)) {
+    return errorResponse("forbidden", "Cross-site request refused: open this link in the browser instead.");
+  }
   const redirectTo = safeRedirectPath(request.nextUrl.searchParams.get("redirectUrl"));
   if (!guestsEnabled()) redirect(`/login?callbackUrl=${encodeURIComponent(redirectTo)}`);
   const session = await auth();

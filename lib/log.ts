@@ -1,0 +1,87 @@
+import { types } from "node:util";
+
+/**
+ * Server logs must never carry secrets or what people told the app. Errors are where both leak: a provider's error
+ * carries the whole request body (the prompt, with memories and messages), Drizzle's error message lists the query's
+ * parameters, and Postgres quotes values in its messages. So errors are logged as their class, the start of their
+ * message (for database errors: the SQLSTATE, quoted values left out) and where they were thrown, never their
+ * properties.
+ */
+
+const MAX_MESSAGE = 200;
+const MAX_FRAMES = 5;
+
+const MAX_CAUSES = 3;
+
+/** The class and (truncated) message of an error, with its causes' when it wraps others. */
+export function describeError(error: unknown, depth = 0): string {
+  if (!isError(error)) return `non-error value (${typeof error})`;
+  const own = isQueryError(error) ? "DrizzleQueryError" : `${className(error)}: ${truncate(messageOf(error))}`;
+  const cause = causeOf(error);
+  return cause === undefined || depth >= MAX_CAUSES ? own : `${own} ← ${describeError(cause, depth + 1)}`;
+}
+
+/** describeError plus the top stack frames (code locations only, no message). */
+export function describeErrorWithStack(error: unknown): string {
+  const description = describeError(error);
+  if (!isError(error) || !error.stack) return description;
+  const frames = error.stack
+    .split("\n")
+    .filter((line) => /^\s+at /.test(line))
+    .slice(0, MAX_FRAMES);
+  return frames.length ? `${description}\n${frames.join("\n")}` : description;
+}
+
+/** Logs a failure the server survives, e.g. "could not title the chat: APICallError: Service Unavailable". */
+export function logFailure(context: string, error: unknown, level: "error" | "warn" = "error"): void {
+  console[level](`${context}: ${describeError(error)}`);
+}
+
+const redacted = new WeakSet<Console>();
+
+/**
+ * Makes every call on the process console log errors as describeErrorWithStack, so errors that the framework or a
+ * library logs by itself (an unhandled error in a server action, a default onError) are as safe as our own lines.
+ */
+export function redactErrorsInConsole(target: Console = console): void {
+  if (redacted.has(target)) return;
+  redacted.add(target);
+  for (const level of ["error", "warn", "info", "log", "debug", "trace"] as const) {
+    const write = target[level].bind(target);
+    target[level] = (...args: unknown[]) =>
+      write(...args.map((arg) => (isError(arg) ? describeErrorWithStack(arg) : arg)));
+  }
+}
+
+function isError(value: unknown): value is Error {
+  return value instanceof Error || types.isNativeError(value);
+}
+
+/** Drizzle's wrapper (recognised by shape: bundling may rename the class): its message lists the parameters. */
+function isQueryError(error: Error): boolean {
+  return error.message.startsWith("Failed query:") && "params" in error;
+}
+
+/** Postgres quotes the offending value in its messages (`invalid input syntax for type uuid: "…"`): keep the SQLSTATE. */
+function messageOf(error: Error): string {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== "string" || !/^[0-9A-Z]{5}$/.test(code)) return error.message;
+  return `[${code}] ${error.message.replace(/"[^"]*"/g, '"…"')}`;
+}
+
+function className(error: Error): string {
+  return error.name !== "Error" ? error.name : error.constructor?.name || "Error";
+}
+
+function causeOf(error: Error): unknown {
+  const cause = (error as { cause?: unknown }).cause;
+  if (isError(cause)) return cause;
+  // Auth.js puts the underlying error at `cause.err`.
+  const nested = (cause as { err?: unknown } | undefined)?.err;
+  return isError(nested) ? nested : undefined;
+}
+
+function truncate(message: string): string {
+  const line = message.replace(/\s+/g, " ").trim();
+  return line.length > MAX_MESSAGE ? `${line.slice(0, MAX_MESSAGE)}…` : line;
+}

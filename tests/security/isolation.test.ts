@@ -25,7 +25,7 @@ import {
 } from "./attacks";
 import { A_ID, A_PLAIN_ACTIVE, A_PLAIN_DELETED, B_ID, type Fixture, SHARED_MEMORY, seedFixture } from "./fixture";
 import { type Auth, harness, principalFor, testDatabase } from "./harness";
-import { changedRows, type OwnedRow, snapshotRows } from "./owned-rows";
+import { changedRows, type OwnedRow, type RowChange, snapshotRows } from "./owned-rows";
 import {
   chat,
   chatThreads,
@@ -1024,12 +1024,13 @@ function leaks(text: string, f: Fixture, sent: string): string[] {
 /** Key use stamps `last_used_at` and the audit log (B's rows); that is all a refused request may write. */
 const KEY_BOOKKEEPING = new Set(["api_keys", "audit_log"]);
 
-function ownership(changes: Array<OwnedRow & { change: string }>) {
+/** Changed rows that are not B's, and rows B wrote with a namespace (memories, extraction runs) outside B's root. */
+function ownership(changes: RowChange[]) {
   const foreign = changes.filter((change) => change.owner !== B_ID);
   const outsideRoot = changes.filter((change) => {
-    if (change.table !== "memories" || change.change !== "added") return false;
-    const namespace = (JSON.parse(change.json) as { namespace: string[] }).namespace;
-    return namespace[0] !== "users" || namespace[1] !== B_ID;
+    if (change.change !== "added") return false;
+    const { namespace } = JSON.parse(change.json) as { namespace?: string[] };
+    return namespace !== undefined && (namespace[0] !== "users" || namespace[1] !== B_ID);
   });
   return { foreign, outsideRoot };
 }

@@ -66,10 +66,10 @@ export async function startChatTurn(options: ChatTurnOptions, request: ChatReque
   const { memory, model, modelId } = options;
   const db = memory.database.db;
   const { userId } = memory.principal;
-  const thread = await ensureThread(db, userId, request.id);
-  const stored = await loadMessages(db, userId, thread.id);
-
+  const stored = await loadMessages(db, userId, request.id);
+  // Refused requests (nothing to regenerate, a message sent twice) must not leave an empty chat behind.
   const history = historyFor(request, stored);
+  const thread = await ensureThread(db, userId, request.id);
   const regenerating = request.trigger === "regenerate-message";
   try {
     await writeMessagesFrom(db, userId, thread.id, history, regenerating ? history.length : stored.length, {

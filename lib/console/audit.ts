@@ -1,4 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
+import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { decodeKeyset, keysetPage, olderThan } from "@/lib/db/keyset";
 import { auditLog } from "@/lib/db/schema";
@@ -35,7 +36,7 @@ export async function listAuditEntries(
   options: { limit?: number; cursor?: string } = {},
 ): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
   const limit = options.limit ?? 50;
-  const position = decodeKeyset(options.cursor);
+  const position = decodeKeyset(options.cursor, z.uuid());
   const rows = await db
     .select()
     .from(auditLog)

@@ -76,7 +76,7 @@ export async function listExtractionRuns(
   options: { status?: RunStatus; cursor?: string; limit?: number } = {},
 ): Promise<{ runs: RunView[]; nextCursor: string | null }> {
   const limit = options.limit ?? 25;
-  const position = decodeKeyset(options.cursor);
+  const position = decodeKeyset(options.cursor, z.uuid());
   const rows = await db
     .select({ run: extractionRuns, threadTitle: threads.title })
     .from(extractionRuns)

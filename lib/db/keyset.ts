@@ -8,17 +8,22 @@ export interface KeysetPosition {
   id: string;
 }
 
-const positionSchema = z.tuple([z.iso.datetime(), z.string().min(1).max(200)]);
+const anyId = z.string().min(1).max(200);
 
 export function encodeKeyset(at: Date, id: string): string {
   return Buffer.from(JSON.stringify([at.toISOString(), id])).toString("base64url");
 }
 
-/** The position a cursor names; anything that is not a cursor this app made reads as "from the start". */
-export function decodeKeyset(cursor: string | undefined): KeysetPosition | null {
+/**
+ * The position a cursor names; anything that is not a cursor this app made reads as "from the start". `idSchema`
+ * is the id column's shape (uuid columns refuse other text in the comparison, which would fail the query).
+ */
+export function decodeKeyset(cursor: string | undefined, idSchema: z.ZodType<string> = anyId): KeysetPosition | null {
   if (!cursor) return null;
   try {
-    const [at, id] = positionSchema.parse(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
+    const [at, id] = z
+      .tuple([z.iso.datetime(), idSchema])
+      .parse(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
     return { at: new Date(at), id };
   } catch {
     return null;

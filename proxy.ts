@@ -1,6 +1,7 @@
 import { type NextFetchEvent, type NextMiddleware, type NextRequest, NextResponse } from "next/server";
 import NextAuth from "next-auth";
 import { authConfig } from "@/app/(auth)/auth.config";
+import { errorResponse } from "@/lib/api/errors";
 import { resolveAuthSecret } from "@/lib/auth/secret";
 
 const PUBLIC_PAGES = new Set(["/login", "/register"]);
@@ -22,13 +23,29 @@ function createGate(): NextMiddleware {
 // Built on first request rather than at import, so a build without AUTH_SECRET never needs one.
 let gate: NextMiddleware | undefined;
 
-/** Pages need a session: visitors get a guest one (unless AUTH_GUESTS=false) or are sent to sign in. */
+/**
+ * Pages need a session: visitors get a guest one (unless AUTH_GUESTS=false) or are sent to sign in. API routes answer
+ * 401 JSON themselves and pass through here only for the path check.
+ */
 export function proxy(request: NextRequest, event: NextFetchEvent) {
+  const { pathname } = request.nextUrl;
+  // Next.js answers a bare 500 when a dynamic segment is not percent-encoded UTF-8 (`/api/v1/memories/%FF`).
+  if (!decodable(pathname)) return errorResponse("bad_request", "The path is not valid percent-encoded UTF-8.");
+  if (pathname.startsWith("/api/")) return NextResponse.next();
   gate ??= createGate();
   return gate(request, event);
 }
 
+function decodable(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export const config = {
-  // API routes answer 401 JSON themselves; static assets need no session.
-  matcher: ["/((?!api/|_next/|favicon\\.ico|.*\\.(?:png|svg|ico|webp|woff2|txt)$).*)"],
+  // Static assets need no session.
+  matcher: ["/((?!_next/|favicon\\.ico|.*\\.(?:png|svg|ico|webp|woff2|txt)$).*)"],
 };

@@ -10,11 +10,11 @@ function positiveInteger(value: string | undefined, fallback: number): number {
 }
 
 /** AUTH_RATE_LIMIT_PER_MINUTE: sign-ins, registrations and new guest sessions, each, per client address. */
-export const configuredAuthRateLimit = (env: Record<string, string | undefined> = process.env) =>
+const configuredAuthRateLimit = (env: Record<string, string | undefined> = process.env) =>
   positiveInteger(env.AUTH_RATE_LIMIT_PER_MINUTE, DEFAULT_PER_ADDRESS);
 
 /** AUTH_EMAIL_RATE_LIMIT_PER_MINUTE: sign-in attempts per email address, from anywhere. */
-export const configuredEmailRateLimit = (env: Record<string, string | undefined> = process.env) =>
+const configuredEmailRateLimit = (env: Record<string, string | undefined> = process.env) =>
   positiveInteger(env.AUTH_EMAIL_RATE_LIMIT_PER_MINUTE, DEFAULT_PER_EMAIL);
 
 const signInsByAddress = new FixedWindowLimiter(() => configuredAuthRateLimit());

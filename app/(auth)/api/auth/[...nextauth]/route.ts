@@ -43,7 +43,10 @@ export async function POST(request: NextRequest): Promise<Response> {
       const decision = takeAuthAttempt(attempt);
       if (!decision.allowed) return rateLimitedResponse(attempt.kind, decision.retryAfterSeconds);
     }
-    const forwarded = new NextRequest(request.url, { method: "POST", headers: request.headers, body: text });
+    // The decoded text may be shorter than the bytes sent (a UTF-8 BOM is dropped), so the old length must go.
+    const headers = new Headers(request.headers);
+    headers.delete("content-length");
+    const forwarded = new NextRequest(request.url, { method: "POST", headers, body: text });
     return withErrorShape(await handlers.POST(forwarded));
   } catch (error) {
     return toErrorResponse(error);

@@ -1,6 +1,7 @@
 import { type NextFetchEvent, type NextMiddleware, type NextRequest, NextResponse } from "next/server";
 import NextAuth from "next-auth";
 import { authConfig } from "@/app/(auth)/auth.config";
+import { errorResponse } from "@/lib/api/errors";
 import { resolveAuthSecret } from "@/lib/auth/secret";
 import { createNonce, pageContentSecurityPolicy } from "@/lib/security/headers";
 
@@ -39,14 +40,28 @@ let gate: NextMiddleware | undefined;
 /**
  * Pages need a session: visitors get a guest one (unless AUTH_GUESTS=false) or are sent to sign in. Every page
  * response gets a Content-Security-Policy with a fresh script nonce (the other security headers come from
- * next.config.ts, which also covers API routes).
+ * next.config.ts, which also covers API routes). API routes answer 401 JSON themselves and pass through here only
+ * for the path check.
  */
 export function proxy(request: NextRequest, event: NextFetchEvent) {
+  const { pathname } = request.nextUrl;
+  // Next.js answers a bare 500 when a dynamic segment is not percent-encoded UTF-8 (`/api/v1/memories/%FF`).
+  if (!decodable(pathname)) return errorResponse("bad_request", "The path is not valid percent-encoded UTF-8.");
+  if (pathname.startsWith("/api/")) return NextResponse.next();
   gate ??= createGate();
   return gate(request, event);
 }
 
+function decodable(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export const config = {
-  // API routes answer 401 JSON themselves; static assets need no session and run no scripts.
-  matcher: ["/((?!api/|_next/|favicon\\.ico|.*\\.(?:png|svg|ico|webp|woff2|txt)$).*)"],
+  // Static assets need no session and run no scripts.
+  matcher: ["/((?!_next/|favicon\\.ico|.*\\.(?:png|svg|ico|webp|woff2|txt)$).*)"],
 };

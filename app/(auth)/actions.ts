@@ -1,6 +1,9 @@
 "use server";
 
+import { headers } from "next/headers";
 import { AuthError } from "next-auth";
+import { rateLimitMessage, takeAuthAttempt } from "@/lib/api/auth-rate-limit";
+import { clientAddress } from "@/lib/api/client-address";
 import { registerSchema, signInSchema } from "@/lib/auth/credentials";
 import { safeRedirectPath } from "@/lib/auth/redirect";
 import { EmailTakenError, registerUser } from "@/lib/auth/users";
@@ -15,8 +18,17 @@ export interface AuthFormState {
 
 const WRONG_CREDENTIALS = "Wrong email or password.";
 
+/** The message to show when this attempt is over its rate limit (counted before anything else is checked). */
+async function overRateLimit(kind: "sign-in" | "register", email: string): Promise<string | undefined> {
+  const address = clientAddress(await headers());
+  const decision = takeAuthAttempt(kind === "sign-in" ? { kind, address, email } : { kind, address });
+  return decision.allowed ? undefined : rateLimitMessage(kind, decision.retryAfterSeconds);
+}
+
 export async function login(_: AuthFormState, form: FormData): Promise<AuthFormState> {
   const email = String(form.get("email") ?? "");
+  const limited = await overRateLimit("sign-in", email);
+  if (limited) return { error: limited, values: { email } };
   const parsed = signInSchema.safeParse({ email, password: form.get("password") });
   if (!parsed.success) return { error: WRONG_CREDENTIALS, values: { email } };
   try {
@@ -34,6 +46,8 @@ export async function login(_: AuthFormState, form: FormData): Promise<AuthFormS
 
 export async function register(_: AuthFormState, form: FormData): Promise<AuthFormState> {
   const values = { name: String(form.get("name") ?? ""), email: String(form.get("email") ?? "") };
+  const limited = await overRateLimit("register", values.email);
+  if (limited) return { error: limited, values };
   const parsed = registerSchema.safeParse({ ...values, password: form.get("password") });
   if (!parsed.success) {
     const fieldErrors: AuthFormState["fieldErrors"] = {};

@@ -5,7 +5,7 @@ import { getDatabase } from "@/lib/db";
 import type { Actor } from "@/lib/memory";
 import { ApiError } from "./errors";
 import { crossSiteRefusal } from "./origin";
-import { apiKeyLimiter } from "./rate-limit";
+import { apiKeyLimiter, type RateDecision, sessionLimiter } from "./rate-limit";
 
 /** Who is calling: the principal, plus the key when the request carried one instead of a session cookie. */
 export interface Caller {
@@ -35,19 +35,21 @@ export async function resolveCaller(request: Request, keyHeader: KeyHeader = "au
     if (refusal) throw new ApiError("forbidden", refusal);
     const principal = await currentPrincipal();
     if (!principal) throw new ApiError("unauthorized", "Sign in or send an API key.");
+    requireWithinLimit(sessionLimiter.take(principal.userId), "Too many requests for this account; retry later.");
     return { principal, apiKey: null };
   }
   const { db } = await getDatabase();
   const result = await authenticateApiKey(db, presented);
   if (!result.ok) throw new ApiError("unauthorized", REJECTED_KEY_MESSAGES[result.reason]);
-  const decision = apiKeyLimiter.take(result.key.id);
-  if (!decision.allowed) {
-    throw new ApiError("rate_limited", "Too many requests for this API key; retry later.", undefined, {
-      "retry-after": String(decision.retryAfterSeconds),
-    });
-  }
+  requireWithinLimit(apiKeyLimiter.take(result.key.id), "Too many requests for this API key; retry later.");
   await recordKeyUse(db, result.key, `${request.method} ${new URL(request.url).pathname}`);
   return { principal: result.key.principal, apiKey: { id: result.key.id, scopes: result.key.scopes } };
+}
+
+export function requireWithinLimit(decision: RateDecision, message: string): void {
+  if (!decision.allowed) {
+    throw new ApiError("rate_limited", message, undefined, { "retry-after": String(decision.retryAfterSeconds) });
+  }
 }
 
 function presentedKey(request: Request, keyHeader: KeyHeader): string | null {

@@ -52,7 +52,7 @@ const operations: Operation[] = [
     description: "`content` is validated against `kind` (default `memory`, where a plain string is accepted).",
     body: createMemoryBody,
     success: { status: 201, description: "The new memory.", schema: memoryResponse },
-    errors: [400, 401, 403, 409, 413, 422, 429],
+    errors: [400, 401, 403, 409, 413, 415, 422, 429],
     scope: "write",
   },
   {
@@ -88,7 +88,7 @@ const operations: Operation[] = [
     description: "A new version; a stale `expectedVersion` is a 409.",
     body: updateMemoryBody,
     success: { status: 200, description: "The updated memory.", schema: memoryResponse },
-    errors: [400, 401, 403, 404, 409, 413, 422, 429],
+    errors: [400, 401, 403, 404, 409, 413, 415, 422, 429],
     scope: "write",
   },
   {
@@ -134,7 +134,7 @@ const operations: Operation[] = [
       "Hybrid search (full-text with OR-ed terms, trigram, vector when configured) fused by rank. `filter` applies to metadata with `$eq $ne $gt $gte $lt $lte $in $nin`.",
     body: searchMemoriesBody,
     success: { status: 200, description: "Ranked results.", schema: searchResponse },
-    errors: [400, 401, 403, 413, 422, 429],
+    errors: [400, 401, 403, 413, 415, 422, 429],
     scope: "read",
   },
   {
@@ -177,7 +177,7 @@ const operations: Operation[] = [
     description: "Session cookie only. The key is in this response once; only its hash is stored.",
     body: createKeyBody,
     success: { status: 201, description: "The key.", schema: createdKeyResponse },
-    errors: [400, 401, 403, 413, 422],
+    errors: [400, 401, 403, 413, 415, 422, 429],
     security: ["cookie"],
   },
   {
@@ -198,7 +198,7 @@ const operations: Operation[] = [
     summary: "Revoke an API key",
     description: "Session cookie only. Another user's key id is a 404.",
     success: { status: 200, description: "The revoked key.", schema: revokedKeyResponse },
-    errors: [401, 403, 404],
+    errors: [401, 403, 404, 429],
     security: ["cookie"],
   },
   {
@@ -214,14 +214,15 @@ const operations: Operation[] = [
 ];
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: "Malformed JSON.",
+  400: "Malformed JSON, a body that is not UTF-8, or JSON nested deeper than 64 levels.",
   401: "No session and no key, or a malformed, unknown, revoked or expired key.",
   403: "The key lacks the scope, or a key was used where only a session may act.",
   404: "Not found, or not the caller's.",
   409: "Stale expectedVersion or a state conflict.",
-  413: "The body is too large.",
+  413: "The body is larger than 64 KB.",
+  415: "The body is not sent as Content-Type: application/json (UTF-8).",
   422: "Invalid input; `details` lists the issues.",
-  429: "The key's rate limit; see Retry-After.",
+  429: "The rate limit of the key, or of the signed-in user; see Retry-After.",
 };
 
 /**

@@ -1,6 +1,7 @@
 /**
- * Per-key request budget: a fixed one-minute window counted in this process. With several web processes each one
- * counts separately, so the effective limit is the per-process limit times the number of processes.
+ * Request budgets (per API key, and per user for session requests): a fixed one-minute window counted in this
+ * process. With several web processes each one counts separately, so the effective limit is the per-process limit
+ * times the number of processes.
  */
 export const RATE_LIMIT_WINDOW_MS = 60_000;
 const DEFAULT_LIMIT_PER_MINUTE = 300;
@@ -37,10 +38,12 @@ export class FixedWindowLimiter {
   }
 }
 
-/** API_RATE_LIMIT_PER_MINUTE, read per request so an operator's change applies on restart and tests can lower it. */
+/** API_RATE_LIMIT_PER_MINUTE (per key, and per user for session requests), read per request so an operator's change applies on restart and tests can lower it. */
 export function configuredRateLimit(env: Record<string, string | undefined> = process.env): number {
   const value = Number(env.API_RATE_LIMIT_PER_MINUTE);
   return Number.isInteger(value) && value > 0 ? value : DEFAULT_LIMIT_PER_MINUTE;
 }
 
 export const apiKeyLimiter = new FixedWindowLimiter(() => configuredRateLimit());
+/** Session-authenticated API requests, per user: a browser session gets the same budget as a key. */
+export const sessionLimiter = new FixedWindowLimiter(() => configuredRateLimit());

@@ -14,6 +14,10 @@ describe("safeRedirectPath", () => {
     ["javascript:alert(1)", "/"],
     [null, "/"],
     ["", "/"],
+    ["/\r\nSet-Cookie:x=y", "/Set-Cookie:x=y"],
+    ["/ключ?q=чай", "/%D0%BA%D0%BB%D1%8E%D1%87?q=%D1%87%D0%B0%D0%B9"],
+    ["/a%0d%0ab", "/a%0d%0ab"],
+    [`/${"a".repeat(5_000)}`, "/"],
   ])("%s → %s", (input, expected) => {
     expect(safeRedirectPath(input)).toBe(expected);
   });

@@ -47,6 +47,21 @@ describe("page gate", () => {
     expect((await gate("/memories", forged)).headers.get("location")).toContain("/login");
   });
 
+  it("lets API routes through untouched: they answer 401 JSON themselves", async () => {
+    vi.stubEnv("AUTH_GUESTS", "");
+    const response = await gate("/api/v1/memories/00000000-0000-4000-8000-000000000000");
+    expect(response.headers.get("location")).toBeNull();
+    expect(response.headers.get("x-middleware-next")).toBe("1");
+  });
+
+  it("answers 400 JSON for a path that is not percent-encoded UTF-8, where Next.js would fail with a 500", async () => {
+    for (const path of ["/api/v1/memories/%FF", "/api/auth/%C0%AF", "/memories/%E0%A4%A", "/chat/%ED%A0%80"]) {
+      const response = await gate(path);
+      expect(response.status, path).toBe(400);
+      expect((await response.json()).error.message, path).toMatch(/percent-encoded UTF-8/);
+    }
+  });
+
   it("lets the sign-in pages through without a session", async () => {
     vi.stubEnv("AUTH_GUESTS", "false");
     const response = await gate("/login");

@@ -1,5 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { readJsonBody } from "@/lib/api/body";
 import { actorFor, resolveCaller } from "@/lib/api/caller";
+import { ApiError } from "@/lib/api/errors";
 import { toErrorResponse } from "@/lib/api/handler";
 import { memoryContextFor } from "@/lib/api/memory-context";
 import { createMemoryMcpServer } from "@/lib/mcp/tools";
@@ -9,10 +11,15 @@ export const dynamic = "force-dynamic";
 /**
  * MCP over streamable HTTP, stateless: each request authenticates (`Authorization: Bearer <key>`), gets its own
  * server and transport, and is answered with JSON. No session survives the request, so any web process can serve it.
+ * The body goes through the API's own reader (size, depth and encoding limits) before the transport sees it.
  */
-async function handle(request: Request): Promise<Response> {
+export async function POST(request: Request): Promise<Response> {
   try {
     const caller = await resolveCaller(request);
+    const parsedBody = await readJsonBody(request);
+    if (Array.isArray(parsedBody) && parsedBody.length === 0) {
+      throw new ApiError("bad_request", "An empty JSON-RPC batch is not a request.");
+    }
     const memory = await memoryContextFor(caller.principal, actorFor(caller));
     const server = createMemoryMcpServer(caller, memory);
     const transport = new WebStandardStreamableHTTPServerTransport({
@@ -20,12 +27,22 @@ async function handle(request: Request): Promise<Response> {
       enableJsonResponse: true,
     });
     await server.connect(transport);
-    return await transport.handleRequest(request);
+    return await transport.handleRequest(request, { parsedBody });
   } catch (error) {
     return toErrorResponse(error);
   }
 }
 
-export const POST = handle;
-export const GET = handle;
-export const DELETE = handle;
+/**
+ * Without sessions there is no stream to open (GET) and nothing to end (DELETE); the protocol lets a server answer
+ * 405, which clients take as "no server-initiated stream". Holding a GET open would only tie up a connection.
+ */
+async function methodNotAllowed(): Promise<Response> {
+  return Response.json(
+    { jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: POST JSON-RPC messages." }, id: null },
+    { status: 405, headers: { allow: "POST" } },
+  );
+}
+
+export const GET = methodNotAllowed;
+export const DELETE = methodNotAllowed;

@@ -1,4 +1,6 @@
 import { currentPrincipal } from "@/app/(auth)/session";
+import { errorResponse } from "@/lib/api/errors";
+import { sessionLimiter } from "@/lib/api/rate-limit";
 import { exportNamespace } from "@/lib/console/export";
 import { resolveScope } from "@/lib/console/scope";
 import { getDatabase } from "@/lib/db";
@@ -8,6 +10,12 @@ export const dynamic = "force-dynamic";
 /** Downloads the signed-in person's whole namespace with history. Session only: API keys never reach this route. */
 export async function GET(): Promise<Response> {
   const principal = await currentPrincipal();
+  const decision = principal ? sessionLimiter.take(principal.userId) : { allowed: true as const };
+  if (!decision.allowed) {
+    return errorResponse("rate_limited", "Too many requests for this account; retry later.", {
+      headers: { "retry-after": String(decision.retryAfterSeconds) },
+    });
+  }
   const scope = principal ? await resolveScope(await getDatabase(), principal, undefined) : null;
   if (!scope) {
     return Response.json({ error: { code: "unauthorized", message: "Sign in to export." } }, { status: 401 });

@@ -1,0 +1,64 @@
+import { errorResponse } from "./errors";
+import { FixedWindowLimiter, type RateDecision } from "./rate-limit";
+
+const DEFAULT_PER_ADDRESS = 30;
+const DEFAULT_PER_EMAIL = 10;
+
+function positiveInteger(value: string | undefined, fallback: number): number {
+  const parsed = Number(value);
+  return Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
+}
+
+/** AUTH_RATE_LIMIT_PER_MINUTE: sign-ins, registrations and new guest sessions, each, per client address. */
+const configuredAuthRateLimit = (env: Record<string, string | undefined> = process.env) =>
+  positiveInteger(env.AUTH_RATE_LIMIT_PER_MINUTE, DEFAULT_PER_ADDRESS);
+
+/** AUTH_EMAIL_RATE_LIMIT_PER_MINUTE: sign-in attempts per email address, from anywhere. */
+const configuredEmailRateLimit = (env: Record<string, string | undefined> = process.env) =>
+  positiveInteger(env.AUTH_EMAIL_RATE_LIMIT_PER_MINUTE, DEFAULT_PER_EMAIL);
+
+const signInsByAddress = new FixedWindowLimiter(() => configuredAuthRateLimit());
+const signInsByEmail = new FixedWindowLimiter(() => configuredEmailRateLimit());
+const registrationsByAddress = new FixedWindowLimiter(() => configuredAuthRateLimit());
+const guestsByAddress = new FixedWindowLimiter(() => configuredAuthRateLimit());
+
+export type AuthAttempt =
+  | { kind: "sign-in"; address: string; email: string }
+  | { kind: "register"; address: string }
+  | { kind: "guest"; address: string };
+
+/**
+ * Counts one attempt against its limits (counted per web process, like the API key limit). A sign-in is limited by
+ * address and by email, so neither many addresses against one account nor one address against many gets far.
+ */
+export function takeAuthAttempt(attempt: AuthAttempt, now = Date.now()): RateDecision {
+  switch (attempt.kind) {
+    case "sign-in": {
+      const byAddress = signInsByAddress.take(attempt.address, now);
+      if (!byAddress.allowed) return byAddress;
+      return signInsByEmail.take(attempt.email.trim().toLowerCase().slice(0, 320), now);
+    }
+    case "register":
+      return registrationsByAddress.take(attempt.address, now);
+    case "guest":
+      return guestsByAddress.take(attempt.address, now);
+  }
+}
+
+const MESSAGES: Record<AuthAttempt["kind"], string> = {
+  "sign-in": "Too many sign-in attempts. Try again in",
+  register: "Too many accounts created from this address. Try again in",
+  guest: "Too many new sessions from this address. Try again in",
+};
+
+/** What a person reads when an attempt is refused. */
+export function rateLimitMessage(kind: AuthAttempt["kind"], retryAfterSeconds: number): string {
+  return `${MESSAGES[kind]} ${retryAfterSeconds} second${retryAfterSeconds === 1 ? "" : "s"}.`;
+}
+
+/** The 429 JSON answer with Retry-After. */
+export function rateLimitedResponse(kind: AuthAttempt["kind"], retryAfterSeconds: number): Response {
+  return errorResponse("rate_limited", rateLimitMessage(kind, retryAfterSeconds), {
+    headers: { "retry-after": String(retryAfterSeconds) },
+  });
+}

@@ -1,0 +1,283 @@
+import { sql } from "drizzle-orm";
+import { NextRequest } from "next/server";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Principal } from "@/lib/auth/principal";
+import type { Database } from "@/lib/db/client";
+import { createUser } from "../memory/support";
+import { describeEachDatabase } from "../support/databases";
+import { CookieJar, cookiesFrom, errorMessageOf, type Handler, outcomeOf, settle } from "./support";
+
+const state = vi.hoisted(() => ({
+  database: undefined as Database | undefined,
+  principal: null as Principal | null,
+  requestHeaders: new Headers(),
+  cookies: undefined as unknown,
+}));
+vi.mock("server-only", () => ({}));
+vi.mock("@/app/(auth)/session", () => ({ currentPrincipal: async () => state.principal }));
+vi.mock("@/lib/db", () => ({
+  getDatabase: async () => {
+    if (!state.database) throw new Error("no test database");
+    return state.database;
+  },
+}));
+vi.mock("next/headers", () => ({
+  headers: async () => state.requestHeaders,
+  cookies: async () => state.cookies,
+}));
+
+vi.stubEnv("AUTH_SECRET", "rate-limit-test-secret-0123456789");
+vi.stubEnv("AUTH_GUESTS", "true");
+
+const nextauth = await import("@/app/(auth)/api/auth/[...nextauth]/route");
+const guest = await import("@/app/(auth)/api/auth/guest/route");
+const actions = await import("@/app/(auth)/actions");
+const me = await import("@/app/api/v1/me/route");
+const memories = await import("@/app/api/v1/memories/route");
+const exportRoute = await import("@/app/(console)/memories/export/route");
+const { registerUser } = await import("@/lib/auth/users");
+const { clientAddress, UNKNOWN_CLIENT } = await import("@/lib/api/client-address");
+const { takeAuthAttempt } = await import("@/lib/api/auth-rate-limit");
+
+const ORIGIN = "http://localhost";
+const PASSWORD = "correct horse battery";
+const FORM = "application/x-www-form-urlencoded";
+let unique = 0;
+/** A fresh client address and email per test: the limiters live for the whole file. */
+const nextAddress = () => `203.0.113.${++unique}`;
+const nextEmail = (label: string) => `${label}-${++unique}@example.com`;
+
+function baseHeaders(address?: string): Record<string, string> {
+  return { host: "localhost", "x-forwarded-proto": "http", ...(address ? { "x-forwarded-for": address } : {}) };
+}
+
+async function csrf(address: string) {
+  const response = await nextauth.GET(new NextRequest(`${ORIGIN}/api/auth/csrf`, { headers: baseHeaders(address) }));
+  const { csrfToken } = (await response.json()) as { csrfToken: string };
+  return { token: csrfToken, cookie: cookiesFrom(response) };
+}
+
+async function signInOverHttp(address: string, email: string, password: string) {
+  const { token, cookie } = await csrf(address);
+  const request = new NextRequest(`${ORIGIN}/api/auth/callback/credentials`, {
+    method: "POST",
+    headers: { ...baseHeaders(address), "content-type": FORM, cookie },
+    body: new URLSearchParams({ csrfToken: token, email, password }).toString(),
+  });
+  return outcomeOf(await nextauth.POST(request));
+}
+
+const signedIn = (outcome: { headers: Headers }) =>
+  outcome.headers.getSetCookie().some((line) => line.startsWith("authjs.session-token="));
+
+function expectRateLimited(outcome: { status: number; headers: Headers; json: unknown }) {
+  expect(outcome.status).toBe(429);
+  expect(Number(outcome.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  expect(Number(outcome.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+  expect(errorMessageOf(outcome.json)).toMatch(/Too many/);
+}
+
+async function guestVisit(address: string) {
+  state.cookies = new CookieJar();
+  state.requestHeaders = new Headers(baseHeaders(address));
+  const request = new NextRequest(`${ORIGIN}/api/auth/guest?redirectUrl=%2Fmemories`, {
+    headers: baseHeaders(address),
+  });
+  return outcomeOf(await settle(() => guest.GET(request)));
+}
+
+function form(fields: Record<string, string>) {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) data.append(name, value);
+  return data;
+}
+
+describe("client address", () => {
+  it("ignores X-Forwarded-For unless TRUST_PROXY says how many proxies append to it", () => {
+    const headers = new Headers({ "x-forwarded-for": "198.51.100.7, 203.0.113.9, 10.0.0.2" });
+    expect(clientAddress(headers, {})).toBe(UNKNOWN_CLIENT);
+    expect(clientAddress(headers, { TRUST_PROXY: "0" })).toBe(UNKNOWN_CLIENT);
+    expect(clientAddress(headers, { TRUST_PROXY: "false" })).toBe(UNKNOWN_CLIENT);
+    expect(clientAddress(headers, { TRUST_PROXY: "true" })).toBe("10.0.0.2");
+    expect(clientAddress(headers, { TRUST_PROXY: "1" })).toBe("10.0.0.2");
+    expect(clientAddress(headers, { TRUST_PROXY: "2" })).toBe("203.0.113.9");
+    expect(clientAddress(headers, { TRUST_PROXY: "5" })).toBe(UNKNOWN_CLIENT);
+    expect(clientAddress(new Headers(), { TRUST_PROXY: "1" })).toBe(UNKNOWN_CLIENT);
+    expect(clientAddress(new Headers({ "x-forwarded-for": "x".repeat(500) }), { TRUST_PROXY: "1" })).toBe(
+      UNKNOWN_CLIENT,
+    );
+  });
+
+  it("counts sign-ins per address and per email in one-minute windows", () => {
+    vi.stubEnv("AUTH_RATE_LIMIT_PER_MINUTE", "2");
+    vi.stubEnv("AUTH_EMAIL_RATE_LIMIT_PER_MINUTE", "3");
+    const start = Date.parse("2030-01-01T00:00:00Z");
+    const address = nextAddress();
+    const email = nextEmail("window");
+    expect(takeAuthAttempt({ kind: "sign-in", address, email }, start).allowed).toBe(true);
+    expect(takeAuthAttempt({ kind: "sign-in", address, email: email.toUpperCase() }, start).allowed).toBe(true);
+    expect(takeAuthAttempt({ kind: "sign-in", address, email }, start + 15_000)).toEqual({
+      allowed: false,
+      retryAfterSeconds: 45,
+    });
+    // The email has one attempt left, from anywhere; then it is refused from everywhere.
+    expect(takeAuthAttempt({ kind: "sign-in", address: nextAddress(), email }, start).allowed).toBe(true);
+    expect(takeAuthAttempt({ kind: "sign-in", address: nextAddress(), email: ` ${email} ` }, start).allowed).toBe(
+      false,
+    );
+    // Registrations and guests have budgets of their own.
+    expect(takeAuthAttempt({ kind: "register", address }, start).allowed).toBe(true);
+    expect(takeAuthAttempt({ kind: "guest", address }, start).allowed).toBe(true);
+    // A new window starts a minute later.
+    expect(takeAuthAttempt({ kind: "sign-in", address, email: nextEmail("later") }, start + 60_000).allowed).toBe(true);
+  });
+});
+
+describeEachDatabase("auth rate limits", (use, backend) => {
+  const usersCount = async () =>
+    (await use().rows<{ n: number }>(sql`select count(*)::int as n from users`))[0]?.n ?? 0;
+
+  beforeAll(() => {
+    state.database = use();
+  });
+
+  beforeEach(() => {
+    state.database = use();
+    state.principal = null;
+    state.cookies = new CookieJar();
+    state.requestHeaders = new Headers(baseHeaders());
+    vi.stubEnv("TRUST_PROXY", "1");
+    vi.stubEnv("AUTH_RATE_LIMIT_PER_MINUTE", "3");
+    vi.stubEnv("AUTH_EMAIL_RATE_LIMIT_PER_MINUTE", "1000");
+    vi.stubEnv("API_RATE_LIMIT_PER_MINUTE", "1000");
+  });
+
+  it("credential sign-ins over HTTP get 429 with Retry-After once an address is over its limit", async () => {
+    const email = nextEmail("http");
+    await registerUser(use().db, { email, password: PASSWORD });
+    const address = nextAddress();
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const outcome = await signInOverHttp(address, email, "wrong password");
+      expect(outcome.status).toBe(302);
+      expect(signedIn(outcome)).toBe(false);
+    }
+    // Even the right password is refused now: the limit counts attempts, not failures.
+    expectRateLimited(await signInOverHttp(address, email, PASSWORD));
+    const elsewhere = await signInOverHttp(nextAddress(), email, PASSWORD);
+    expect(signedIn(elsewhere)).toBe(true);
+  });
+
+  it("one email gets a limited number of attempts across many addresses", async () => {
+    vi.stubEnv("AUTH_EMAIL_RATE_LIMIT_PER_MINUTE", "2");
+    const email = nextEmail("spread");
+    await registerUser(use().db, { email, password: PASSWORD });
+    expect((await signInOverHttp(nextAddress(), email, "guess one")).status).toBe(302);
+    expect((await signInOverHttp(nextAddress(), email, "guess two")).status).toBe(302);
+    expectRateLimited(await signInOverHttp(nextAddress(), email, PASSWORD));
+    expect(signedIn(await signInOverHttp(nextAddress(), nextEmail("other"), "x"))).toBe(false);
+  });
+
+  // Without trusted proxies every client shares one budget for the minute, so this runs on one backend only.
+  it.runIf(backend === "pglite")("without TRUST_PROXY a spoofed X-Forwarded-For buys no fresh budget", async () => {
+    vi.stubEnv("TRUST_PROXY", "");
+    vi.stubEnv("AUTH_RATE_LIMIT_PER_MINUTE", "2");
+    const outcomes = [];
+    for (let attempt = 0; attempt < 4; attempt++) {
+      outcomes.push(await signInOverHttp(nextAddress(), nextEmail("spoof"), "x"));
+    }
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([302, 302, 429, 429]);
+  });
+
+  it("guest sessions are limited per address and the refused ones create no user", async () => {
+    const address = nextAddress();
+    const before = await usersCount();
+    for (let visit = 0; visit < 3; visit++) {
+      const outcome = await guestVisit(address);
+      expect(outcome.status).toBe(307);
+      expect(outcome.headers.get("location")).toBe("/memories");
+    }
+    expect(await usersCount()).toBe(before + 3);
+    const refused = await guestVisit(address);
+    expectRateLimited(refused);
+    expect(await usersCount()).toBe(before + 3);
+    expect((await guestVisit(nextAddress())).status).toBe(307);
+  });
+
+  it("the guest callback over HTTP shares the guest limit", async () => {
+    const address = nextAddress();
+    for (let visit = 0; visit < 3; visit++) expect((await guestVisit(address)).status).toBe(307);
+    const before = await usersCount();
+    const { token, cookie } = await csrf(address);
+    const request = new NextRequest(`${ORIGIN}/api/auth/callback/guest`, {
+      method: "POST",
+      headers: { ...baseHeaders(address), "content-type": FORM, cookie },
+      body: new URLSearchParams({ csrfToken: token }).toString(),
+    });
+    expectRateLimited(await outcomeOf(await nextauth.POST(request)));
+    expect(await usersCount()).toBe(before);
+  });
+
+  it("the sign-in and register forms say how long to wait once over the limit", async () => {
+    const address = nextAddress();
+    state.requestHeaders = new Headers(baseHeaders(address));
+    const email = nextEmail("form");
+    await registerUser(use().db, { email, password: PASSWORD });
+    for (let attempt = 0; attempt < 3; attempt++) {
+      expect((await actions.login({}, form({ email, password: "wrong password" }))).error).toBe(
+        "Wrong email or password.",
+      );
+    }
+    const refused = await actions.login({}, form({ email, password: PASSWORD }));
+    expect(refused.error).toMatch(/^Too many sign-in attempts\. Try again in \d+ seconds?\.$/);
+    expect(refused.values).toEqual({ email });
+
+    const before = await usersCount();
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const result = await actions.register({}, form({ email: nextEmail("reg"), password: "short" }));
+      expect(result.fieldErrors?.password).toMatch(/at least 8/);
+    }
+    const blocked = await actions.register({}, form({ email: nextEmail("reg"), password: PASSWORD }));
+    expect(blocked.error).toMatch(/^Too many accounts created from this address\. Try again in \d+ seconds?\.$/);
+    expect(await usersCount()).toBe(before);
+  });
+
+  it("session-authenticated API calls are limited per user, and each user has their own budget", async () => {
+    vi.stubEnv("API_RATE_LIMIT_PER_MINUTE", "3");
+    const first = await createUser(use());
+    const second = await createUser(use());
+    const as = (userId: string): Principal => ({
+      userId,
+      role: "user",
+      root: ["users", userId],
+      isGuest: false,
+      email: null,
+      name: null,
+    });
+    const call = async (handler: Handler, userId: string, init: RequestInit = {}) => {
+      state.principal = as(userId);
+      const request = new Request(`${ORIGIN}/api/v1/memories`, init);
+      return outcomeOf(await handler(request, { params: Promise.resolve({}) as Promise<never> }));
+    };
+    expect((await call(me.GET, first)).status).toBe(200);
+    expect((await call(memories.GET, first)).status).toBe(200);
+    const created = await call(memories.POST, first, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ content: "counted" }),
+    });
+    expect(created.status).toBe(201);
+    expectRateLimited(await call(memories.GET, first));
+    const refusedWrite = await call(memories.POST, first, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ content: "not stored" }),
+    });
+    expectRateLimited(refusedWrite);
+    expectRateLimited(await call(exportRoute.GET as Handler, first));
+    const stored = await use().rows<{ n: number }>(
+      sql`select count(*)::int as n from memories where user_id = ${first}`,
+    );
+    expect(stored[0]?.n).toBe(1);
+    expect((await call(me.GET, second)).status).toBe(200);
+  });
+});

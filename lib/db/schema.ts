@@ -91,6 +91,9 @@ export const memories = pgTable(
     index("memories_user_namespace_idx").on(t.userId, t.namespace),
     index("memories_user_status_updated_idx").on(t.userId, t.status, t.updatedAt, t.id),
     index("memories_user_status_created_idx").on(t.userId, t.status, t.createdAt, t.id),
+    // Listing one kind (the profile recalled into every chat turn, the console's kind filter) without walking
+    // every memory of the user in time order.
+    index("memories_user_kind_updated_idx").on(t.userId, t.kind, t.status, t.updatedAt, t.id),
     index("memories_user_fts_idx").using("gin", t.userId, t.fts),
     check("memories_status_check", sql`${t.status} in ('active', 'deleted')`),
   ],

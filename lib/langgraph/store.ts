@@ -8,9 +8,8 @@ import {
   type Memory,
   type MemoryContext,
   MemoryValidationError,
-  restoreMemory,
+  replaceMemory,
   searchMemories,
-  updateMemory,
   validateNamespace,
 } from "@/lib/memory";
 import type { listNamespacesBody, putItemBody, searchItemsBody } from "./requests";
@@ -54,8 +53,8 @@ export function toStoreItem(memory: Memory): StoreItem {
 }
 
 /**
- * Creates or replaces the item: a new key is a new memory, an existing one a new version, a deleted one is restored
- * and then updated (both steps appear in its history). `index` and `ttl` are accepted and ignored: every memory's text
+ * Creates or replaces the item: a new key is a new memory, an existing one a new version, a deleted or purged one is
+ * restored and updated in one transaction (both steps appear in its history). `index` and `ttl` are accepted and ignored: every memory's text
  * is indexed, and memories do not expire.
  */
 export async function putItem(ctx: MemoryContext, input: z.output<typeof putItemBody>): Promise<void> {
@@ -66,8 +65,7 @@ export async function putItem(ctx: MemoryContext, input: z.output<typeof putItem
     await createMemory(ctx, { namespace, key: input.key, kind, content: input.value });
     return;
   }
-  if (existing.status === "deleted") await restoreMemory(ctx, existing.id, { expectedVersion: existing.version });
-  await updateMemory(ctx, existing.id, { kind, content: input.value });
+  await replaceMemory(ctx, existing.id, { kind, content: input.value });
 }
 
 /** The active item, or null (the Agent Server answers a missing item with 200 and `null`). */

@@ -62,6 +62,7 @@ export {
   type MemoryPage,
   memoryHistory,
   purgeMemory,
+  replaceMemory,
   restoreMemory,
   type UpdateMemoryInput,
   updateMemory,

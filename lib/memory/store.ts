@@ -252,12 +252,30 @@ export async function listMemories(ctx: MemoryContext, raw: ListMemoriesInput = 
 }
 
 /** Changes content, kind and/or metadata. A stale `expectedVersion` raises MemoryConflictError. */
-export async function updateMemory(ctx: MemoryContext, id: string, raw: UpdateMemoryInput): Promise<Memory> {
+export function updateMemory(ctx: MemoryContext, id: string, raw: UpdateMemoryInput): Promise<Memory> {
+  return changeMemory(ctx, id, raw, { reviveDeleted: false });
+}
+
+/**
+ * A store's "put" on an existing key: like updateMemory, but a deleted or purged memory comes back with the new
+ * content in the same transaction (the restore and the update both appear in its history).
+ */
+export function replaceMemory(ctx: MemoryContext, id: string, raw: UpdateMemoryInput): Promise<Memory> {
+  return changeMemory(ctx, id, raw, { reviveDeleted: true });
+}
+
+async function changeMemory(
+  ctx: MemoryContext,
+  id: string,
+  raw: UpdateMemoryInput,
+  options: { reviveDeleted: boolean },
+): Promise<Memory> {
   const input = parseInput(updateMemoryInputSchema, raw);
-  const row = await writeLocked(ctx, id, input, async (tx, current) => {
-    if (current.status === "deleted") {
-      throw new MemoryConflictError("The memory is deleted; restore it before updating.", current.version);
+  const row = await writeLocked(ctx, id, input, async (tx, found) => {
+    if (found.status === "deleted" && !options.reviveDeleted) {
+      throw new MemoryConflictError("The memory is deleted; restore it before updating.", found.version);
     }
+    const current = found.status === "deleted" ? await revive(ctx, tx, found) : found;
     const kind = input.kind ?? current.kind;
     const changesContent = input.content !== undefined || kind !== current.kind;
     return applyContentChange(ctx, tx, current, {

@@ -22,6 +22,7 @@ const namespaces = await import("@/app/api/langgraph/store/namespaces/route");
 const keys = await import("@/app/api/v1/keys/route");
 const memories = await import("@/app/api/v1/memories/route");
 const history = await import("@/app/api/v1/memories/[id]/history/route");
+const item = await import("@/app/api/v1/memories/[id]/route");
 
 const fetchRoutes = routeFetch({
   "/api/langgraph/store/items": { GET: items.GET, PUT: items.PUT, DELETE: items.DELETE },
@@ -121,6 +122,32 @@ describeEachDatabase("LangGraph store API with the real SDK client", (use) => {
       "restore",
       "update",
     ]);
+  });
+
+  it("puts a key again after its memory was purged: the item comes back with only the new value", async () => {
+    const client = clientFor(key.key);
+    await client.store.putItem(["notes"], "secret", { content: "Door code is 4711" });
+    state.principal = principalFor(owner);
+    const [memory] = (await call(memories.GET, { path: "/api/v1/memories?namespace=notes" })).json.memories;
+    const purged = await call(item.DELETE, {
+      method: "DELETE",
+      path: `/api/v1/memories/${memory.id}?purge=true`,
+      params: { id: memory.id },
+    });
+    expect(purged.status).toBe(200);
+    state.principal = null;
+
+    await client.store.putItem(["notes"], "secret", { content: "Door code changed" });
+    expect((await client.store.getItem(["notes"], "secret"))?.value).toEqual({ content: "Door code changed" });
+    state.principal = principalFor(owner);
+    const versions = await call(history.GET, { params: { id: memory.id } });
+    expect(versions.json.versions.map((version: { op: string }) => version.op)).toEqual([
+      "create",
+      "purge",
+      "restore",
+      "update",
+    ]);
+    expect(JSON.stringify(versions.json)).not.toContain("4711");
   });
 
   it("rejects empty or dotted labels with 422 and writes nothing", async () => {

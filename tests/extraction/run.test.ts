@@ -223,6 +223,37 @@ describeEachDatabase("extraction manager", (use) => {
     expect((await listMemories(ctx, {})).memories).toHaveLength(1);
   });
 
+  it("a job back after its run committed (its worker died before reporting it done) keeps that run's record", async () => {
+    const { database, userId, ctx } = await setup();
+    const offline = new OfflineLanguageModel();
+    const deps = { ctx, model: offline, modelId: "offline" };
+    await addExchange(database, userId, "t9", ["r1", "user", "I live in Oslo"]);
+    const attempt = job("t9", false);
+    const first = await runExtraction(deps, attempt);
+    // Before the retry a new exchange arrives, and the debounced enqueue lands on this same waiting job.
+    await addExchange(database, userId, "t9", ["r2", "user", "I prefer tea"]);
+    const second = await runExtraction(deps, attempt);
+
+    expect(first.status === "succeeded" && second.status === "succeeded" && first.runId !== second.runId).toBe(true);
+    const recorded = (await runs(ctx, "t9")).sort((a, b) => a.fromPosition - b.fromPosition);
+    expect(recorded).toMatchObject([
+      {
+        status: "succeeded",
+        fromPosition: 0,
+        throughPosition: 1,
+        attempts: 1,
+        opsApplied: [{ text: "User lives in Oslo" }],
+      },
+      {
+        status: "succeeded",
+        fromPosition: 1,
+        throughPosition: 2,
+        attempts: 1,
+        opsApplied: [{ text: "User prefers tea" }],
+      },
+    ]);
+  });
+
   it("honours disabled verbs, allowed kinds, and keeps one profile document in profile mode", async () => {
     const { database, userId, ctx } = await setup();
     const kept = await createMemory(ctx, { content: "User rides a blue bike" });

@@ -1,5 +1,5 @@
 import { generateText, type LanguageModel, Output } from "ai";
-import { and, asc, desc, eq, gte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, ne, sql } from "drizzle-orm";
 import { type Database, inTransaction } from "@/lib/db/client";
 import { extractionRuns, memories, messages, threads } from "@/lib/db/schema";
 import type { MemoryContext } from "../context";
@@ -211,10 +211,18 @@ async function openRun(
   userId: string,
   run: ExtractionJob & { from: number; through: number; modelId: string; root: readonly string[] },
 ): Promise<string> {
+  // An earlier attempt of this job that did not finish is taken over. One that committed keeps its record: the job
+  // is only back because its worker died before reporting it done, and it now reads messages that arrived since.
   const [existing] = await database.db
     .select({ id: extractionRuns.id })
     .from(extractionRuns)
-    .where(and(eq(extractionRuns.userId, userId), eq(extractionRuns.jobId, run.jobId)))
+    .where(
+      and(
+        eq(extractionRuns.userId, userId),
+        eq(extractionRuns.jobId, run.jobId),
+        ne(extractionRuns.status, "succeeded"),
+      ),
+    )
     .orderBy(desc(extractionRuns.createdAt))
     .limit(1);
   const values = {

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/client";
@@ -8,6 +8,7 @@ import { ExtractionQueue } from "@/lib/memory/queue";
 import { contextFor, createUser } from "../memory/support";
 import { openFreshPostgres } from "../support/databases";
 import { type OpenAIStub, startOpenAIStub } from "../support/openai-stub";
+import { startWorkerProcess, until } from "../support/worker-process";
 import { addExchange } from "./support";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -21,50 +22,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** `npm run worker` as its own process, on the given database. */
 function startWorker(database: Database, env: Record<string, string> = {}) {
-  if (database.connection.kind !== "postgres") throw new Error("standalone workers need PostgreSQL");
-  // node itself, not npx: a SIGKILL must hit the worker, not a wrapper that leaves it running.
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
-    env: {
-      ...process.env,
-      DATABASE_URL: database.connection.url,
-      EXTRACTION_HEARTBEAT_SECONDS: "10",
-      CHAT_MODEL: "",
-      EXTRACTION_MODEL: "",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  if (process.env.DEBUG_WORKERS) {
-    child.stdout?.pipe(process.stdout);
-    child.stderr?.pipe(process.stderr);
-  }
-  let output = "";
-  child.stdout?.on("data", (chunk) => (output += chunk));
-  child.stderr?.on("data", (chunk) => (output += chunk));
-  children.push(child);
-  const ready = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 60_000);
-    child.stdout?.on("data", () => {
-      if (output.includes("extraction worker ready")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.on("exit", (code) => reject(new Error(`worker exited with ${code}:\n${output}`)));
-  });
-  return { child, ready };
-}
-
-async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  const worker = startWorkerProcess(database, env);
+  children.push(worker.child);
+  return worker;
 }
 
 async function freshDatabase() {

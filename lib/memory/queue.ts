@@ -7,6 +7,8 @@ export const EXTRACTION_DEAD_LETTERS = "memory-extraction-dead";
 export interface ExtractionJobData {
   userId: string;
   threadId: string;
+  /** Enqueued by a chat answer: read answered exchanges only (see ExtractionJob.answeredOnly). */
+  answeredOnly?: boolean;
 }
 
 export interface QueueOptions {

@@ -44,7 +44,7 @@ export async function handleExtractionJob(
       model: chatLanguageModel(modelId),
       modelId,
     },
-    { threadId: data.threadId, jobId: meta.jobId, finalAttempt: meta.finalAttempt },
+    { threadId: data.threadId, jobId: meta.jobId, finalAttempt: meta.finalAttempt, answeredOnly: data.answeredOnly },
   );
 }
 

@@ -254,6 +254,35 @@ describeEachDatabase("extraction manager", (use) => {
     ]);
   });
 
+  it("leaves a chat turn still running to the run its answer enqueues, so it never races the chat to a fact", async () => {
+    const { database, userId, ctx } = await setup();
+    const deps = { ctx, model: new OfflineLanguageModel(), modelId: "offline" };
+    const afterAnswer = (threadId: string) => ({ ...job(threadId), answeredOnly: true });
+    await addExchange(database, userId, "t10", ["f1", "user", "I live in Oslo"], ["f2", "assistant", "Noted."]);
+    // The next turn has stored its user message; its agent has not saved the fact yet.
+    await addExchange(database, userId, "t10", ["f3", "user", "Remember that I fly gliders"]);
+    const early = await runExtraction(deps, afterAnswer("t10"));
+    expect(early.status === "succeeded" && early.applied.map((op) => op.text)).toEqual(["User lives in Oslo"]);
+    expect(await runExtraction(deps, afterAnswer("t10"))).toEqual({
+      status: "skipped",
+      reason: "the newest message is not answered yet",
+    });
+
+    // The turn ends: the agent saves the fact, then the answer is stored and enqueues the next run.
+    const agent = contextFor(database, userId, { actor: { type: "agent", id: "offline" } });
+    await createMemory(agent, { content: "User flies gliders" });
+    await addExchange(database, userId, "t10", ["f4", "assistant", "Got it."]);
+    expect(await runExtraction(deps, afterAnswer("t10"))).toMatchObject({ status: "succeeded", applied: [] });
+
+    const texts = (await listMemories(ctx, {})).memories.map((m) => m.text).sort();
+    expect(texts).toEqual(["User flies gliders", "User lives in Oslo"]);
+    const ranges = (await runs(ctx, "t10")).map((r) => [r.fromPosition, r.throughPosition]).sort();
+    expect(ranges).toEqual([
+      [0, 2],
+      [2, 4],
+    ]);
+  });
+
   it("honours disabled verbs, allowed kinds, and keeps one profile document in profile mode", async () => {
     const { database, userId, ctx } = await setup();
     const kept = await createMemory(ctx, { content: "User rides a blue bike" });

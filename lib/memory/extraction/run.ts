@@ -37,6 +37,11 @@ export interface ExtractionJob {
   jobId: string;
   /** No retry follows a failure of this attempt. */
   finalAttempt: boolean;
+  /**
+   * Leave user messages after the last answer for a later run: their chat turn may still be running and saving
+   * memories itself, which the manager must see rather than race. The job the answer enqueues reads them.
+   */
+  answeredOnly?: boolean;
 }
 
 export interface ExtractionDeps {
@@ -68,7 +73,7 @@ export async function runExtraction(deps: ExtractionDeps, job: ExtractionJob): P
     .from(threads)
     .where(and(eq(threads.userId, userId), eq(threads.id, job.threadId)));
   if (!thread) return { status: "skipped", reason: "the thread no longer exists" };
-  const pending = await db
+  const unread = await db
     .select()
     .from(messages)
     .where(
@@ -79,7 +84,10 @@ export async function runExtraction(deps: ExtractionDeps, job: ExtractionJob): P
       ),
     )
     .orderBy(asc(messages.position));
-  if (pending.length === 0) return { status: "skipped", reason: "no new messages" };
+  const pending = job.answeredOnly ? unread.slice(0, unread.findLastIndex((m) => m.role !== "user") + 1) : unread;
+  if (pending.length === 0) {
+    return { status: "skipped", reason: unread.length ? "the newest message is not answered yet" : "no new messages" };
+  }
 
   const from = thread.extractedThrough;
   const through = pending.at(-1)!.position + 1;

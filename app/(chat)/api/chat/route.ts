@@ -40,7 +40,7 @@ export const POST = memoryRoute(async ({ request, principal, memory }) => {
 async function scheduleExtraction(userId: string, threadId: string) {
   try {
     const queue = await getExtractionQueue();
-    await queue.enqueue({ userId, threadId }, extractionDebounceMs());
+    await queue.enqueue({ userId, threadId, answeredOnly: true }, extractionDebounceMs());
   } catch (error) {
     console.error("could not schedule memory extraction:", error instanceof Error ? error.message : error);
   }

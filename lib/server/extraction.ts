@@ -10,13 +10,17 @@ import { type ExtractionJobData, ExtractionQueue } from "@/lib/memory/queue";
 const SLOT = Symbol.for("memory-ledger.extraction-queue");
 type Slot = { [SLOT]?: Promise<ExtractionQueue> };
 
-/** The process-wide queue on the process database, opened on first use. */
+/** The process-wide queue on the process database, opened on first use; a failed open is tried again next time. */
 export function getExtractionQueue(): Promise<ExtractionQueue> {
   const slot = globalThis as Slot;
   const heartbeat = Number(process.env.EXTRACTION_HEARTBEAT_SECONDS);
-  slot[SLOT] ??= getDatabase().then((database) =>
-    ExtractionQueue.open(database, { heartbeatSeconds: heartbeat >= 10 ? heartbeat : undefined }),
-  );
+  slot[SLOT] ??= getDatabase()
+    .then((database) => ExtractionQueue.open(database, { heartbeatSeconds: heartbeat >= 10 ? heartbeat : undefined }))
+    .catch((error) => {
+      // Kept, one failure (the database restarting) would stop every later chat from scheduling extraction.
+      slot[SLOT] = undefined;
+      throw error;
+    });
   return slot[SLOT];
 }
 

@@ -81,6 +81,18 @@ export class ExtractionQueue {
     );
   }
 
+  /** Processes the jobs that ran out of attempts; `handle` gets the id each had in the extraction queue. */
+  async workDeadLetters(handle: (data: ExtractionJobData, meta: { jobId: string }) => Promise<void>) {
+    return this.boss.work<ExtractionJobData, void, WorkOptions>(
+      EXTRACTION_DEAD_LETTERS,
+      { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: this.options.pollingIntervalSeconds },
+      async ([job]) => {
+        if (!job) return;
+        await handle(job.data, { jobId: job.sourceId ?? job.id });
+      },
+    );
+  }
+
   /** Stops taking jobs and waits for the running one; an unfinished job returns to the queue for another worker. */
   async stop(timeoutMs = 30_000): Promise<void> {
     await this.boss.stop({ graceful: true, timeout: timeoutMs, close: true });

@@ -4,7 +4,7 @@ import { namespaceRoot } from "@/lib/auth/principal";
 import type { Database } from "@/lib/db";
 import { getDatabase } from "@/lib/db";
 import { systemClock } from "@/lib/memory";
-import { runExtraction } from "@/lib/memory/extraction";
+import { failAbandonedRun, runExtraction } from "@/lib/memory/extraction";
 import { type ExtractionJobData, ExtractionQueue } from "@/lib/memory/queue";
 
 const SLOT = Symbol.for("memory-ledger.extraction-queue");
@@ -57,5 +57,8 @@ export async function startExtractionWorker(): Promise<() => Promise<void>> {
   const database = await getDatabase();
   const queue = await getExtractionQueue();
   await queue.work((data, meta) => handleExtractionJob(database, data, meta));
+  await queue.workDeadLetters(async (data, meta) => {
+    await failAbandonedRun(database, data.userId, meta.jobId);
+  });
   return () => queue.stop();
 }

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/client";
 import { extractionRuns } from "@/lib/db/schema";
 import { listMemories } from "@/lib/memory";
-import { ExtractionQueue } from "@/lib/memory/queue";
+import { ABANDONED_RUN_ERROR, failedRunThread } from "@/lib/memory/extraction";
+import { ExtractionQueue, type QueueOptions } from "@/lib/memory/queue";
 import { contextFor, createUser } from "../memory/support";
 import { openFreshPostgres } from "../support/databases";
 import { type OpenAIStub, startOpenAIStub } from "../support/openai-stub";
@@ -28,9 +29,9 @@ function startWorker(database: Database, env: Record<string, string> = {}) {
   return worker;
 }
 
-async function freshDatabase() {
+async function freshDatabase(options: QueueOptions = {}) {
   const database = await openFreshPostgres(adminUrl!);
-  const queue = await ExtractionQueue.open(database, { heartbeatSeconds: 10, retryDelaySeconds: 1 });
+  const queue = await ExtractionQueue.open(database, { heartbeatSeconds: 10, retryDelaySeconds: 1, ...options });
   cleanups.push(async () => {
     await queue.stop(2_000);
     await database.close();
@@ -92,6 +93,32 @@ describe.skipIf(!adminUrl)("standalone workers on PostgreSQL", () => {
     expect(await runs()).toHaveLength(1);
     const texts = (await listMemories(contextFor(database, userId), {})).memories.map((m) => m.text).sort();
     expect(texts).toEqual(["User flies gliders", "User's name is Ada"]);
+  }, 150_000);
+
+  it("a job whose last attempt dies with its worker is given up, and its run shows failed and can be retried", async () => {
+    // No retries: the first killed attempt is the last one.
+    const { database, queue } = await freshDatabase({ retryLimit: 0 });
+    const userId = await createUser(database);
+    await addExchange(database, userId, "doomed", ["d1", "user", "My name is Ada"]);
+    const stub = await startOpenAIStub([{ text: JSON.stringify({ ops: [] }), delayMs: 120_000 }]);
+    cleanups.push(() => stub.close());
+    const env = { EXTRACTION_MODEL: "openai-compatible:manager", OPENAI_COMPATIBLE_BASE_URL: stub.baseURL };
+
+    const doomed = startWorker(database, env);
+    await doomed.ready;
+    await queue.enqueue({ userId, threadId: "doomed" }, 0);
+    await until(async () => stub.requests.length === 1, 30_000);
+    doomed.child.kill("SIGKILL");
+    const survivor = startWorker(database, env);
+    await survivor.ready;
+
+    const [run] = await until(async () => {
+      const rows = await database.db.select().from(extractionRuns).where(eq(extractionRuns.userId, userId));
+      return rows[0]?.status === "failed" && rows;
+    }, 60_000);
+    expect(run).toMatchObject({ status: "failed", attempts: 1, error: ABANDONED_RUN_ERROR });
+    expect(await failedRunThread(contextFor(database, userId), run!.id)).toBe("doomed");
+    expect(stub.requests).toHaveLength(1);
   }, 150_000);
 
   it("two workers share the jobs and run each exactly once", async () => {

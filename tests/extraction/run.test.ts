@@ -283,6 +283,54 @@ describeEachDatabase("extraction manager", (use) => {
     ]);
   });
 
+  it("a run overtaken by one that read all its messages and more leaves no second record of them", async () => {
+    const { database, userId, ctx } = await setup();
+    const offline = new OfflineLanguageModel();
+    await addExchange(database, userId, "t11", ["v1", "user", "I live in Oslo"]);
+    const slow = new MockLanguageModelV4({
+      doGenerate: async (options) => {
+        // While this run waits for its model, a later job reads the same message and a newer one, and finishes first.
+        await addExchange(database, userId, "t11", ["v2", "user", "I prefer tea"]);
+        await runExtraction({ ctx, model: offline, modelId: "offline" }, job("t11"));
+        return offline.doGenerate(options);
+      },
+    });
+    const overtaken = await runExtraction({ ctx, model: slow, modelId: "mock" }, job("t11"));
+
+    expect(overtaken).toEqual({ status: "skipped", reason: "another run already extracted these messages" });
+    expect((await runs(ctx, "t11")).map((r) => [r.status, r.fromPosition, r.throughPosition])).toEqual([
+      ["succeeded", 0, 2],
+    ]);
+    expect((await listMemories(ctx, {})).memories.map((m) => m.text).sort()).toEqual([
+      "User lives in Oslo",
+      "User prefers tea",
+    ]);
+
+    // A superseded attempt waits as "queued" for its retry; when other runs took every message meanwhile, it goes.
+    await addExchange(database, userId, "t12", ["s1", "user", "My name is Ada"], ["s2", "user", "I fly gliders"]);
+    const superseded = job("t12", false);
+    const racing = new MockLanguageModelV4({
+      doGenerate: async (options) => {
+        await database.db
+          .update(threads)
+          .set({ extractedThrough: 1 })
+          .where(and(eq(threads.userId, userId), eq(threads.id, "t12")));
+        return offline.doGenerate(options);
+      },
+    });
+    await expect(runExtraction({ ctx, model: racing, modelId: "mock" }, superseded)).rejects.toBeInstanceOf(
+      RunSupersededError,
+    );
+    await runExtraction({ ctx, model: offline, modelId: "offline" }, job("t12"));
+    expect(await runExtraction({ ctx, model: offline, modelId: "offline" }, superseded)).toEqual({
+      status: "skipped",
+      reason: "no new messages",
+    });
+    expect((await runs(ctx, "t12")).map((r) => [r.status, r.fromPosition, r.throughPosition])).toEqual([
+      ["succeeded", 1, 2],
+    ]);
+  });
+
   it("honours disabled verbs, allowed kinds, and keeps one profile document in profile mode", async () => {
     const { database, userId, ctx } = await setup();
     const kept = await createMemory(ctx, { content: "User rides a blue bike" });

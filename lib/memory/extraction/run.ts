@@ -1,5 +1,5 @@
 import { generateText, type LanguageModel, Output } from "ai";
-import { and, asc, desc, eq, gte, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, ne, sql } from "drizzle-orm";
 import { type Database, inTransaction } from "@/lib/db/client";
 import { extractionRuns, memories, messages, threads } from "@/lib/db/schema";
 import type { MemoryContext } from "../context";
@@ -86,6 +86,7 @@ export async function runExtraction(deps: ExtractionDeps, job: ExtractionJob): P
     .orderBy(asc(messages.position));
   const pending = job.answeredOnly ? unread.slice(0, unread.findLastIndex((m) => m.role !== "user") + 1) : unread;
   if (pending.length === 0) {
+    await dropOvertakenRun(ctx.database, userId, job.jobId);
     return { status: "skipped", reason: unread.length ? "the newest message is not answered yet" : "no new messages" };
   }
 
@@ -169,13 +170,10 @@ async function applyRun(
       .where(and(eq(threads.userId, userId), eq(threads.id, thread.id)))
       .for("update");
     if (!locked || locked.extractedThrough >= through) {
-      await tx.db
-        .update(extractionRuns)
-        .set({ status: "succeeded", finishedAt: ctx.clock(), error: null })
-        .where(
-          and(eq(extractionRuns.userId, userId), eq(extractionRuns.id, runId), eq(extractionRuns.status, "running")),
-        );
-      return { status: "skipped" as const, reason: "these messages were already extracted" };
+      // Kept, this run would stand as a second record of messages the other run extracted, without having changed
+      // anything.
+      await tx.db.delete(extractionRuns).where(and(eq(extractionRuns.userId, userId), eq(extractionRuns.id, runId)));
+      return { status: "skipped" as const, reason: "another run already extracted these messages" };
     }
     // A run that overlapped this one applied part of these messages: applying the rest on top would repeat it.
     if (locked.extractedThrough !== from) throw new RunSupersededError();
@@ -253,6 +251,22 @@ async function openRun(
     .values({ ...values, userId, threadId: run.threadId, namespace: [...run.root], jobId: run.jobId, attempts: 1 })
     .returning({ id: extractionRuns.id });
   return created!.id;
+}
+
+/**
+ * An earlier attempt of this job that opened a run and did not finish it (superseded, or its worker died) finds
+ * its messages extracted by another run meanwhile: that unfinished run changed nothing and is no record to keep.
+ */
+async function dropOvertakenRun(database: Database, userId: string, jobId: string) {
+  await database.db
+    .delete(extractionRuns)
+    .where(
+      and(
+        eq(extractionRuns.userId, userId),
+        eq(extractionRuns.jobId, jobId),
+        inArray(extractionRuns.status, ["running", "queued"]),
+      ),
+    );
 }
 
 async function recordFailure(database: Database, userId: string, runId: string, error: unknown, final: boolean) {

@@ -21,7 +21,7 @@ const MODEL_DELAY_MS = 1_200;
  * pill), so no job is aimed at more often than this; a kill landing after a job completed may also hit the next one.
  */
 const MAX_KILLS_PER_JOB = 2;
-const APPLY_KILL_DELAYS_MS = [0, 10, 25, 50, 100];
+const APPLY_KILL_DELAYS_MS = [0, 10, 20, 30, 40];
 
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -160,7 +160,7 @@ class KillSchedule {
     const n = this.planned++;
     const request = (n % 3) + 1;
     if (n % 2 === 0) return { request, phase: "model call", delayMs: MODEL_DELAY_MS / 3 };
-    // Spread over the ~100 ms in which the worker validates the ops, commits the run and completes the job.
+    // Spread over the ~50 ms in which the worker validates the ops, commits the run and completes the job.
     return { request, phase: "apply", delayMs: APPLY_KILL_DELAYS_MS[Math.floor(n / 2) % APPLY_KILL_DELAYS_MS.length]! };
   }
 
@@ -243,7 +243,11 @@ describe.skipIf(!adminUrl)("extraction workers killed with SIGKILL over and over
     const slots = [new WorkerSlot(database, schedule), new WorkerSlot(database, schedule)];
     await Promise.all(slots.map((slot) => slot.open()));
     const running = Promise.all(slots.map((slot) => slot.run()));
-    await until(() => schedule.done(), 150_000, `${KILLS} kills (got ${schedule.kills})`);
+    await until(
+      () => schedule.done(),
+      150_000,
+      () => `${KILLS} kills (got ${schedule.kills})`,
+    );
     await running;
     const killsDoneAt = Date.now();
 
@@ -285,15 +289,14 @@ describe.skipIf(!adminUrl)("extraction workers killed with SIGKILL over and over
     }
 
     // Every fact stored exactly once, written by the run that records it, and every cursor at the thread's end.
-    const memories = await database.rows<{ user_id: string; text: string; run_id: string; status: string }>(
-      sql`select user_id, text, run_id, status from memories`,
+    const memories = await database.rows<{ id: string; user_id: string; text: string; run_id: string; status: string }>(
+      sql`select id, user_id, text, run_id, status from memories`,
     );
     const expected = exchanges.flatMap(({ userId, facts }) => facts.map((fact) => `${userId}/${fact}`)).sort();
     expect(memories.map((memory) => `${memory.user_id}/${memory.text}`).sort()).toEqual(expected);
     expect(memories.every((memory) => memory.status === "active")).toBe(true);
     const appliedBy = new Map(runs.flatMap((run) => run.ops_applied.map((op) => [op.memoryId, run.id] as const)));
-    const byRun = await database.rows<{ id: string; run_id: string }>(sql`select id, run_id from memories`);
-    for (const memory of byRun) expect(memory.run_id).toBe(appliedBy.get(memory.id));
+    for (const memory of memories) expect(memory.run_id).toBe(appliedBy.get(memory.id));
     const cursors = await database.rows<{ extracted_through: number }>(sql`select extracted_through from threads`);
     expect(cursors.map((thread) => thread.extracted_through)).toEqual(exchanges.map(() => 2));
 
@@ -302,7 +305,7 @@ describe.skipIf(!adminUrl)("extraction workers killed with SIGKILL over and over
     const repeatedAttempts = runs.reduce((sum, run) => sum + run.attempts - 1, 0);
     console.log(
       `worker crash test: ${exchanges.length} jobs, ${schedule.kills} SIGKILLs ` +
-        `(${schedule.byPhase["model call"]} in the model call, ${schedule.byPhase.apply} 0-100 ms after the reply; ` +
+        `(${schedule.byPhase["model call"]} in the model call, ${schedule.byPhase.apply} 0-40 ms after the reply; ` +
         `landed: ${JSON.stringify(schedule.landed)}) ` +
         `on ${schedule.killsPerThread.size} distinct jobs; ${runs.length} runs, ${retried} of them retried, ` +
         `max attempts ${Math.max(...runs.map((run) => run.attempts))}; ${memories.length} memories for ` +

@@ -53,17 +53,19 @@ export function startWorkerProcess(database: Database, env: Record<string, strin
   return { child, ready, exited, output: () => output };
 }
 
-/** Polls `probe` until it returns something truthy; fails with `what` after `timeoutMs`. */
+/** Polls `probe` until it returns something truthy; fails saying `what` it waited for after `timeoutMs`. */
 export async function until<T>(
   probe: () => Promise<T | undefined | false> | T | undefined | false,
   timeoutMs: number,
-  what = "the condition",
+  what: string | (() => string) = "the condition",
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === "function" ? what() : what}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }

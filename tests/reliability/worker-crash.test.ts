@@ -226,7 +226,7 @@ async function seed(database: Database): Promise<Exchange[]> {
   return exchanges;
 }
 
-describe.skipIf(!adminUrl)("extraction workers killed with SIGKILL over and over [postgres]", () => {
+describe.skipIf(!adminUrl)("workers killed with SIGKILL over and over (PostgreSQL only: set TEST_DATABASE_URL)", () => {
   it(`${KILLS} kills mid-run: every exchange is extracted exactly once, nothing half-applied, no job stuck`, async () => {
     const startedAt = Date.now();
     const database = await openFreshPostgres(adminUrl!);

@@ -8,6 +8,8 @@ export const EXTRACTION_DEAD_LETTERS = "memory-extraction-dead";
 export interface ExtractionJobData {
   userId: string;
   threadId: string;
+  /** Enqueued by a chat answer: read answered exchanges only (see ExtractionJob.answeredOnly). */
+  answeredOnly?: boolean;
 }
 
 export interface QueueOptions {
@@ -76,6 +78,18 @@ export class ExtractionQueue {
       async ([job]) => {
         if (!job) return;
         await handle(job.data, { jobId: job.id, finalAttempt: job.retryCount >= job.retryLimit });
+      },
+    );
+  }
+
+  /** Processes the jobs that ran out of attempts; `handle` gets the id each had in the extraction queue. */
+  async workDeadLetters(handle: (data: ExtractionJobData, meta: { jobId: string }) => Promise<void>) {
+    return this.boss.work<ExtractionJobData, void, WorkOptions>(
+      EXTRACTION_DEAD_LETTERS,
+      { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: this.options.pollingIntervalSeconds },
+      async ([job]) => {
+        if (!job) return;
+        await handle(job.data, { jobId: job.sourceId ?? job.id });
       },
     );
   }

@@ -4,19 +4,23 @@ import { namespaceRoot } from "@/lib/auth/principal";
 import type { Database } from "@/lib/db";
 import { getDatabase } from "@/lib/db";
 import { systemClock } from "@/lib/memory";
-import { runExtraction } from "@/lib/memory/extraction";
+import { failAbandonedRun, runExtraction } from "@/lib/memory/extraction";
 import { type ExtractionJobData, ExtractionQueue } from "@/lib/memory/queue";
 
 const SLOT = Symbol.for("memory-ledger.extraction-queue");
 type Slot = { [SLOT]?: Promise<ExtractionQueue> };
 
-/** The process-wide queue on the process database, opened on first use. */
+/** The process-wide queue on the process database, opened on first use; a failed open is tried again next time. */
 export function getExtractionQueue(): Promise<ExtractionQueue> {
   const slot = globalThis as Slot;
   const heartbeat = Number(process.env.EXTRACTION_HEARTBEAT_SECONDS);
-  slot[SLOT] ??= getDatabase().then((database) =>
-    ExtractionQueue.open(database, { heartbeatSeconds: heartbeat >= 10 ? heartbeat : undefined }),
-  );
+  slot[SLOT] ??= getDatabase()
+    .then((database) => ExtractionQueue.open(database, { heartbeatSeconds: heartbeat >= 10 ? heartbeat : undefined }))
+    .catch((error) => {
+      // Kept, one failure (the database restarting) would stop every later chat from scheduling extraction.
+      slot[SLOT] = undefined;
+      throw error;
+    });
   return slot[SLOT];
 }
 
@@ -44,7 +48,7 @@ export async function handleExtractionJob(
       model: chatLanguageModel(modelId),
       modelId,
     },
-    { threadId: data.threadId, jobId: meta.jobId, finalAttempt: meta.finalAttempt },
+    { threadId: data.threadId, jobId: meta.jobId, finalAttempt: meta.finalAttempt, answeredOnly: data.answeredOnly },
   );
 }
 
@@ -53,5 +57,8 @@ export async function startExtractionWorker(): Promise<() => Promise<void>> {
   const database = await getDatabase();
   const queue = await getExtractionQueue();
   await queue.work((data, meta) => handleExtractionJob(database, data, meta));
+  await queue.workDeadLetters(async (data, meta) => {
+    await failAbandonedRun(database, data.userId, meta.jobId);
+  });
   return () => queue.stop();
 }

@@ -8,7 +8,7 @@ import { describeEachDatabase } from "../support/databases";
 const state = vi.hoisted(() => ({
   database: undefined as Database | undefined,
   principal: null as Principal | null,
-  enqueued: [] as Array<{ userId: string; threadId: string }>,
+  enqueued: [] as Array<{ userId: string; threadId: string; answeredOnly?: boolean }>,
   after: [] as Array<Promise<unknown>>,
 }));
 vi.mock("@/app/(auth)/session", () => ({ currentPrincipal: async () => state.principal }));
@@ -21,7 +21,7 @@ vi.mock("@/lib/db", () => ({
 vi.mock("@/lib/server/extraction", () => ({
   extractionDebounceMs: () => 0,
   getExtractionQueue: async () => ({
-    enqueue: async (job: { userId: string; threadId: string }) => {
+    enqueue: async (job: { userId: string; threadId: string; answeredOnly?: boolean }) => {
       state.enqueued.push(job);
     },
   }),
@@ -78,7 +78,7 @@ describeEachDatabase("chat and thread routes", (use) => {
     const answer = await finalMessage(response);
     await Promise.all(state.after);
     expect(answer.parts.some((part) => part.type === "tool-manage_memory")).toBe(true);
-    expect(state.enqueued).toEqual([{ userId: me, threadId: "route-thread" }]);
+    expect(state.enqueued).toEqual([{ userId: me, threadId: "route-thread", answeredOnly: true }]);
 
     const runs = await extraction.GET(new Request("http://localhost"), {
       params: Promise.resolve({ id: "route-thread" }),
@@ -122,7 +122,7 @@ describeEachDatabase("chat and thread routes", (use) => {
       params: Promise.resolve({ id: "mine" }),
     });
     expect(retry.status).toBe(404);
-    expect(state.enqueued).toEqual([{ userId: me, threadId: "mine" }]);
+    expect(state.enqueued).toEqual([{ userId: me, threadId: "mine", answeredOnly: true }]);
   });
 
   it("answers 4xx, not 500, for input Postgres refuses: a NUL character, a message id reused in another chat", async () => {

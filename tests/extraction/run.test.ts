@@ -223,6 +223,114 @@ describeEachDatabase("extraction manager", (use) => {
     expect((await listMemories(ctx, {})).memories).toHaveLength(1);
   });
 
+  it("a job back after its run committed (its worker died before reporting it done) keeps that run's record", async () => {
+    const { database, userId, ctx } = await setup();
+    const offline = new OfflineLanguageModel();
+    const deps = { ctx, model: offline, modelId: "offline" };
+    await addExchange(database, userId, "t9", ["r1", "user", "I live in Oslo"]);
+    const attempt = job("t9", false);
+    const first = await runExtraction(deps, attempt);
+    // Before the retry a new exchange arrives, and the debounced enqueue lands on this same waiting job.
+    await addExchange(database, userId, "t9", ["r2", "user", "I prefer tea"]);
+    const second = await runExtraction(deps, attempt);
+
+    expect(first.status === "succeeded" && second.status === "succeeded" && first.runId !== second.runId).toBe(true);
+    const recorded = (await runs(ctx, "t9")).sort((a, b) => a.fromPosition - b.fromPosition);
+    expect(recorded).toMatchObject([
+      {
+        status: "succeeded",
+        fromPosition: 0,
+        throughPosition: 1,
+        attempts: 1,
+        opsApplied: [{ text: "User lives in Oslo" }],
+      },
+      {
+        status: "succeeded",
+        fromPosition: 1,
+        throughPosition: 2,
+        attempts: 1,
+        opsApplied: [{ text: "User prefers tea" }],
+      },
+    ]);
+  });
+
+  it("leaves a chat turn still running to the run its answer enqueues, so it never races the chat to a fact", async () => {
+    const { database, userId, ctx } = await setup();
+    const deps = { ctx, model: new OfflineLanguageModel(), modelId: "offline" };
+    const afterAnswer = (threadId: string) => ({ ...job(threadId), answeredOnly: true });
+    await addExchange(database, userId, "t10", ["f1", "user", "I live in Oslo"], ["f2", "assistant", "Noted."]);
+    // The next turn has stored its user message; its agent has not saved the fact yet.
+    await addExchange(database, userId, "t10", ["f3", "user", "Remember that I fly gliders"]);
+    const early = await runExtraction(deps, afterAnswer("t10"));
+    expect(early.status === "succeeded" && early.applied.map((op) => op.text)).toEqual(["User lives in Oslo"]);
+    expect(await runExtraction(deps, afterAnswer("t10"))).toEqual({
+      status: "skipped",
+      reason: "the newest message is not answered yet",
+    });
+
+    // The turn ends: the agent saves the fact, then the answer is stored and enqueues the next run.
+    const agent = contextFor(database, userId, { actor: { type: "agent", id: "offline" } });
+    await createMemory(agent, { content: "User flies gliders" });
+    await addExchange(database, userId, "t10", ["f4", "assistant", "Got it."]);
+    expect(await runExtraction(deps, afterAnswer("t10"))).toMatchObject({ status: "succeeded", applied: [] });
+
+    const texts = (await listMemories(ctx, {})).memories.map((m) => m.text).sort();
+    expect(texts).toEqual(["User flies gliders", "User lives in Oslo"]);
+    const ranges = (await runs(ctx, "t10")).map((r) => [r.fromPosition, r.throughPosition]).sort();
+    expect(ranges).toEqual([
+      [0, 2],
+      [2, 4],
+    ]);
+  });
+
+  it("a run overtaken by one that read all its messages and more leaves no second record of them", async () => {
+    const { database, userId, ctx } = await setup();
+    const offline = new OfflineLanguageModel();
+    await addExchange(database, userId, "t11", ["v1", "user", "I live in Oslo"]);
+    const slow = new MockLanguageModelV4({
+      doGenerate: async (options) => {
+        // While this run waits for its model, a later job reads the same message and a newer one, and finishes first.
+        await addExchange(database, userId, "t11", ["v2", "user", "I prefer tea"]);
+        await runExtraction({ ctx, model: offline, modelId: "offline" }, job("t11"));
+        return offline.doGenerate(options);
+      },
+    });
+    const overtaken = await runExtraction({ ctx, model: slow, modelId: "mock" }, job("t11"));
+
+    expect(overtaken).toEqual({ status: "skipped", reason: "another run already extracted these messages" });
+    expect((await runs(ctx, "t11")).map((r) => [r.status, r.fromPosition, r.throughPosition])).toEqual([
+      ["succeeded", 0, 2],
+    ]);
+    expect((await listMemories(ctx, {})).memories.map((m) => m.text).sort()).toEqual([
+      "User lives in Oslo",
+      "User prefers tea",
+    ]);
+
+    // A superseded attempt waits as "queued" for its retry; when other runs took every message meanwhile, it goes.
+    await addExchange(database, userId, "t12", ["s1", "user", "My name is Ada"], ["s2", "user", "I fly gliders"]);
+    const superseded = job("t12", false);
+    const racing = new MockLanguageModelV4({
+      doGenerate: async (options) => {
+        await database.db
+          .update(threads)
+          .set({ extractedThrough: 1 })
+          .where(and(eq(threads.userId, userId), eq(threads.id, "t12")));
+        return offline.doGenerate(options);
+      },
+    });
+    await expect(runExtraction({ ctx, model: racing, modelId: "mock" }, superseded)).rejects.toBeInstanceOf(
+      RunSupersededError,
+    );
+    await runExtraction({ ctx, model: offline, modelId: "offline" }, job("t12"));
+    expect(await runExtraction({ ctx, model: offline, modelId: "offline" }, superseded)).toEqual({
+      status: "skipped",
+      reason: "no new messages",
+    });
+    expect((await runs(ctx, "t12")).map((r) => [r.status, r.fromPosition, r.throughPosition])).toEqual([
+      ["succeeded", 1, 2],
+    ]);
+  });
+
   it("honours disabled verbs, allowed kinds, and keeps one profile document in profile mode", async () => {
     const { database, userId, ctx } = await setup();
     const kept = await createMemory(ctx, { content: "User rides a blue bike" });

@@ -1,13 +1,15 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/client";
 import { extractionRuns } from "@/lib/db/schema";
 import { listMemories } from "@/lib/memory";
-import { ExtractionQueue } from "@/lib/memory/queue";
+import { ABANDONED_RUN_ERROR, failedRunThread } from "@/lib/memory/extraction";
+import { ExtractionQueue, type QueueOptions } from "@/lib/memory/queue";
 import { contextFor, createUser } from "../memory/support";
 import { openFreshPostgres } from "../support/databases";
 import { type OpenAIStub, startOpenAIStub } from "../support/openai-stub";
+import { startWorkerProcess, until } from "../support/worker-process";
 import { addExchange } from "./support";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -21,55 +23,15 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** `npm run worker` as its own process, on the given database. */
 function startWorker(database: Database, env: Record<string, string> = {}) {
-  if (database.connection.kind !== "postgres") throw new Error("standalone workers need PostgreSQL");
-  // node itself, not npx: a SIGKILL must hit the worker, not a wrapper that leaves it running.
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
-    env: {
-      ...process.env,
-      DATABASE_URL: database.connection.url,
-      EXTRACTION_HEARTBEAT_SECONDS: "10",
-      CHAT_MODEL: "",
-      EXTRACTION_MODEL: "",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  if (process.env.DEBUG_WORKERS) {
-    child.stdout?.pipe(process.stdout);
-    child.stderr?.pipe(process.stderr);
-  }
-  let output = "";
-  child.stdout?.on("data", (chunk) => (output += chunk));
-  child.stderr?.on("data", (chunk) => (output += chunk));
-  children.push(child);
-  const ready = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 60_000);
-    child.stdout?.on("data", () => {
-      if (output.includes("extraction worker ready")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.on("exit", (code) => reject(new Error(`worker exited with ${code}:\n${output}`)));
-  });
-  return { child, ready };
+  const worker = startWorkerProcess(database, env);
+  children.push(worker.child);
+  return worker;
 }
 
-async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-async function freshDatabase() {
+async function freshDatabase(options: QueueOptions = {}) {
   const database = await openFreshPostgres(adminUrl!);
-  const queue = await ExtractionQueue.open(database, { heartbeatSeconds: 10, retryDelaySeconds: 1 });
+  const queue = await ExtractionQueue.open(database, { heartbeatSeconds: 10, retryDelaySeconds: 1, ...options });
   cleanups.push(async () => {
     await queue.stop(2_000);
     await database.close();
@@ -131,6 +93,32 @@ describe.skipIf(!adminUrl)("standalone workers on PostgreSQL", () => {
     expect(await runs()).toHaveLength(1);
     const texts = (await listMemories(contextFor(database, userId), {})).memories.map((m) => m.text).sort();
     expect(texts).toEqual(["User flies gliders", "User's name is Ada"]);
+  }, 150_000);
+
+  it("a job whose last attempt dies with its worker is given up, and its run shows failed and can be retried", async () => {
+    // No retries: the first killed attempt is the last one.
+    const { database, queue } = await freshDatabase({ retryLimit: 0 });
+    const userId = await createUser(database);
+    await addExchange(database, userId, "doomed", ["d1", "user", "My name is Ada"]);
+    const stub = await startOpenAIStub([{ text: JSON.stringify({ ops: [] }), delayMs: 120_000 }]);
+    cleanups.push(() => stub.close());
+    const env = { EXTRACTION_MODEL: "openai-compatible:manager", OPENAI_COMPATIBLE_BASE_URL: stub.baseURL };
+
+    const doomed = startWorker(database, env);
+    await doomed.ready;
+    await queue.enqueue({ userId, threadId: "doomed" }, 0);
+    await until(async () => stub.requests.length === 1, 30_000);
+    doomed.child.kill("SIGKILL");
+    const survivor = startWorker(database, env);
+    await survivor.ready;
+
+    const [run] = await until(async () => {
+      const rows = await database.db.select().from(extractionRuns).where(eq(extractionRuns.userId, userId));
+      return rows[0]?.status === "failed" && rows;
+    }, 60_000);
+    expect(run).toMatchObject({ status: "failed", attempts: 1, error: ABANDONED_RUN_ERROR });
+    expect(await failedRunThread(contextFor(database, userId), run!.id)).toBe("doomed");
+    expect(stub.requests).toHaveLength(1);
   }, 150_000);
 
   it("two workers share the jobs and run each exactly once", async () => {

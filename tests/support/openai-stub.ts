@@ -16,11 +16,21 @@ export interface OpenAIStub {
   close(): Promise<void>;
 }
 
+/** Replies in order, or a function choosing the reply for each request (its parsed body and 0-based index). */
+export type StubScript = StubReply[] | ((body: Record<string, unknown>, index: number) => StubReply);
+
+export interface StubHooks {
+  /** Called as soon as a request's body is read, before any delay. */
+  onRequest?: (body: Record<string, unknown>) => void;
+  /** Called right after a reply has been written completely. */
+  onReplied?: (body: Record<string, unknown>) => void;
+}
+
 /**
  * A local OpenAI-compatible server that answers POST /v1/chat/completions with the next scripted reply, streamed
  * as server-sent events the way the real API does (or as one JSON body when the request does not ask to stream).
  */
-export async function startOpenAIStub(script: StubReply[]): Promise<OpenAIStub> {
+export async function startOpenAIStub(script: StubScript, hooks: StubHooks = {}): Promise<OpenAIStub> {
   const requests: Array<Record<string, unknown>> = [];
   let served = 0;
   const server: Server = createServer(async (request, response) => {
@@ -30,7 +40,9 @@ export async function startOpenAIStub(script: StubReply[]): Promise<OpenAIStub> 
     }
     const body = JSON.parse(await readBody(request)) as Record<string, unknown>;
     requests.push(body);
-    const reply = script[served++];
+    hooks.onRequest?.(body);
+    const reply = typeof script === "function" ? script(body, served) : script[served];
+    served++;
     if (reply?.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
     if (response.destroyed) return;
     if (!reply) {
@@ -77,6 +89,7 @@ export async function startOpenAIStub(script: StubReply[]): Promise<OpenAIStub> 
           choices: [{ index: 0, message, finish_reason: finish }],
           usage,
         }),
+        () => hooks.onReplied?.(body),
       );
       return;
     }
@@ -87,7 +100,7 @@ export async function startOpenAIStub(script: StubReply[]): Promise<OpenAIStub> 
     else for (const word of ("text" in reply ? reply.text : "").match(/\S+\s*/g) ?? []) send(chunk({ content: word }));
     send(chunk({}, finish));
     send({ id, object: "chat.completion.chunk", created, model: body.model, choices: [], usage });
-    response.end("data: [DONE]\n\n");
+    response.end("data: [DONE]\n\n", () => hooks.onReplied?.(body));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

@@ -8,4 +8,11 @@ export {
   RunSupersededError,
   runExtraction,
 } from "./run";
-export { type ExtractionRun, failedRunThread, serializeRun, threadExtractionRuns } from "./runs";
+export {
+  ABANDONED_RUN_ERROR,
+  type ExtractionRun,
+  failAbandonedRun,
+  failedRunThread,
+  serializeRun,
+  threadExtractionRuns,
+} from "./runs";

@@ -1,5 +1,5 @@
 import { generateText, type LanguageModel, Output } from "ai";
-import { and, asc, desc, eq, gte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, ne, sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
 import { asUser, asUserDatabase } from "@/lib/db/principal";
 import { extractionRuns, memories, messages, threads } from "@/lib/db/schema";
@@ -38,6 +38,11 @@ export interface ExtractionJob {
   jobId: string;
   /** No retry follows a failure of this attempt. */
   finalAttempt: boolean;
+  /**
+   * Leave user messages after the last answer for a later run: their chat turn may still be running and saving
+   * memories itself, which the manager must see rather than race. The job the answer enqueues reads them.
+   */
+  answeredOnly?: boolean;
 }
 
 export interface ExtractionDeps {
@@ -71,7 +76,7 @@ export async function runExtraction(deps: ExtractionDeps, job: ExtractionJob): P
       .where(and(eq(threads.userId, userId), eq(threads.id, job.threadId))),
   );
   if (!thread) return { status: "skipped", reason: "the thread no longer exists" };
-  const pending = await asUser(db, userId, (tx) =>
+  const unread = await asUser(db, userId, (tx) =>
     tx
       .select()
       .from(messages)
@@ -84,7 +89,11 @@ export async function runExtraction(deps: ExtractionDeps, job: ExtractionJob): P
       )
       .orderBy(asc(messages.position)),
   );
-  if (pending.length === 0) return { status: "skipped", reason: "no new messages" };
+  const pending = job.answeredOnly ? unread.slice(0, unread.findLastIndex((m) => m.role !== "user") + 1) : unread;
+  if (pending.length === 0) {
+    await dropOvertakenRun(ctx.database, userId, job.jobId);
+    return { status: "skipped", reason: unread.length ? "the newest message is not answered yet" : "no new messages" };
+  }
 
   const from = thread.extractedThrough;
   const through = pending.at(-1)!.position + 1;
@@ -166,13 +175,10 @@ async function applyRun(
       .where(and(eq(threads.userId, userId), eq(threads.id, thread.id)))
       .for("update");
     if (!locked || locked.extractedThrough >= through) {
-      await tx.db
-        .update(extractionRuns)
-        .set({ status: "succeeded", finishedAt: ctx.clock(), error: null })
-        .where(
-          and(eq(extractionRuns.userId, userId), eq(extractionRuns.id, runId), eq(extractionRuns.status, "running")),
-        );
-      return { status: "skipped" as const, reason: "these messages were already extracted" };
+      // Kept, this run would stand as a second record of messages the other run extracted, without having changed
+      // anything.
+      await tx.db.delete(extractionRuns).where(and(eq(extractionRuns.userId, userId), eq(extractionRuns.id, runId)));
+      return { status: "skipped" as const, reason: "another run already extracted these messages" };
     }
     // A run that overlapped this one applied part of these messages: applying the rest on top would repeat it.
     if (locked.extractedThrough !== from) throw new RunSupersededError();
@@ -216,10 +222,18 @@ async function openRun(
   userId: string,
   run: ExtractionJob & { from: number; through: number; modelId: string; root: readonly string[] },
 ): Promise<string> {
+  // An earlier attempt of this job that did not finish is taken over. One that committed keeps its record: the job
+  // is only back because its worker died before reporting it done, and it now reads messages that arrived since.
   const [existing] = await database.db
     .select({ id: extractionRuns.id })
     .from(extractionRuns)
-    .where(and(eq(extractionRuns.userId, userId), eq(extractionRuns.jobId, run.jobId)))
+    .where(
+      and(
+        eq(extractionRuns.userId, userId),
+        eq(extractionRuns.jobId, run.jobId),
+        ne(extractionRuns.status, "succeeded"),
+      ),
+    )
     .orderBy(desc(extractionRuns.createdAt))
     .limit(1);
   const values = {
@@ -242,6 +256,22 @@ async function openRun(
     .values({ ...values, userId, threadId: run.threadId, namespace: [...run.root], jobId: run.jobId, attempts: 1 })
     .returning({ id: extractionRuns.id });
   return created!.id;
+}
+
+/**
+ * An earlier attempt of this job that opened a run and did not finish it (superseded, or its worker died) finds
+ * its messages extracted by another run meanwhile: that unfinished run changed nothing and is no record to keep.
+ */
+async function dropOvertakenRun(database: Database, userId: string, jobId: string) {
+  await database.db
+    .delete(extractionRuns)
+    .where(
+      and(
+        eq(extractionRuns.userId, userId),
+        eq(extractionRuns.jobId, jobId),
+        inArray(extractionRuns.status, ["running", "queued"]),
+      ),
+    );
 }
 
 async function recordFailure(database: Database, userId: string, runId: string, error: unknown, final: boolean) {

@@ -1,4 +1,5 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
+import type { Database } from "@/lib/db/client";
 import { asUser } from "@/lib/db/principal";
 import { extractionRuns, threads } from "@/lib/db/schema";
 import type { MemoryContext } from "../context";
@@ -56,4 +57,26 @@ export async function failedRunThread(ctx: MemoryContext, runId: string): Promis
       ),
     );
   return run?.threadId ?? null;
+}
+
+export const ABANDONED_RUN_ERROR =
+  "Gave up: the worker stopped (crashed or was killed) before this run finished, and no attempts were left.";
+
+/**
+ * Marks the run of a job the queue gave up on as failed when no attempt could record an outcome itself (each one's
+ * worker died mid-run), so it does not show as running forever and can be retried. Returns whether one was open.
+ */
+export async function failAbandonedRun(database: Database, userId: string, jobId: string): Promise<boolean> {
+  const updated = await database.db
+    .update(extractionRuns)
+    .set({ status: "failed", error: ABANDONED_RUN_ERROR, finishedAt: new Date() })
+    .where(
+      and(
+        eq(extractionRuns.userId, userId),
+        eq(extractionRuns.jobId, jobId),
+        inArray(extractionRuns.status, ["running", "queued"]),
+      ),
+    )
+    .returning({ id: extractionRuns.id });
+  return updated.length > 0;
 }

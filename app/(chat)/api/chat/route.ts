@@ -41,7 +41,7 @@ export const POST = memoryRoute(async ({ request, principal, memory }) => {
 async function scheduleExtraction(userId: string, threadId: string) {
   try {
     const queue = await getExtractionQueue();
-    await queue.enqueue({ userId, threadId }, extractionDebounceMs());
+    await queue.enqueue({ userId, threadId, answeredOnly: true }, extractionDebounceMs());
   } catch (error) {
     logFailure("could not schedule memory extraction", error);
   }

@@ -18,6 +18,8 @@ const TYPO_THRESHOLD = 0.35;
 const SPELLINGS_PER_WORD = 1;
 /** Misspelt words corrected per query: a long pasted paragraph should not fan out into dozens of lookups. */
 const MAX_TYPOS = 6;
+/** Full-text terms per query: a whole pasted message still ranks by a bounded number of per-row lexeme checks. */
+const MAX_TERMS = 32;
 
 export const searchMemoriesInputSchema = memoryFiltersSchema.extend({
   query: z.string().trim().min(1).max(2_000),
@@ -38,8 +40,9 @@ export async function searchMemories(ctx: MemoryContext, raw: SearchMemoriesInpu
   const queryVector = await embedQuery(ctx, query);
   const scope = filterConditions(ctx, filters);
   return asUserDatabase(ctx.database, ctx.principal.userId, async (tx) => {
-    const spellings = await closestSpellings(tx, ctx.principal.userId, query);
-    const rankings: SQL[] = [fullTextRanking(scope, [query, ...spellings].join(" "), candidates)];
+    const terms = await queryTerms(tx, ctx.principal.userId, query);
+    if (terms.length === 0 && !queryVector) return [];
+    const rankings: SQL[] = terms.length > 0 ? [fullTextRanking(scope, terms, candidates)] : [];
     if (queryVector && ctx.embeddingModel) {
       const model = embeddingModelKey(ctx.embeddingModel);
       rankings.push(vectorRanking(scope, ctx.principal.userId, model, queryVector, candidates));
@@ -72,48 +75,62 @@ export async function searchMemories(ctx: MemoryContext, raw: SearchMemoriesInpu
 }
 
 /**
- * For each content word of the query (3+ letters, not an English stop word) absent from the user's vocabulary,
- * the vocabulary words it is most word-similar to. Sets, for this transaction only, the threshold `<%` uses.
+ * The query's full-text terms (stemmed, stop words dropped, at most MAX_TERMS): its own, plus, for each content
+ * word (3+ letters) absent from the user's vocabulary, the vocabulary word it is most word-similar to. Sets, for
+ * this transaction only, the threshold `<%` uses.
  */
-async function closestSpellings(tx: Database, userId: string, query: string): Promise<string[]> {
+async function queryTerms(tx: Database, userId: string, query: string): Promise<string[]> {
   await tx.rows(sql`select set_config('pg_trgm.word_similarity_threshold', ${String(TYPO_THRESHOLD)}, true)`);
-  const [row] = await tx.rows<{ spellings: string[] | null }>(sql`
+  const [row] = await tx.rows<{ terms: string[] | null }>(sql`
+    with spellings as (
+      select coalesce(string_agg(near.term, ' '), '') as words
+      from (
+        select word
+        from unnest(tsvector_to_array(to_tsvector('simple', ${query}))) as word
+        where length(word) between 3 and 40 and length(to_tsvector('english', word)) > 0
+          and not exists (select 1 from memory_terms k where k.user_id = ${userId}::uuid and k.term = word)
+        order by length(word) desc, word
+        limit ${MAX_TYPOS}
+      ) typo
+      cross join lateral (
+        select v.term
+        from memory_terms v
+        where v.user_id = ${userId}::uuid and typo.word <% v.term
+        order by similarity(typo.word, v.term) desc, v.term
+        limit ${SPELLINGS_PER_WORD}
+      ) near
+    )
     select array(
-             select near.term
-             from (
-               select word
-               from unnest(tsvector_to_array(to_tsvector('simple', ${query}))) as word
-               where length(word) between 3 and 40 and length(to_tsvector('english', word)) > 0
-                 and not exists (select 1 from memory_terms k where k.user_id = ${userId}::uuid and k.term = word)
-               order by length(word) desc, word
-               limit ${MAX_TYPOS}
-             ) typo
-             cross join lateral (
-               select v.term
-               from memory_terms v
-               where v.user_id = ${userId}::uuid and typo.word <% v.term
-               order by similarity(typo.word, v.term) desc, v.term
-               limit ${SPELLINGS_PER_WORD}
-             ) near
-           ) as spellings`);
-  return row?.spellings ?? [];
+             select term
+             from spellings, unnest(tsvector_to_array(to_tsvector('english', ${query} || ' ' || spellings.words))) as term
+             limit ${MAX_TERMS}
+           ) as terms`);
+  return row?.terms ?? [];
 }
 
 /**
- * plainto_tsquery normalises and stems; its `&`s become `|` so any matching term counts. Memories matching more of
- * the query's distinct terms rank first; among equals, rank normalisation 1 (divide by 1 + log length) keeps a long
- * note that mentions a word in passing from outranking a short memory about the thing asked.
+ * Any term matches (an OR). Memories matching more of the distinct terms rank first; among equals, rank
+ * normalisation 1 (divide by 1 + log length) keeps a long note that mentions a word in passing from outranking a
+ * short memory about the thing asked. Each term is its own tsquery, built once, so counting the matched terms is a
+ * few lexeme lookups per row.
  */
-function fullTextRanking(scope: SQL, text: string, candidates: number): SQL {
+function fullTextRanking(scope: SQL, terms: readonly string[], candidates: number): SQL {
+  const columns = terms.map(
+    (term, index) => sql`quote_literal(${term}::text)::tsquery as ${sql.identifier(`t${index}`)}`,
+  );
+  const any = sql.join(
+    terms.map((_, index) => sql`${sql.identifier(`t${index}`)}`),
+    sql` || `,
+  );
+  const matched = sql.join(
+    terms.map((_, index) => sql`(${memories.fts} @@ q.${sql.identifier(`t${index}`)})::int`),
+    sql` + `,
+  );
   return sql`(
     select id, row_number() over (order by matched desc, score desc, id) as rank
     from (
-      select ${memories.id} as id,
-             (select count(*) from unnest(q.terms) as term where ${memories.fts} @@ quote_literal(term)::tsquery) as matched,
-             ts_rank(${memories.fts}, q.tsq, 1) as score
-      from ${memories},
-           (select replace(plainto_tsquery('english', ${text})::text, '&', '|')::tsquery as tsq,
-                   tsvector_to_array(to_tsvector('english', ${text})) as terms) q
+      select ${memories.id} as id, ${matched} as matched, ts_rank(${memories.fts}, q.tsq, 1) as score
+      from ${memories}, (select *, ${any} as tsq from (select ${sql.join(columns, sql`, `)}) terms) q
       where ${scope} and ${memories.fts} @@ q.tsq
     ) matches
     order by rank

@@ -122,15 +122,20 @@ async function main() {
       }
     });
     await run("chat", async () => {
-      results.chat = await measureChat(
-        {
-          ctx: await pglite.contextOf(heaviestUser),
-          memories: largest.memoriesPerUser,
-          questions: largest.queries.map((query) => query.text),
-        },
-        await pglite.contextOf("chat-empty"),
-        options.chatTurns,
-      );
+      results.chat = [];
+      for (const ledger of ledgers) {
+        results.chat.push(
+          await measureChat(
+            {
+              ctx: await ledger.contextOf(heaviestUser),
+              memories: largest.memoriesPerUser,
+              questions: largest.queries.map((query) => query.text),
+            },
+            await ledger.contextOf("chat-empty"),
+            options.chatTurns,
+          ),
+        );
+      }
     });
     await run("extraction", async () => {
       results.extraction = await measureExtraction(

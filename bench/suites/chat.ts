@@ -6,6 +6,7 @@ import type { MemoryContext } from "@/lib/memory";
 import { type LatencySummary, summarize } from "../metrics";
 
 export interface ChatFigure {
+  database: string;
   /** How the turn was driven. */
   transport: string;
   recallOn: { memories: number; ttftMs: LatencySummary; totalMs: LatencySummary };
@@ -61,7 +62,12 @@ export async function measureChat(
     await run("recall", withMemories.questions[0] ?? "hello");
     const recallOn = { memories: withMemories.memories, ...(await series("recall")) };
     const recallOff = { memories: 0, ...(await series("empty")) };
-    return { transport: "HTTP on localhost into startChatTurn (no auth)", recallOn, recallOff };
+    return {
+      database: withMemories.ctx.database.kind,
+      transport: "HTTP on localhost into startChatTurn (no auth)",
+      recallOn,
+      recallOff,
+    };
   } finally {
     await server.close();
   }

@@ -41,12 +41,13 @@ export async function searchMemories(ctx: MemoryContext, raw: SearchMemoriesInpu
   const scope = filterConditions(ctx, filters);
   return asUserDatabase(ctx.database, ctx.principal.userId, async (tx) => {
     const terms = await queryTerms(tx, ctx.principal.userId, query);
-    if (terms.length === 0 && !queryVector) return [];
     const rankings: SQL[] = terms.length > 0 ? [fullTextRanking(scope, terms, candidates)] : [];
     if (queryVector && ctx.embeddingModel) {
       const model = embeddingModelKey(ctx.embeddingModel);
       rankings.push(vectorRanking(scope, ctx.principal.userId, model, queryVector, candidates));
     }
+    // A query of stop words only, with no vector to fall back on.
+    if (rankings.length === 0) return [];
     const scored = await tx.rows<{ id: string; score: number | string }>(sql`
       select id, sum(1.0 / (${RRF_K} + rank))::float8 as score
       from (${sql.join(rankings, sql` union all `)}) ranked

@@ -3,6 +3,7 @@ import { NextRequest } from "next/server";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Principal } from "@/lib/auth/principal";
 import type { Database } from "@/lib/db/client";
+import { principalFor } from "../api-keys/support";
 import { createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { CookieJar, cookiesFrom, errorMessageOf, type Handler, outcomeOf, settle } from "./support";
@@ -245,16 +246,8 @@ describeEachDatabase("auth rate limits", (use, backend) => {
     vi.stubEnv("API_RATE_LIMIT_PER_MINUTE", "3");
     const first = await createUser(use());
     const second = await createUser(use());
-    const as = (userId: string): Principal => ({
-      userId,
-      role: "user",
-      root: ["users", userId],
-      isGuest: false,
-      email: null,
-      name: null,
-    });
     const call = async (handler: Handler, userId: string, init: RequestInit = {}) => {
-      state.principal = as(userId);
+      state.principal = principalFor(userId);
       const request = new Request(`${ORIGIN}/api/v1/memories`, init);
       return outcomeOf(await handler(request, { params: Promise.resolve({}) as Promise<never> }));
     };

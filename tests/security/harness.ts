@@ -26,11 +26,4 @@ export function testDatabase(): Database {
   return harness.database;
 }
 
-export const principalFor = (userId: string): Principal => ({
-  userId,
-  role: "user",
-  root: ["users", userId],
-  isGuest: false,
-  email: null,
-  name: null,
-});
+export { principalFor } from "../api-keys/support";

@@ -60,6 +60,7 @@ export {
   listMemories,
   listNamespaces,
   type MemoryPage,
+  memoryHistories,
   memoryHistory,
   purgeMemory,
   replaceMemory,

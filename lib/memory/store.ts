@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { asUser, asUserDatabase, type Tx } from "@/lib/db/principal";
 import { memories, memoryVersions } from "@/lib/db/schema";
@@ -356,14 +356,29 @@ export async function memoryHistory(
   options: { within?: string[] } = {},
 ): Promise<MemoryVersion[]> {
   const memory = await getMemory(ctx, id, options);
+  return (await memoryHistories(ctx, [memory.id])).get(memory.id) ?? [];
+}
+
+/** The versions of several of the caller's memories in one query, oldest first per memory; foreign ids get none. */
+export async function memoryHistories(
+  ctx: MemoryContext,
+  ids: readonly string[],
+): Promise<Map<string, MemoryVersion[]>> {
+  const histories = new Map<string, MemoryVersion[]>();
+  if (ids.length === 0) return histories;
   const rows = await asUser(ctx.database.db, ctx.principal.userId, (tx) =>
     tx
       .select()
       .from(memoryVersions)
-      .where(and(eq(memoryVersions.userId, ctx.principal.userId), eq(memoryVersions.memoryId, memory.id)))
-      .orderBy(asc(memoryVersions.version)),
+      .where(and(eq(memoryVersions.userId, ctx.principal.userId), inArray(memoryVersions.memoryId, [...ids])))
+      .orderBy(asc(memoryVersions.memoryId), asc(memoryVersions.version)),
   );
-  return rows.map(toVersion);
+  for (const row of rows) {
+    const versions = histories.get(row.memoryId);
+    if (versions) versions.push(toVersion(row));
+    else histories.set(row.memoryId, [toVersion(row)]);
+  }
+  return histories;
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   toUIMessageStream,
 } from "ai";
 import { SUMMARIZE_INSTRUCTIONS, TITLE_INSTRUCTIONS } from "@/lib/ai/prompts";
+import { asUser } from "@/lib/db/principal";
 import { logFailure } from "@/lib/log";
 import { createMemoryTools, type MemoryContext } from "@/lib/memory";
 import { recordMemoryAccess } from "./access-log";
@@ -66,19 +67,23 @@ export async function startChatTurn(options: ChatTurnOptions, request: ChatReque
   const { memory, model, modelId } = options;
   const db = memory.database.db;
   const { userId } = memory.principal;
-  const stored = await loadMessages(db, userId, request.id);
-  // Refused requests (nothing to regenerate, a message sent twice) must not leave an empty chat behind.
-  const history = historyFor(request, stored);
-  const thread = await ensureThread(db, userId, request.id);
-  const regenerating = request.trigger === "regenerate-message";
-  try {
-    await writeMessagesFrom(db, userId, thread.id, history, regenerating ? history.length : stored.length, {
-      replace: regenerating,
-    });
-  } catch (error) {
-    if (error instanceof ThreadChangedError) throw new ChatTurnError("conflict", error.message);
-    throw error;
-  }
+  // One transaction: a refused request (nothing to regenerate, a message sent twice, a racing turn) leaves no empty
+  // chat behind, and the turn's opening reads and writes share one binding to the user.
+  const { history, thread } = await asUser(db, userId, async (tx) => {
+    const stored = await loadMessages(tx, userId, request.id);
+    const history = historyFor(request, stored);
+    const thread = await ensureThread(tx, userId, request.id);
+    const regenerating = request.trigger === "regenerate-message";
+    try {
+      await writeMessagesFrom(tx, userId, thread.id, history, regenerating ? history.length : stored.length, {
+        replace: regenerating,
+      });
+    } catch (error) {
+      if (error instanceof ThreadChangedError) throw new ChatTurnError("conflict", error.message);
+      throw error;
+    }
+    return { history, thread };
+  });
 
   const question = history.at(-1)!;
   const questionText = textOf(question);

@@ -126,6 +126,21 @@ describeEachDatabase("chat turn", (use) => {
     expect(JSON.stringify(toolResult)).toContain("error-text");
   });
 
+  it("leaves no chat behind when storing the opening message fails", async () => {
+    const database = use();
+    const userId = await createUser(database);
+    const memory = contextFor(database, userId);
+    const model = new MockLanguageModelV4({ doStream: [streamOf(text("unused"))] });
+    // PostgreSQL's jsonb refuses NUL; the HTTP body reader refuses it earlier, this is the database failing mid-turn.
+    const refused = startChatTurn(
+      { memory, model, modelId: "mock", contextTokens: 8_000 },
+      { id: "thread-nul", trigger: "submit-message", message: userMessage("u1", "broken \u0000 message") },
+    );
+    await expect(refused).rejects.toThrow();
+    expect(await getThread(database.db, userId, "thread-nul")).toBeNull();
+    expect(model.doStreamCalls).toHaveLength(0);
+  });
+
   it("keeps the user's message when the provider fails, and a retry answers it", async () => {
     const database = use();
     const userId = await createUser(database);

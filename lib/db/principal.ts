@@ -23,24 +23,37 @@ export async function asUser<T>(db: Db, userId: string, work: (tx: Tx) => Promis
   });
 }
 
-/** asUser for code written against a Database (the memory core, raw `rows` queries). */
+/**
+ * asUser for code written against a Database (the memory core, raw `rows` queries). `settings` are further
+ * transaction-local parameters, set in the same statement as the binding.
+ */
 export async function asUserDatabase<T>(
   database: Database,
   userId: string,
   work: (tx: Database) => Promise<T>,
+  settings: Readonly<Record<string, string>> = {},
 ): Promise<T> {
-  if (bindings.get(database.db) === userId) return work(database);
+  if (bindings.get(database.db) === userId) {
+    if (Object.keys(settings).length > 0) await database.db.execute(sql`select ${localSettings(settings)}`);
+    return work(database);
+  }
   return inTransaction(database, async (tx) => {
-    await bind(tx.db, userId);
+    await bind(tx.db, userId, settings);
     return work(tx);
   });
 }
 
-async function bind(tx: Db, userId: string): Promise<void> {
+async function bind(tx: Db, userId: string, settings: Readonly<Record<string, string>> = {}): Promise<void> {
   await tx.execute(sql`
-    select set_config('app.user_id', ${userId}, true),
+    select ${localSettings({ ...settings, "app.user_id": userId })},
            case when exists (select 1 from pg_roles where rolname = ${APP_ROLE})
                  and pg_has_role(current_user, ${APP_ROLE}, 'MEMBER')
                 then set_config('role', ${APP_ROLE}, true) end`);
   bindings.set(tx, userId);
 }
+
+const localSettings = (settings: Readonly<Record<string, string>>) =>
+  sql.join(
+    Object.entries(settings).map(([name, value]) => sql`set_config(${name}, ${value}, true)`),
+    sql`, `,
+  );

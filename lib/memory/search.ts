@@ -39,49 +39,54 @@ export async function searchMemories(ctx: MemoryContext, raw: SearchMemoriesInpu
   const candidates = Math.max(limit * 5, 50);
   const queryVector = await embedQuery(ctx, query);
   const scope = filterConditions(ctx, filters);
-  return asUserDatabase(ctx.database, ctx.principal.userId, async (tx) => {
-    const terms = await queryTerms(tx, ctx.principal.userId, query);
-    const rankings: SQL[] = terms.length > 0 ? [fullTextRanking(scope, terms, candidates)] : [];
-    if (queryVector && ctx.embeddingModel) {
-      const model = embeddingModelKey(ctx.embeddingModel);
-      rankings.push(vectorRanking(scope, ctx.principal.userId, model, queryVector, candidates));
-    }
-    // A query of stop words only, with no vector to fall back on.
-    if (rankings.length === 0) return [];
-    const scored = await tx.rows<{ id: string; score: number | string }>(sql`
-      select id, sum(1.0 / (${RRF_K} + rank))::float8 as score
-      from (${sql.join(rankings, sql` union all `)}) ranked
-      group by id
-      order by score desc, id
-      limit ${limit}`);
-    if (scored.length === 0) return [];
-    const rows = await tx.db
-      .select()
-      .from(memories)
-      .where(
-        and(
-          eq(memories.userId, ctx.principal.userId),
-          inArray(
-            memories.id,
-            scored.map((row) => row.id),
+  const typoThreshold = { "pg_trgm.word_similarity_threshold": String(TYPO_THRESHOLD) };
+  return asUserDatabase(
+    ctx.database,
+    ctx.principal.userId,
+    async (tx) => {
+      const terms = await queryTerms(tx, ctx.principal.userId, query);
+      const rankings: SQL[] = terms.length > 0 ? [fullTextRanking(scope, terms, candidates)] : [];
+      if (queryVector && ctx.embeddingModel) {
+        const model = embeddingModelKey(ctx.embeddingModel);
+        rankings.push(vectorRanking(scope, ctx.principal.userId, model, queryVector, candidates));
+      }
+      // A query of stop words only, with no vector to fall back on.
+      if (rankings.length === 0) return [];
+      const scored = await tx.rows<{ id: string; score: number | string }>(sql`
+        select id, sum(1.0 / (${RRF_K} + rank))::float8 as score
+        from (${sql.join(rankings, sql` union all `)}) ranked
+        group by id
+        order by score desc, id
+        limit ${limit}`);
+      if (scored.length === 0) return [];
+      const rows = await tx.db
+        .select()
+        .from(memories)
+        .where(
+          and(
+            eq(memories.userId, ctx.principal.userId),
+            inArray(
+              memories.id,
+              scored.map((row) => row.id),
+            ),
           ),
-        ),
-      );
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return scored.flatMap(({ id, score }) => {
-      const row = byId.get(id);
-      return row ? [{ memory: toMemory(ctx, row), score: Number(score) }] : [];
-    });
-  });
+        );
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return scored.flatMap(({ id, score }) => {
+        const row = byId.get(id);
+        return row ? [{ memory: toMemory(ctx, row), score: Number(score) }] : [];
+      });
+    },
+    typoThreshold,
+  );
 }
 
 /**
  * The query's full-text terms (stemmed, stop words dropped, at most MAX_TERMS): its own, plus, for each content
- * word (3+ letters) absent from the user's vocabulary, the vocabulary word it is most word-similar to. Sets, for
- * this transaction only, the threshold `<%` uses.
+ * word (3+ letters) absent from the user's vocabulary, the vocabulary word it is most word-similar to (`<%`, at the
+ * threshold the caller set for this transaction).
  */
 async function queryTerms(tx: Database, userId: string, query: string): Promise<string[]> {
-  await tx.rows(sql`select set_config('pg_trgm.word_similarity_threshold', ${String(TYPO_THRESHOLD)}, true)`);
   const [row] = await tx.rows<{ terms: string[] | null }>(sql`
     with spellings as (
       select coalesce(string_agg(near.term, ' '), '') as words

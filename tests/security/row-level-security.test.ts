@@ -38,6 +38,30 @@ describeEachDatabase("row-level security", (use) => {
     expect(after?.role).not.toBe("memory_ledger_app");
   });
 
+  it("sets further transaction-local parameters with the binding, also when already bound", async () => {
+    const setting = (tx: Parameters<Parameters<typeof asUserDatabase>[2]>[0]) =>
+      tx.rows<{ value: string }>(sql`select current_setting('pg_trgm.word_similarity_threshold') as value`);
+    const values = await asUserDatabase(
+      use(),
+      alice.principal.userId,
+      async (outer) => {
+        const first = (await setting(outer))[0]?.value;
+        const nested = await asUserDatabase(
+          outer,
+          alice.principal.userId,
+          async (inner) => (await setting(inner))[0]?.value,
+          {
+            "pg_trgm.word_similarity_threshold": "0.5",
+          },
+        );
+        return [first, nested];
+      },
+      { "pg_trgm.word_similarity_threshold": "0.35" },
+    );
+    expect(values).toEqual(["0.35", "0.5"]);
+    expect((await setting(use()))[0]?.value).toBe("0.6");
+  });
+
   it("shows a statement without a user condition only the bound user's rows", async () => {
     const seen = await asUser(use().db, alice.principal.userId, async (tx) => ({
       memories: await tx.select({ userId: memories.userId }).from(memories),

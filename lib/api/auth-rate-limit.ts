@@ -1,21 +1,16 @@
 import { errorResponse } from "./errors";
-import { FixedWindowLimiter, type RateDecision } from "./rate-limit";
+import { FixedWindowLimiter, limitFrom, type RateDecision } from "./rate-limit";
 
 const DEFAULT_PER_ADDRESS = 30;
 const DEFAULT_PER_EMAIL = 10;
 
-function positiveInteger(value: string | undefined, fallback: number): number {
-  const parsed = Number(value);
-  return Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
-}
-
 /** AUTH_RATE_LIMIT_PER_MINUTE: sign-ins, registrations and new guest sessions, each, per client address. */
 const configuredAuthRateLimit = (env: Record<string, string | undefined> = process.env) =>
-  positiveInteger(env.AUTH_RATE_LIMIT_PER_MINUTE, DEFAULT_PER_ADDRESS);
+  limitFrom(env.AUTH_RATE_LIMIT_PER_MINUTE, DEFAULT_PER_ADDRESS);
 
 /** AUTH_EMAIL_RATE_LIMIT_PER_MINUTE: sign-in attempts per email address, from anywhere. */
 const configuredEmailRateLimit = (env: Record<string, string | undefined> = process.env) =>
-  positiveInteger(env.AUTH_EMAIL_RATE_LIMIT_PER_MINUTE, DEFAULT_PER_EMAIL);
+  limitFrom(env.AUTH_EMAIL_RATE_LIMIT_PER_MINUTE, DEFAULT_PER_EMAIL);
 
 const signInsByAddress = new FixedWindowLimiter(() => configuredAuthRateLimit());
 const signInsByEmail = new FixedWindowLimiter(() => configuredEmailRateLimit());

@@ -40,8 +40,13 @@ export class FixedWindowLimiter {
 
 /** API_RATE_LIMIT_PER_MINUTE (per key, and per user for session requests), read per request so an operator's change applies on restart and tests can lower it. */
 export function configuredRateLimit(env: Record<string, string | undefined> = process.env): number {
-  const value = Number(env.API_RATE_LIMIT_PER_MINUTE);
-  return Number.isInteger(value) && value > 0 ? value : DEFAULT_LIMIT_PER_MINUTE;
+  return limitFrom(env.API_RATE_LIMIT_PER_MINUTE, DEFAULT_LIMIT_PER_MINUTE);
+}
+
+/** A per-minute limit from an environment value: a positive integer, else the default. */
+export function limitFrom(value: string | undefined, fallback: number): number {
+  const parsed = Number(value);
+  return Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
 }
 
 export const apiKeyLimiter = new FixedWindowLimiter(() => configuredRateLimit());

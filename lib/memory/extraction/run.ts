@@ -1,5 +1,5 @@
 import { generateText, type LanguageModel, Output } from "ai";
-import { and, asc, desc, eq, gte, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, ne, sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
 import { asUser, asUserDatabase } from "@/lib/db/principal";
 import { extractionRuns, memories, messages, threads } from "@/lib/db/schema";
@@ -16,6 +16,7 @@ import {
   type RejectedOp,
 } from "./ops";
 import { buildExtractionPrompt, EXTRACTION_INSTRUCTIONS, type PromptMemory, type PromptMessage } from "./prompt";
+import { openRunOfJob } from "./runs";
 
 export interface ExtractionConfig {
   /** Kinds the manager may insert (default: every registered kind except profile and document). */
@@ -263,15 +264,7 @@ async function openRun(
  * its messages extracted by another run meanwhile: that unfinished run changed nothing and is no record to keep.
  */
 async function dropOvertakenRun(database: Database, userId: string, jobId: string) {
-  await database.db
-    .delete(extractionRuns)
-    .where(
-      and(
-        eq(extractionRuns.userId, userId),
-        eq(extractionRuns.jobId, jobId),
-        inArray(extractionRuns.status, ["running", "queued"]),
-      ),
-    );
+  await database.db.delete(extractionRuns).where(openRunOfJob(userId, jobId));
 }
 
 async function recordFailure(database: Database, userId: string, runId: string, error: unknown, final: boolean) {

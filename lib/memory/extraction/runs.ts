@@ -59,6 +59,14 @@ export async function failedRunThread(ctx: MemoryContext, runId: string): Promis
   return run?.threadId ?? null;
 }
 
+/** The run a job opened and no attempt has finished (queued or running). */
+export const openRunOfJob = (userId: string, jobId: string) =>
+  and(
+    eq(extractionRuns.userId, userId),
+    eq(extractionRuns.jobId, jobId),
+    inArray(extractionRuns.status, ["running", "queued"]),
+  );
+
 export const ABANDONED_RUN_ERROR =
   "Gave up: the worker stopped (crashed or was killed) before this run finished, and no attempts were left.";
 
@@ -70,13 +78,7 @@ export async function failAbandonedRun(database: Database, userId: string, jobId
   const updated = await database.db
     .update(extractionRuns)
     .set({ status: "failed", error: ABANDONED_RUN_ERROR, finishedAt: new Date() })
-    .where(
-      and(
-        eq(extractionRuns.userId, userId),
-        eq(extractionRuns.jobId, jobId),
-        inArray(extractionRuns.status, ["running", "queued"]),
-      ),
-    )
+    .where(openRunOfJob(userId, jobId))
     .returning({ id: extractionRuns.id });
   return updated.length > 0;
 }

@@ -82,7 +82,7 @@ describeEachDatabase("memory search", (use, backend) => {
     const local = contextFor(use(), await createUser(use()));
     const other = contextFor(use(), await createUser(use()));
     const aunt = await createMemory(local, { content: "Ottoline is my aunt from Reykjavik" });
-    await createMemory(local, { content: "Ottoline likes rooibos" });
+    const tea = await createMemory(local, { content: "Ottoline likes rooibos" });
     await createMemory(other, { content: "Zanzibar trip in June" });
     const vocabulary = async (userId: string) =>
       (
@@ -104,6 +104,10 @@ describeEachDatabase("memory search", (use, backend) => {
     await purgeMemory(local, aunt.id);
     expect(await vocabulary(local.principal.userId)).toEqual(["likes", "ottoline", "rooibos"]);
     expect(await vocabulary(other.principal.userId)).toEqual(["june", "trip", "zanzibar"]);
+
+    await updateMemory(local, tea.id, { content: "Ottoline likes hibiscus" });
+    expect(await vocabulary(local.principal.userId)).toEqual(["hibiscus", "likes", "ottoline", "rooibos"]);
+    expect(texts(await searchMemories(local, { query: "hibiscsu" }))).toEqual(["Ottoline likes hibiscus"]);
   });
 
   it("returns nothing for a query of stop words only", async () => {

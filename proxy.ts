@@ -1,7 +1,7 @@
 import { type NextFetchEvent, type NextMiddleware, type NextRequest, NextResponse } from "next/server";
 import NextAuth from "next-auth";
-import { authConfig } from "@/app/(auth)/auth.config";
 import { errorResponse } from "@/lib/api/errors";
+import { authConfig } from "@/lib/auth/authjs-config";
 import { resolveAuthSecret } from "@/lib/auth/secret";
 import { createNonce, pageContentSecurityPolicy } from "@/lib/security/headers";
 

@@ -8,6 +8,8 @@ export default defineConfig({
     include: ["tests/**/*.test.ts"],
     pool: "forks",
     testTimeout: 30_000,
+    // Tests that want vectors give their contexts an embedding model; nothing else loads the local encoder.
+    env: { EMBEDDING_MODEL: "none" },
     hookTimeout: 120_000,
     reporters: ["default", "json"],
     outputFile: { json: ".test-results/vitest.json" },

@@ -1,7 +1,19 @@
 import { parseArgs } from "node:util";
+import { LOCAL_EMBEDDING_MODEL_ID } from "@/lib/ai/local-embedding";
 import { type ScaleName, scales } from "./data/scales";
 
-export const SUITES = ["search", "ingest", "chat", "extraction", "list"] as const;
+/**
+ * `--only` names (comma-separated; all of them by default):
+ * - search: latency, recall@10 and cross-user rows of every store on the generated data, per memories-per-user bucket
+ * - ingest: single and batched writes into the loaded stores
+ * - chat, extraction, list: Memory Ledger's own paths (chat turn over HTTP, memory manager, console list page)
+ * - recall: recall@5/10/20 of every store, each search mode Memory Ledger offers and the BM25 library peer, on the
+ *   generated data and on the conversational dataset (with and without speaker names); per-category recall@10,
+ *   embedding cost, and a weight curve for stores with `searchWithWeight`
+ * - http: the real app (`next start` on the production build) with a scratch PGlite and a scratch PostgreSQL
+ *   database: batch (or single) ingest rate, p50/p95/p99 of GET /api/v1/me and POST /api/v1/memories/search
+ */
+export const SUITES = ["search", "ingest", "chat", "extraction", "list", "recall", "http"] as const;
 export type Suite = (typeof SUITES)[number];
 
 export interface BenchOptions {
@@ -16,6 +28,11 @@ export interface BenchOptions {
   chatTurns: number;
   extractionRuns: number;
   listRepeats: number;
+  /** Embedding model of the stores that embed: `bench:hashed-128`, or a `provider:model` of the app's registry. */
+  embedding: string;
+  /** Vector weights of the weight curve (recall@10 at each), for stores that expose searchWithWeight. */
+  weights: number[];
+  http: { memories: number; ingestMemories: number; requests: number };
 }
 
 const DEFAULT_POSTGRES = "postgres://postgres@127.0.0.1:5432/test";
@@ -29,6 +46,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       only: { type: "string" },
       seed: { type: "string", default: "42" },
       postgres: { type: "string" },
+      embedding: { type: "string" },
+      weights: { type: "string" },
     },
   });
   const scale = values.smoke ? "smoke" : (values.scale ?? "100k");
@@ -47,5 +66,18 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     chatTurns: smoke ? 4 : 20,
     extractionRuns: smoke ? 2 : 10,
     listRepeats: smoke ? 3 : 20,
+    embedding: values.embedding ?? process.env.BENCH_EMBEDDING_MODEL ?? LOCAL_EMBEDDING_MODEL_ID,
+    weights: parseWeights(values.weights ?? (smoke ? "0,0.5,1" : "0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1")),
+    http: smoke
+      ? { memories: 200, ingestMemories: 1_000, requests: 50 }
+      : { memories: 1_000, ingestMemories: 10_000, requests: 300 },
   };
+}
+
+function parseWeights(list: string): number[] {
+  const weights = list.split(",").map((part) => Number(part.trim()));
+  if (weights.some((weight) => !Number.isFinite(weight) || weight < 0 || weight > 1)) {
+    throw new Error("--weights must be comma-separated numbers between 0 and 1");
+  }
+  return weights;
 }

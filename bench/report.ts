@@ -3,8 +3,10 @@ import path from "node:path";
 import type { Machine } from "./machine";
 import type { ChatFigure } from "./suites/chat";
 import type { ExtractionFigure } from "./suites/extraction";
+import type { HttpFigure } from "./suites/http";
 import type { IngestFigure } from "./suites/ingest";
 import type { ListFigure } from "./suites/list";
+import type { EmbeddingCostFigure, RecallFigure } from "./suites/recall";
 import type { SearchFigure } from "./suites/search";
 
 export interface LoadFigure {
@@ -27,6 +29,10 @@ export interface BenchResults {
   chat?: ChatFigure[];
   extraction?: ExtractionFigure;
   list: ListFigure[];
+  recall?: RecallFigure[];
+  recallDatasets?: Array<{ name: string; users: number; memories: number; questions: number }>;
+  embeddingCost?: EmbeddingCostFigure[];
+  http?: HttpFigure[];
   /** EXPLAIN (ANALYZE, BUFFERS) of the statements whose shape is ours. */
   explain: Record<string, string>;
   notes: string[];
@@ -36,6 +42,10 @@ const ms = (value: number) => (Number.isFinite(value) ? (value < 10 ? value.toFi
 const ratio = (value: number, reference: number | undefined) =>
   reference && Number.isFinite(value) ? `${(value / reference).toFixed(1)}×` : "–";
 const pct = (value: number) => (Number.isFinite(value) ? `${(value * 100).toFixed(0)}%` : "–");
+/** Recall differences of a point or two are what the recall tables are for. */
+const pct1 = (value: number) => (Number.isFinite(value) ? `${(value * 100).toFixed(1)}%` : "–");
+const triple = (summary: { p50: number; p95: number; p99: number }) =>
+  `${ms(summary.p50)} / ${ms(summary.p95)} / ${ms(summary.p99)}`;
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? "").length)));
@@ -172,9 +182,123 @@ export function renderReport(results: BenchResults): string {
       ),
     );
   }
+  if (results.recall?.length) out.push(...renderRecall(results));
+  if (results.http?.length) {
+    out.push("\nThe app over HTTP (next start, sequential keep-alive requests after a warm-up, one API key)\n");
+    out.push(
+      table(
+        [
+          "database",
+          "memories",
+          "ingest",
+          "ingest memories/s",
+          "GET /api/v1/me p50 / p95 / p99 ms",
+          "POST /api/v1/memories/search p50 / p95 / p99 ms",
+          "search recall@10",
+          "startup s",
+        ],
+        results.http.map((figure) => [
+          figure.database,
+          figure.memories.toLocaleString("en"),
+          figure.ingest.endpoint === "batch"
+            ? `${figure.ingest.memories.toLocaleString("en")} in batches of ${figure.ingest.batchSize}`
+            : `${figure.ingest.memories.toLocaleString("en")} single POSTs (no batch route)`,
+          figure.ingest.rate.toFixed(0),
+          triple(figure.me),
+          triple(figure.search),
+          pct(figure.searchRecallAt10),
+          (figure.startupMs / 1_000).toFixed(1),
+        ]),
+      ),
+    );
+  }
   if (results.notes.length > 0) out.push(`\n${results.notes.map((note) => `- ${note}`).join("\n")}`);
   return out.join("\n");
 }
+
+function renderRecall(results: BenchResults): string[] {
+  const out: string[] = [];
+  const figures = results.recall ?? [];
+  const datasets = [...new Set(figures.map((figure) => figure.dataset))];
+  out.push("\nRecall of the evidence (top 20 asked once per question; recall@k = evidence found in the first k)\n");
+  for (const dataset of results.recallDatasets ?? []) {
+    out.push(
+      `- ${dataset.name}: ${dataset.users} users, ${dataset.memories.toLocaleString("en")} memories, ` +
+        `${dataset.questions} questions`,
+    );
+  }
+  for (const dataset of datasets) {
+    const rows = figures.filter((figure) => figure.dataset === dataset);
+    out.push(`\n${dataset}\n`);
+    out.push(
+      table(
+        ["store", "ranking", "recall@5", "recall@10", "recall@20", "p50 ms"],
+        rows.map((figure) => [
+          figure.store,
+          figure.ranking,
+          pct1(figure.recall.at5),
+          pct1(figure.recall.at10),
+          pct1(figure.recall.at20),
+          ms(figure.latencyMs.p50),
+        ]),
+      ),
+    );
+    const categories = [...new Set(rows.flatMap((figure) => Object.keys(figure.byCategory ?? {})))];
+    if (categories.length > 0) {
+      const count = (category: string) => rows[0]?.byCategory?.[category]?.questions ?? 0;
+      out.push(`\n${dataset}: recall@10 by question type\n`);
+      out.push(
+        table(
+          ["store", ...categories.map((category) => `${category} (${count(category)})`)],
+          rows.map((figure) => [
+            figure.store,
+            ...categories.map((category) => pct1(figure.byCategory?.[category]?.at10 ?? Number.NaN)),
+          ]),
+        ),
+      );
+    }
+  }
+  const curves = figures.filter((figure) => figure.weightCurve?.length);
+  if (curves.length > 0) {
+    const weights = [...new Set(curves.flatMap((figure) => (figure.weightCurve ?? []).map((point) => point.weight)))];
+    out.push("\nWeight curve: recall@10 by vector weight (0 = lexical only, 1 = vector only)\n");
+    out.push(
+      table(
+        ["store", "dataset", ...weights.map((weight) => `w ${weight}`)],
+        curves.map((figure) => [
+          figure.store,
+          figure.dataset,
+          ...weights.map((weight) =>
+            pct1(figure.weightCurve?.find((point) => point.weight === weight)?.at10 ?? Number.NaN),
+          ),
+        ]),
+      ),
+    );
+  }
+  if (results.embeddingCost?.length) {
+    out.push(
+      "\nEmbedding cost (time inside the embedding model's doEmbed over the whole run; LangGraph's InMemoryStore " +
+        "sends each distinct text of a batch once)\n",
+    );
+    out.push(
+      table(
+        ["store", "model", "memory texts embedded", "ms / memory", "queries embedded", "ms / query"],
+        results.embeddingCost.map((figure) => [
+          figure.store,
+          figure.model,
+          figure.memories.toLocaleString("en"),
+          ms3(figure.msPerMemory),
+          figure.queries.toLocaleString("en"),
+          ms3(figure.msPerQuery),
+        ]),
+      ),
+    );
+  }
+  return out;
+}
+
+/** Small per-item costs (a hashed vector takes microseconds) keep three decimals. */
+const ms3 = (value: number) => (Number.isFinite(value) ? (value < 1 ? value.toFixed(3) : ms(value)) : "–");
 
 /** Writes bench/results/<date>.json (a second run the same day gets the time appended) and returns its path. */
 export function writeResults(results: BenchResults, directory = path.join(process.cwd(), "bench", "results")): string {

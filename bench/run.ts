@@ -1,18 +1,23 @@
 import { sql } from "drizzle-orm";
 import { openPglite } from "@/lib/db/client";
+import { generateConversations, type SpeakerStyle } from "./data/conversations";
 import { type BenchQuery, generateUser } from "./data/generator";
 import { bucketsOf, scales, totalMemories } from "./data/scales";
 import { createScratchDatabase, openLedgerPostgres, type ScratchPostgres } from "./databases";
+import { hashedEmbeddingModel, meteredModel, resolveEmbeddingModel } from "./embedding";
 import { describeMachine } from "./machine";
 import { parseOptions, type Suite } from "./options";
+import { bm25Store } from "./peers/bm25";
 import { inMemoryStore, inMemoryVectorStore, postgresStore } from "./peers/langgraph";
-import { type LedgerStore, ledgerStore } from "./peers/ledger";
+import { type LedgerStore, ledgerStore, SEARCH_MODES } from "./peers/ledger";
 import type { BenchStore } from "./peers/store";
 import { type BenchResults, renderReport, writeResults } from "./report";
 import { measureChat } from "./suites/chat";
 import { measureExtraction } from "./suites/extraction";
+import { measureHttp } from "./suites/http";
 import { measureIngest } from "./suites/ingest";
 import { measureList } from "./suites/list";
+import { embeddingCosts, measureRecall } from "./suites/recall";
 import { measureSearch } from "./suites/search";
 import { measureVectorFloor } from "./suites/vector-floor";
 
@@ -26,7 +31,20 @@ async function main() {
   const notes: string[] = [];
   let scratch: ScratchPostgres | undefined;
   let ledgerPostgres: LedgerStore | undefined;
-  let peers: BenchStore[] = [inMemoryStore(), inMemoryVectorStore()];
+  // Every store that embeds gets its own metered wrapper, so its embedding cost is its own. LangGraph's vector store in
+  // the search suite loads the whole scale, so it gets the bench's stand-in vectors; the recall suite's vector stores
+  // load only the asked users and get the real encoder (the app's default unless --embedding names another).
+  const embeddingModel = resolveEmbeddingModel(options.embedding);
+  let peers: BenchStore[] = [
+    inMemoryStore(),
+    await inMemoryVectorStore(meteredModel(hashedEmbeddingModel())),
+    bm25Store(),
+  ];
+  const recalling = options.suites.has("recall");
+  const vectorLedger = recalling
+    ? ledgerStore("Memory Ledger (PGlite+vec)", await openPglite(), { embedding: meteredModel(embeddingModel) })
+    : undefined;
+  const bm25Vectors = recalling ? bm25Store({ embedding: meteredModel(embeddingModel) }) : undefined;
   try {
     scratch = await createScratchDatabase(options.postgresUrl);
     databases.push(`${scratch.version} on localhost (no pgvector)`);
@@ -38,8 +56,10 @@ async function main() {
     );
   }
   const ledgers = [pglite, ...(ledgerPostgres ? [ledgerPostgres] : [])];
-  const comparing = options.suites.has("search") || options.suites.has("ingest");
+  const comparing = options.suites.has("search") || options.suites.has("ingest") || options.suites.has("recall");
   const stores: BenchStore[] = comparing ? [...ledgers, ...peers] : ledgers;
+  // Only the HTTP suite brings its own data (and its own server and databases).
+  const needsData = [...options.suites].some((suite) => suite !== "http");
 
   const results: BenchResults = {
     startedAt: new Date().toISOString(),
@@ -72,9 +92,11 @@ async function main() {
       queryUsers: new Set(bucket.users.slice(0, scale.queryUsersPerBucket).map((user) => user.name)),
       queries: [] as BenchQuery[],
     }));
-    log(`loading ${results.totalMemories} memories into ${stores.map((store) => store.name).join(", ")}`);
+    if (needsData) {
+      log(`loading ${results.totalMemories} memories into ${stores.map((store) => store.name).join(", ")}`);
+    }
     const loadSeconds = new Map<string, number>();
-    for (const bucket of buckets) {
+    for (const bucket of needsData ? buckets : []) {
       for (const spec of bucket.users) {
         const user = generateUser(options.seed, spec, scale.questionsPerUser);
         if (bucket.queryUsers.has(spec.name)) bucket.queries.push(...user.queries);
@@ -85,14 +107,21 @@ async function main() {
         }
       }
     }
-    results.load = stores.map((store) => ({
-      store: store.name,
-      memories: results.totalMemories,
-      seconds: loadSeconds.get(store.name) ?? 0,
-    }));
+    results.load = needsData
+      ? stores.map((store) => ({
+          store: store.name,
+          memories: results.totalMemories,
+          seconds: loadSeconds.get(store.name) ?? 0,
+        }))
+      : [];
     // Autovacuum would get here on its own a little after a bulk load: planner statistics, GIN pending lists merged.
-    log("vacuum analyze");
-    for (const ledger of ledgers) await ledger.database.rows(sql`vacuum analyze`);
+    const vacuum = async () => {
+      log("vacuum analyze");
+      for (const ledger of [...ledgers, ...(vectorLedger ? [vectorLedger] : [])]) {
+        await ledger.database.unbound.rows(sql`vacuum analyze`);
+      }
+    };
+    if (needsData) await vacuum();
     const largest = buckets.at(-1)!;
     const heaviestUser = largest.users[0]!.name;
     const heaviestQuestion = largest.queries[0]?.text ?? "what editor do I use?";
@@ -145,10 +174,70 @@ async function main() {
       );
     });
     await run("ingest", async () => {
-      for (const store of stores) results.ingest.push(await measureIngest(store, options.seed, options.ingest));
+      for (const store of stores.filter((candidate) => candidate.ingest !== false)) {
+        results.ingest.push(await measureIngest(store, options.seed, options.ingest));
+      }
+    });
+    await run("recall", async () => {
+      if (!vectorLedger) return;
+      results.recall = [];
+      results.recallDatasets = [];
+      // The store that has vectors is asked in each mode; the others have one ranking to offer.
+      const contenders = (loaded: readonly BenchStore[]) =>
+        loaded.flatMap((store) =>
+          store === vectorLedger ? SEARCH_MODES.map((mode) => vectorLedger.withMode(mode)) : [store],
+        );
+      const vectorStores: BenchStore[] = [vectorLedger, ...(bm25Vectors ? [bm25Vectors] : [])];
+      const recallStores = [...stores, ...vectorStores];
+
+      // One asked user per bucket: the real encoder embeds everything the vector stores hold, at ~10 ms a memory.
+      const asked = buckets.flatMap((bucket) =>
+        bucket.users.filter((spec) => bucket.queryUsers.has(spec.name)).slice(0, 1),
+      );
+      const askedNames = new Set(asked.map((spec) => spec.name));
+      log(`recall: loading the ${asked.length} asked users into the stores with vectors`);
+      for (const spec of asked) {
+        const user = generateUser(options.seed, spec, scale.questionsPerUser);
+        for (const store of vectorStores) await store.load(user);
+      }
+      const generated = buckets.flatMap((bucket) => bucket.queries).filter((query) => askedNames.has(query.user));
+      const generatedName = `generated (${scale.name})`;
+      results.recallDatasets.push({
+        name: generatedName,
+        users: asked.length,
+        memories: asked.reduce((sum, spec) => sum + spec.memories, 0),
+        questions: generated.length,
+      });
+      for (const store of contenders(recallStores)) {
+        log(`recall ${store.name} on ${generatedName} (${generated.length} questions)`);
+        results.recall.push(await measureRecall(generatedName, store, generated, options.weights));
+      }
+
+      for (const style of ["named", "bare"] as SpeakerStyle[]) {
+        const users = generateConversations(options.seed, scale.conversations, style);
+        const name = style === "named" ? 'conversations ("Name: text")' : "conversations (bare text)";
+        const questions = users.flatMap((user) => user.queries);
+        const memories = users.reduce((sum, user) => sum + user.memories.length, 0);
+        results.recallDatasets.push({ name, users: users.length, memories, questions: questions.length });
+        log(`recall: loading ${name}, ${memories} turns of ${users.length} users`);
+        for (const store of recallStores) for (const user of users) await store.load(user);
+        await vacuum();
+        for (const store of contenders(recallStores)) {
+          log(`recall ${store.name} on ${name} (${questions.length} questions)`);
+          results.recall.push(await measureRecall(name, store, questions, options.weights));
+        }
+      }
+      results.embeddingCost = embeddingCosts(recallStores);
+    });
+    await run("http", async () => {
+      results.http = [];
+      const http = { ...options.http, seed: options.seed, postgresUrl: options.postgresUrl, log };
+      results.http.push(await measureHttp("pglite", http));
+      if (scratch) results.http.push(await measureHttp("postgres", http));
     });
   } finally {
-    for (const store of [...ledgers, ...peers]) await store.close();
+    const vectorStores = [...(vectorLedger ? [vectorLedger] : []), ...(bm25Vectors ? [bm25Vectors] : [])];
+    for (const store of [...ledgers, ...peers, ...vectorStores]) await store.close();
     await scratch?.drop();
   }
   results.finishedAt = new Date().toISOString();

@@ -34,7 +34,13 @@ test("a visitor lands inside the app with a guest session", async ({ page }) => 
   await page.screenshot({ path: "test-results/screens/guest-home.png", fullPage: true });
 
   const health = await page.request.get("/api/health");
-  expect(await health.json()).toMatchObject({ status: "ok", database: "pglite", vector: true });
+  // No key configured: vectors come from the bundled local encoder.
+  expect(await health.json()).toMatchObject({
+    status: "ok",
+    database: "pglite",
+    vector: true,
+    embedding: "local:use-lite",
+  });
 });
 
 test("a guest registers and keeps the same user id and memories, then signs out and back in", async ({ page }) => {

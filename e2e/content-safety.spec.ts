@@ -11,7 +11,7 @@ const API_PAYLOADS = [
   "Zebra fact four <svg onload=alert(1)><circle r=77 /></svg>",
   "Zebra fact five [click](javascript:window.__pwned=1) and ![pic](javascript:alert(1))",
 ];
-/** The chat's offline model reads only a statement's first sentence, so these carry no dots. */
+/** The offline model saves each sentence and clause of a message as its own fact, so this one is a single clause. */
 const CHAT_PAYLOAD = "zebra secret <img src=x onerror=alert(1)><svg onload=__pwned=1>";
 const CHAT_MESSAGE = `Remember that ${CHAT_PAYLOAD}`;
 const SAVED_FROM_CHAT = `Zebra secret <img src=x onerror=alert(1)><svg onload=__pwned=1>`;

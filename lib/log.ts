@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { types } from "node:util";
 
 /**
@@ -84,4 +85,41 @@ function causeOf(error: Error): unknown {
 function truncate(message: string): string {
   const line = message.replace(/\s+/g, " ").trim();
   return line.length > MAX_MESSAGE ? `${line.slice(0, MAX_MESSAGE)}…` : line;
+}
+
+/**
+ * One line an operator can act on for a failed attempt at a model call, e.g. "memory extraction attempt failed:
+ * run=… user=3f2a… model=openai:gpt-5-mini attempt=2 retried=true error=AI_APICallError status=503". Only
+ * identifiers and the error's class and status: the message of a model call's error may quote the prompt.
+ */
+export function logFailedAttempt(
+  context: string,
+  error: unknown,
+  fields: { user: string } & Record<string, string | number | boolean>,
+): void {
+  const { user, ...rest } = fields;
+  // The SDK's retries wrap the attempts' errors: the last one says what happened.
+  const last = isError(error) ? (error as { lastError?: unknown }).lastError : undefined;
+  const status = statusCodeOf(last) ?? statusCodeOf(error);
+  const line = {
+    ...rest,
+    user: userHash(user),
+    error: isError(error) ? className(error) : typeof error,
+    ...(isError(last) && { last: className(last) }),
+    ...(status !== undefined && { status }),
+  };
+  const text = Object.entries(line)
+    .map(([key, value]) => `${key}=${String(value).replace(/\s+/g, "_")}`)
+    .join(" ");
+  console.warn(`${context}: ${text}`);
+}
+
+function statusCodeOf(error: unknown): number | undefined {
+  const status = isError(error) ? (error as { statusCode?: unknown }).statusCode : undefined;
+  return typeof status === "number" ? status : undefined;
+}
+
+/** A stable short pseudonym of a user id: lines of one user can be followed without naming them. */
+export function userHash(userId: string): string {
+  return createHash("sha256").update(userId).digest("hex").slice(0, 12);
 }

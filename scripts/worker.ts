@@ -1,10 +1,10 @@
-// Standalone extraction worker for scale-out: `npm run worker` (set WORKER=off on the web processes).
+// Standalone worker (extraction and embedding jobs) for scale-out: `npm run worker` (set WORKER=off on the web processes).
 import { getDatabase } from "../lib/db";
 import { redactErrorsInConsole } from "../lib/log";
-import { startExtractionWorker } from "../lib/server/extraction";
+import { startWorker } from "../lib/server/jobs";
 
 redactErrorsInConsole();
-const stop = await startExtractionWorker();
+const stop = await startWorker();
 const database = await getDatabase();
 console.log(`extraction worker ready (${database.kind})`);
 

@@ -4,11 +4,11 @@ import { headers } from "next/headers";
 import { AuthError } from "next-auth";
 import { rateLimitMessage, takeAuthAttempt } from "@/lib/api/auth-rate-limit";
 import { clientAddress } from "@/lib/api/client-address";
+import { auth, signIn, signOut } from "@/lib/auth/authjs";
 import { registerSchema, signInSchema } from "@/lib/auth/credentials";
 import { safeRedirectPath } from "@/lib/auth/redirect";
 import { EmailTakenError, registerUser } from "@/lib/auth/users";
 import { getDatabase } from "@/lib/db";
-import { auth, signIn, signOut } from "./auth";
 
 export interface AuthFormState {
   error?: string;
@@ -21,7 +21,7 @@ const WRONG_CREDENTIALS = "Wrong email or password.";
 /** The message to show when this attempt is over its rate limit (counted before anything else is checked). */
 async function overRateLimit(kind: "sign-in" | "register", email: string): Promise<string | undefined> {
   const address = clientAddress(await headers());
-  const decision = takeAuthAttempt(kind === "sign-in" ? { kind, address, email } : { kind, address });
+  const decision = await takeAuthAttempt(kind === "sign-in" ? { kind, address, email } : { kind, address });
   return decision.allowed ? undefined : rateLimitMessage(kind, decision.retryAfterSeconds);
 }
 
@@ -60,7 +60,7 @@ export async function register(_: AuthFormState, form: FormData): Promise<AuthFo
   const session = await auth();
   const guestId = session?.user?.isGuest ? session.user.id : undefined;
   try {
-    const { db } = await getDatabase();
+    const { db } = (await getDatabase()).unbound;
     await registerUser(db, parsed.data, guestId);
   } catch (error) {
     if (error instanceof EmailTakenError) return { fieldErrors: { email: error.message }, values };

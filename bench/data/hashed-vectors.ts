@@ -1,5 +1,3 @@
-import { Embeddings } from "@langchain/core/embeddings";
-
 /** Small enough to keep 100k vectors cheap to load, large enough that hashed features rarely collide. */
 export const VECTOR_DIMS = 128;
 
@@ -23,19 +21,4 @@ function addFeature(vector: number[], feature: string, weight: number) {
   for (let i = 0; i < feature.length; i++) hash = Math.imul(hash ^ feature.charCodeAt(i), 0x01000193);
   const index = (hash >>> 0) % vector.length;
   vector[index] = (vector[index] as number) + (hash & 0x80000000 ? -weight : weight);
-}
-
-/** The same vectors as a LangChain Embeddings model, for LangGraph's InMemoryStore index. */
-export class HashedEmbeddings extends Embeddings {
-  constructor() {
-    super({});
-  }
-
-  async embedDocuments(texts: string[]): Promise<number[][]> {
-    return texts.map((text) => hashedVector(text));
-  }
-
-  async embedQuery(text: string): Promise<number[]> {
-    return hashedVector(text);
-  }
 }

@@ -1,13 +1,39 @@
+import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import { type SQL, sql } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import type { Database, Db } from "@/lib/db/client";
-import { createMemories, createMemory, type MemoryContext, searchMemories, systemClock } from "@/lib/memory";
+import {
+  createMemories,
+  createMemory,
+  embedMissing,
+  type MemoryContext,
+  SEARCH_MODES,
+  type SearchMode,
+  searchMemories,
+  systemClock,
+} from "@/lib/memory";
 import type { GeneratedMemory } from "../data/generator";
+import { asQuery, type EmbeddingMeter } from "../embedding";
 import { type BenchStore, chunks, LOAD_CHUNK } from "./store";
+
+export { SEARCH_MODES, type SearchMode };
+
+export interface LedgerOptions {
+  /** Asked of every search; absent, the core's default (hybrid where it has vectors, else lexical). */
+  mode?: SearchMode;
+  /**
+   * Put in every context, with writes embedded right after they commit (as the app's embedding job would, in this
+   * process): the core then adds its vector leg (where the database has pgvector).
+   */
+  embedding?: { model: EmbeddingModelV4; meter: EmbeddingMeter };
+}
 
 export interface LedgerStore extends BenchStore {
   /** The memory context of a benchmark user (its users row is created on first use). */
   contextOf(user: string): Promise<MemoryContext>;
   database: Database;
+  /** The same database and users, searched with `mode`: a view for the recall suite, loading nothing itself. */
+  withMode(mode: SearchMode): LedgerStore;
 }
 
 const inputOf = (memory: GeneratedMemory) => ({ kind: memory.kind, content: memory.content, key: memory.key });
@@ -17,14 +43,19 @@ const inputOf = (memory: GeneratedMemory) => ({ kind: memory.kind, content: memo
  * database handle records the last raw statement it ran, inside transactions too, so a search can be EXPLAINed as
  * it was really issued.
  */
-export function ledgerStore(name: string, opened: Database): LedgerStore {
+export function ledgerStore(name: string, opened: Database, options: LedgerOptions = {}): LedgerStore {
   let lastStatement: SQL | undefined;
+  const dialect = new PgDialect();
+  // The binding (SET LOCAL) plans nothing: what is explained is the last statement after it.
+  const record = (query: SQL) => {
+    if (!/^\s*set local/i.test(dialect.sqlToQuery(query).sql)) lastStatement = query;
+  };
   const recording = <T extends { execute: (query: SQL) => unknown }>(handle: T): T =>
     new Proxy(handle, {
       get(target, property, receiver) {
         if (property === "execute") {
           return (query: SQL) => {
-            lastStatement = query;
+            record(query);
             return target.execute(query);
           };
         }
@@ -40,32 +71,45 @@ export function ledgerStore(name: string, opened: Database): LedgerStore {
     });
   const database: Database = {
     ...opened,
-    db: recording(opened.db),
-    rows: (query) => {
-      lastStatement = query;
-      return opened.rows(query);
+    unbound: {
+      db: recording(opened.unbound.db),
+      rows: (query) => {
+        record(query);
+        return opened.unbound.rows(query);
+      },
     },
   };
   const contexts = new Map<string, Promise<MemoryContext>>();
   const contextOf = (user: string) => {
     let context = contexts.get(user);
     if (!context) {
-      context = createContext(database, user);
+      context = createContext(database, user, options.embedding?.model);
       contexts.set(user, context);
     }
     return context;
   };
-  return {
-    name,
-    detail: `${opened.kind === "pglite" ? "PGlite (embedded)" : "PostgreSQL"}, full-text OR + trigram, RRF`,
+  const vectors = options.embedding !== undefined && opened.vector;
+  const build = (mode: SearchMode | undefined, owner: boolean): LedgerStore => ({
+    name: mode ? `${name} [${mode}]` : name,
+    detail:
+      `${opened.kind === "pglite" ? "PGlite (embedded)" : "PostgreSQL"}, BM25 over the user's memories` +
+      (vectors ? ` + ${options.embedding?.meter.model} vectors, fused by score` : ""),
+    // Without a mode the core decides: lexical alone, or both legs fused when it has vectors.
+    ranking: mode ?? (vectors ? "hybrid (core default)" : "lexical (core default)"),
+    ...(options.embedding ? { embedding: options.embedding.meter } : {}),
     database,
     contextOf,
+    withMode: (other) => build(other, false),
     async load(user) {
+      if (!owner) return;
       const ctx = await contextOf(user.name);
       for (const part of chunks(user.memories, LOAD_CHUNK)) await createMemories(ctx, part.map(inputOf));
     },
     async search(user, query, limit) {
-      const results = await searchMemories(await contextOf(user), { query, limit });
+      const ctx = await contextOf(user);
+      const results = await asQuery(options.embedding?.meter, () =>
+        searchMemories(ctx, { query, limit, ...(mode ? { mode } : {}) }),
+      );
       return results.map((result) => result.memory.key);
     },
     async insertOne(user, memory) {
@@ -75,24 +119,55 @@ export function ledgerStore(name: string, opened: Database): LedgerStore {
       await createMemories(await contextOf(user), memories.map(inputOf));
     },
     async explain(user, query) {
-      await searchMemories(await contextOf(user), { query, limit: 10 });
-      if (!lastStatement) throw new Error("the search issued no statement");
-      const plan = await opened.rows<{ "QUERY PLAN": string }>(sql`explain (analyze, buffers) ${lastStatement}`);
+      lastStatement = undefined;
+      await searchMemories(await contextOf(user), { query, limit: 10, ...(mode ? { mode } : {}) });
+      if (!lastStatement) return "(the search sent no raw statement: it ran through the query builder only)";
+      const plan = await opened.unbound.rows<{ "QUERY PLAN": string }>(
+        sql`explain (analyze, buffers) ${lastStatement}`,
+      );
       return plan.map((row) => row["QUERY PLAN"]).join("\n");
     },
-    close: () => opened.close(),
-  };
+    ...(vectors && (mode === undefined || mode === "hybrid")
+      ? {
+          searchWithWeight: async (user: string, query: string, limit: number, weight: number) => {
+            const ctx = await contextOf(user);
+            const results = await asQuery(options.embedding?.meter, () =>
+              searchMemories(ctx, { query, limit, mode: "hybrid", vectorWeight: weight }),
+            );
+            return results.map((result) => result.memory.key);
+          },
+        }
+      : {}),
+    close: async () => {
+      if (owner) await opened.close();
+    },
+  });
+  return build(options.mode, true);
 }
 
-async function createContext(database: Database, user: string): Promise<MemoryContext> {
-  const [row] = await database.rows<{ id: string }>(
+async function createContext(
+  database: Database,
+  user: string,
+  embeddingModel: EmbeddingModelV4 | undefined,
+): Promise<MemoryContext> {
+  const [row] = await database.unbound.rows<{ id: string }>(
     sql`insert into users (name) values (${`bench user ${user}`}) returning id`,
   );
   const userId = (row as { id: string }).id;
-  return {
+  const ctx: MemoryContext = {
     database,
     principal: { userId, root: ["users", userId] },
     actor: { type: "api", id: "bench" },
     clock: systemClock,
+  };
+  if (!embeddingModel) return ctx;
+  const embedding = { ...ctx, embeddingModel };
+  return {
+    ...embedding,
+    scheduleEmbedding: async () => {
+      while ((await embedMissing(embedding)) > 0) {
+        // until every memory of the user has its vector
+      }
+    },
   };
 }

@@ -1,4 +1,5 @@
 import type { GeneratedMemory, GeneratedUser } from "../data/generator";
+import type { EmbeddingMeter } from "../embedding";
 
 /** What every contender offers the benchmark, on the same generated data. */
 export interface BenchStore {
@@ -12,6 +13,17 @@ export interface BenchStore {
   insertBatch(user: string, memories: readonly GeneratedMemory[]): Promise<void>;
   /** The query plan of one search, where the store's query is ours to show. */
   explain?(user: string, query: string): Promise<string>;
+  /** How it ranks, for the recall tables: a search mode ("lexical", "vector", "hybrid") or a method ("BM25"). */
+  readonly ranking?: string;
+  /** Present when the store embeds: the time its embedding model spent on memories and on queries. */
+  readonly embedding?: EmbeddingMeter;
+  /**
+   * Hybrid search with the vector leg weighted `weight` in [0, 1] (0 lexical only, 1 vector only). Optional: where a
+   * store has it, the recall suite prints recall@10 for each of `--weights`.
+   */
+  searchWithWeight?(user: string, query: string, limit: number, weight: number): Promise<string[]>;
+  /** False for stores whose ingest rate would measure nothing real (an in-process index rebuilt by the next search). */
+  readonly ingest?: boolean;
   close(): Promise<void>;
 }
 

@@ -48,10 +48,9 @@ export async function measureExtraction(ctx: MemoryContext, memories: number, ru
   for (let run = 0; run < runs; run++) {
     const threadId = `bench-extraction-${run}`;
     const [question, answer] = EXCHANGES[run % EXCHANGES.length] as [string, string];
-    await ensureThread(ctx.database.db, ctx.principal.userId, threadId);
+    await ensureThread(ctx, threadId);
     await writeMessagesFrom(
-      ctx.database.db,
-      ctx.principal.userId,
+      ctx,
       threadId,
       [
         { id: `${threadId}-u`, role: "user", parts: [{ type: "text", text: question }] },

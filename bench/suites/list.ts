@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
+import { encodeCursor } from "@/lib/db/keyset";
 import { listMemories, type MemoryContext } from "@/lib/memory";
-import { encodeCursor } from "@/lib/memory/cursor";
 import { type LatencySummary, summarize, timed } from "../metrics";
 
 export const LIST_PAGE_SIZE = 50;
@@ -17,12 +17,15 @@ export interface ListFigure {
 /** The console's list query (listMemories, newest first) for its first page and for a page deep in the list. */
 export async function measureList(ctx: MemoryContext, memories: number, repeats: number): Promise<ListFigure> {
   const deepOffset = Math.floor(memories * 0.9);
-  const [position] = await ctx.database.rows<{ updated_at: string | Date; id: string }>(sql`
+  const [position] = await ctx.database.unbound.rows<{ updated_at: string | Date; id: string }>(sql`
     select updated_at, id from memories
     where user_id = ${ctx.principal.userId}::uuid and status = 'active'
     order by updated_at desc, id desc offset ${deepOffset} limit 1`);
   if (!position) throw new Error("the user has fewer memories than expected");
-  const cursor = encodeCursor({ updatedAt: new Date(position.updated_at).toISOString(), id: position.id });
+  const cursor = encodeCursor(
+    { name: "updated_desc", direction: "desc" },
+    { at: new Date(position.updated_at), id: position.id },
+  );
   const first: number[] = [];
   const deep: number[] = [];
   await listMemories(ctx, { limit: LIST_PAGE_SIZE });

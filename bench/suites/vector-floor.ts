@@ -23,11 +23,11 @@ export async function measureVectorFloor(
   const users = [...new Set(queries.map((query) => query.user))];
   for (const user of users) {
     const { userId } = (await ledger.contextOf(user)).principal;
-    const rows = await database.rows<{ id: string; text: string; content_hash: string }>(
+    const rows = await database.unbound.rows<{ id: string; text: string; content_hash: string }>(
       sql`select id, text, content_hash from memories where user_id = ${userId}::uuid`,
     );
     for (const part of chunks(rows, 500)) {
-      await database.rows(sql`
+      await database.unbound.rows(sql`
         insert into memory_embeddings (user_id, memory_id, model, embedding, content_hash)
         values ${sql.join(
           part.map(
@@ -52,7 +52,7 @@ export async function measureVectorFloor(
   const recalls: number[] = [];
   for (const query of queries) {
     const statement = await scan(query);
-    const { ms, value } = await timed(() => database.rows<{ key: string }>(statement));
+    const { ms, value } = await timed(() => database.unbound.rows<{ key: string }>(statement));
     latencies.push(ms);
     recalls.push(
       recallAtK(
@@ -64,7 +64,7 @@ export async function measureVectorFloor(
   }
   const first = queries[0];
   const plan = first
-    ? await database.rows<{ "QUERY PLAN": string }>(sql`explain (analyze, buffers) ${await scan(first)}`)
+    ? await database.unbound.rows<{ "QUERY PLAN": string }>(sql`explain (analyze, buffers) ${await scan(first)}`)
     : [];
   return {
     figure: {

@@ -8,6 +8,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import type { ChatMessage } from "@/lib/chat/types";
+import { AnswerFeedback } from "./answer-feedback";
 import { ExtractionStatus } from "./extraction-status";
 import { MemoriesUsed } from "./memories-used";
 import { ToolChip } from "./tool-chip";
@@ -48,6 +49,14 @@ export function ChatView({ threadId, initialMessages, models, defaultModel }: Ch
     onFinish: () => router.refresh(),
   });
   const busy = status === "submitted" || status === "streaming";
+  const last = messages.at(-1);
+  // An answer that broke off is stored marked incomplete: after a reload it offers the same retry as a live error.
+  const brokenOff = last?.role === "assistant" && last.metadata?.incomplete === true;
+  const failure = error
+    ? error.message || "The model could not answer."
+    : status === "ready" && brokenOff
+      ? (last.metadata?.failure ?? "The answer broke off.")
+      : undefined;
   const endRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -76,12 +85,17 @@ export function ChatView({ threadId, initialMessages, models, defaultModel }: Ch
           <MessageView key={message.id} message={message} />
         ))}
         {status === "submitted" ? <p className="text-muted-foreground text-sm">Thinking…</p> : null}
-        {status === "ready" && messages.at(-1)?.role === "assistant" ? (
-          <ExtractionStatus key={messages.length} threadId={threadId} messageCount={messages.length} />
+        {status === "ready" && last?.role === "assistant" && !brokenOff ? (
+          <ExtractionStatus
+            key={messages.length}
+            threadId={threadId}
+            messageCount={messages.length}
+            questionId={messages.findLast((message) => message.role === "user")?.id}
+          />
         ) : null}
-        {error ? (
+        {failure !== undefined ? (
           <Alert tone="error" className="flex items-center justify-between gap-3">
-            <span>The model could not answer: {error.message || "something went wrong"}. Your message is saved.</span>
+            <span>{failure} Your message is saved.</span>
             <Button size="sm" variant="outline" onClick={() => regenerate()}>
               <RotateCcw className="size-3.5" aria-hidden /> Retry
             </Button>
@@ -166,6 +180,7 @@ function MessageView({ message }: { message: ChatMessage }) {
         return null;
       })}
       <MemoriesUsed message={message} />
+      {message.metadata?.model && !message.metadata.incomplete ? <AnswerFeedback messageId={message.id} /> : null}
     </div>
   );
 }

@@ -17,6 +17,12 @@ interface RunSummary {
   opsApplied: AppliedOp[];
 }
 
+interface PendingCount {
+  runId: string | null;
+  messageId: string | null;
+  count: number;
+}
+
 const POLL_MS = 1_500;
 const GIVE_UP_MS = 90_000;
 const LABEL = { insert: "saved", update: "updated", delete: "deleted" } as const;
@@ -25,8 +31,21 @@ const LABEL = { insert: "saved", update: "updated", delete: "deleted" } as const
  * What background extraction made of the conversation so far: "Saving memories…" until a run has read every message,
  * then what it saved, updated or deleted (with links), or a failure with a retry.
  */
-export function ExtractionStatus({ threadId, messageCount }: { threadId: string; messageCount: number }) {
-  const [state, setState] = useState<{ extractedThrough: number; runs: RunSummary[] } | null>(null);
+export function ExtractionStatus({
+  threadId,
+  messageCount,
+  questionId,
+}: {
+  threadId: string;
+  messageCount: number;
+  /** The exchange's user message: changes the chat itself held for review cite it. */
+  questionId?: string;
+}) {
+  const [state, setState] = useState<{
+    extractedThrough: number;
+    runs: RunSummary[];
+    pendingProposals?: PendingCount[];
+  } | null>(null);
   const [gaveUp, setGaveUp] = useState(false);
 
   const load = useCallback(async () => {
@@ -79,11 +98,22 @@ export function ExtractionStatus({ threadId, messageCount }: { threadId: string;
   // Everything since the user's last message was read by the run that covers it.
   const covering = state.runs.find((run) => run.status === "succeeded" && run.messages.through >= messageCount);
   const applied = covering?.opsApplied ?? [];
+  const awaiting = (state.pendingProposals ?? [])
+    .filter((entry) => (covering && entry.runId === covering.id) || (questionId && entry.messageId === questionId))
+    .reduce((sum, entry) => sum + entry.count, 0);
+  const review =
+    awaiting > 0 ? (
+      <p data-testid="pending-review">
+        <Link href="/memories/review" className="font-medium text-foreground hover:underline">
+          {awaiting} {awaiting === 1 ? "change awaits" : "changes await"} your review
+        </Link>
+      </p>
+    ) : null;
   if (applied.length === 0) {
     return (
-      <p className="text-muted-foreground text-xs" data-testid="extraction-status">
-        Memories up to date
-      </p>
+      <div className="text-muted-foreground text-xs" data-testid="extraction-status">
+        {review ?? <p>Memories up to date</p>}
+      </div>
     );
   }
   const counts = (["insert", "update", "delete"] as const)
@@ -93,6 +123,7 @@ export function ExtractionStatus({ threadId, messageCount }: { threadId: string;
   return (
     <div className="text-muted-foreground text-xs" data-testid="extraction-status">
       <p>{counts.join(" · ")}</p>
+      {review}
       <ul className="mt-1 space-y-0.5">
         {applied.map((entry) => (
           <li key={`${entry.op}-${entry.memoryId}`}>

@@ -93,7 +93,7 @@ function ThreadItem({ thread }: { thread: ThreadSummary }) {
     if (next === null) return;
     startTransition(async () => {
       const result = await renameThreadAction(thread.id, next);
-      setError(result.ok ? null : result.error);
+      setError(result.ok ? null : result.error.message);
     });
   }
 
@@ -101,7 +101,7 @@ function ThreadItem({ thread }: { thread: ThreadSummary }) {
     if (!window.confirm(`Delete "${label}"? Its messages are removed; memories saved from it stay.`)) return;
     startTransition(async () => {
       const result = await deleteThreadAction(thread.id);
-      if (!result.ok) return setError(result.error);
+      if (!result.ok) return setError(result.error.message);
       if (active) router.push("/");
     });
   }

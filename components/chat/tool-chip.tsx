@@ -12,7 +12,14 @@ const PENDING: Record<string, string> = {
   update: "Updating memory…",
   delete: "Deleting memory…",
 };
-const DONE: Record<string, string> = { created: "Saved", updated: "Updated", deleted: "Deleted" };
+const DONE: Record<string, string> = {
+  created: "Saved",
+  unchanged: "Already remembered",
+  updated: "Updated",
+  superseded: "Updated (the old value kept as history)",
+  deleted: "Deleted",
+  proposed: "Awaiting your review",
+};
 
 /** A readable line for one memory tool call, linking to the memory it touched. */
 export function ToolChip({ part }: { part: ManagePart | SearchPart }) {
@@ -43,6 +50,15 @@ export function ToolChip({ part }: { part: ManagePart | SearchPart }) {
   }
   const { output } = part;
   const Icon = output.action === "deleted" ? Trash2 : Brain;
+  if (output.action === "proposed") {
+    return (
+      <Chip icon={<Trash2 className="size-3.5" aria-hidden />}>
+        <Link href="/memories/review" className="hover:underline" data-testid="memory-chip">
+          {DONE.proposed} (delete): {output.content}
+        </Link>
+      </Chip>
+    );
+  }
   return (
     <Chip icon={<Icon className="size-3.5" aria-hidden />}>
       <Link href={`/memories/${output.id}`} className="hover:underline" data-testid="memory-chip">

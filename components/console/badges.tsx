@@ -17,3 +17,23 @@ export function StatusBadge({ status, purged }: { status: "active" | "deleted"; 
     <Badge className="border-primary/30 bg-accent text-accent-foreground">Active</Badge>
   );
 }
+
+export function PinnedBadge() {
+  return (
+    <Badge className="border-primary/40 text-primary" title="Recalled into every chat turn" data-testid="pinned-badge">
+      Pinned
+    </Badge>
+  );
+}
+
+/** A fact whose validTo has passed no longer holds: it was superseded, and stays for `asOf` searches. */
+export function ValidityBadge({ label, superseded }: { label: string; superseded: boolean }) {
+  return (
+    <Badge
+      className={cn(superseded ? "border-amber-500/40 text-amber-700 dark:text-amber-300" : "text-muted-foreground")}
+      data-testid="validity-badge"
+    >
+      {superseded ? `Superseded · held ${label}` : `Holds ${label}`}
+    </Badge>
+  );
+}

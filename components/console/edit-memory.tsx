@@ -2,18 +2,14 @@
 
 import { Loader2, Pencil } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useId, useState, useTransition } from "react";
+import { useState, useTransition } from "react";
 import { editMemoryAction } from "@/app/(console)/memories/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
-import { contentFromValues, fieldValues, KIND_FORMS } from "@/lib/console/kind-fields";
+import { contentFromValues, fieldErrorsOf, fieldValues } from "@/lib/console/kind-fields";
 import type { MemoryJson } from "@/lib/memory";
+import { KindContentFields } from "./kind-content-fields";
 import { MemoryContent } from "./memory-content";
-
-const textareaClass =
-  "flex min-h-20 w-full rounded-md border border-input bg-background px-3 py-2 text-sm shadow-xs aria-invalid:border-destructive";
 
 /**
  * The memory's content with an edit form for its kind. Saving sends the version the form was opened at; if someone
@@ -40,18 +36,16 @@ export function EditMemory({ memory, readOnly }: { memory: MemoryJson; readOnly:
     setErrors({});
     startTransition(async () => {
       const result = await editMemoryAction({ id: memory.id, expectedVersion: version, content: parsed.content });
-      if (result.status === "ok") {
+      if (result.ok) {
         setConflict(null);
         setEditing(false);
         setMessage(null);
         router.refresh();
-      } else if (result.status === "conflict") {
+      } else if (result.theirs) {
         setConflict(result.theirs);
-      } else if (result.status === "invalid") {
-        setErrors(result.fieldErrors);
-        setMessage(result.message);
       } else {
-        setMessage(result.status === "not_found" ? "This memory no longer exists." : result.message);
+        setErrors(fieldErrorsOf(result.error.details));
+        setMessage(result.error.code === "not_found" ? "This memory no longer exists." : result.error.message);
       }
     });
   }
@@ -111,30 +105,9 @@ export function EditMemory({ memory, readOnly }: { memory: MemoryJson; readOnly:
     );
   }
 
-  const form = KIND_FORMS[memory.kind];
   return (
     <form onSubmit={save} className="space-y-3" aria-label="Edit memory" noValidate>
-      {form ? (
-        form.fields.map((field) => (
-          <FieldInput
-            key={field.name}
-            label={field.label + (field.required ? "" : " (optional)")}
-            multiline={field.multiline}
-            value={values[field.name] ?? ""}
-            error={errors[field.name]}
-            onChange={(value) => setValues((current) => ({ ...current, [field.name]: value }))}
-          />
-        ))
-      ) : (
-        <FieldInput
-          label="Content (JSON)"
-          multiline
-          mono
-          value={values.json ?? ""}
-          error={errors.json ?? errors.content}
-          onChange={(value) => setValues({ json: value })}
-        />
-      )}
+      <KindContentFields kind={memory.kind} values={values} errors={errors} onChange={setValues} />
       {message ? <Alert tone="error">{message}</Alert> : null}
       <div className="flex gap-2">
         <Button type="submit" disabled={pending}>
@@ -163,42 +136,4 @@ export function EditMemory({ memory, readOnly }: { memory: MemoryJson; readOnly:
 function renderPreview(content: unknown): string {
   const record = content as { content?: unknown };
   return typeof record?.content === "string" ? record.content : "";
-}
-
-function FieldInput(props: {
-  label: string;
-  value: string;
-  multiline: boolean;
-  mono?: boolean;
-  error?: string;
-  onChange: (value: string) => void;
-}) {
-  const id = useId();
-  const errorId = `${id}-error`;
-  const shared = {
-    id,
-    value: props.value,
-    "aria-invalid": props.error ? true : undefined,
-    "aria-describedby": props.error ? errorId : undefined,
-    onChange: (event: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => props.onChange(event.target.value),
-  };
-  return (
-    <div className="space-y-1">
-      <Label htmlFor={id}>{props.label}</Label>
-      {props.multiline ? (
-        <textarea
-          {...shared}
-          rows={props.mono ? 10 : 3}
-          className={`${textareaClass} ${props.mono ? "font-mono" : ""}`}
-        />
-      ) : (
-        <Input {...shared} />
-      )}
-      {props.error ? (
-        <p id={errorId} className="text-destructive text-sm">
-          {props.error}
-        </p>
-      ) : null}
-    </div>
-  );
 }

@@ -1,6 +1,6 @@
 import type { MemoryVersionJson } from "@/lib/memory";
 import { Badge } from "./badges";
-import { formatActor, formatDateTime } from "./format";
+import { formatActor, formatDateTime, formatValidity } from "./format";
 import { RevertButton } from "./revert-button";
 import { WordDiff } from "./word-diff";
 
@@ -12,7 +12,10 @@ const OP_LABELS: Record<MemoryVersionJson["op"], string> = {
   purge: "Purged",
 };
 
-/** Every version, newest first, each diffed against the one before it. */
+/**
+ * The memory's timeline: every version, newest first, each diffed against the one before it, with when the fact
+ * held in the world wherever that changed (a superseded fact gets its end date here) and each pin and unpin.
+ */
 export function HistoryPanel(props: {
   memoryId: string;
   versions: MemoryVersionJson[];
@@ -28,6 +31,11 @@ export function HistoryPanel(props: {
       {newestFirst.map((version) => {
         const previous = props.versions.find((entry) => entry.version === version.version - 1);
         const contentChanged = previous !== undefined && previous.text !== version.text && version.op !== "purge";
+        const validity = formatValidity(version.validFrom, version.validTo);
+        const validityChanged = previous
+          ? previous.validFrom !== version.validFrom || previous.validTo !== version.validTo
+          : validity !== null;
+        const pinChanged = previous ? previous.pinned !== version.pinned : version.pinned;
         const revertible =
           props.canRevert &&
           version.version !== props.currentVersion &&
@@ -38,12 +46,18 @@ export function HistoryPanel(props: {
             <div className="flex flex-wrap items-center gap-2 text-sm">
               <span className="font-semibold">Version {version.version}</span>
               <Badge>{OP_LABELS[version.op]}</Badge>
+              {pinChanged ? <Badge data-testid="history-pin">{version.pinned ? "Pinned" : "Unpinned"}</Badge> : null}
               <span className="text-muted-foreground">
                 by {formatActor(version.actor, props.ownerId, props.ownerLabel)} · {formatDateTime(version.createdAt)} ·
                 from {version.source.type}
               </span>
             </div>
             {version.reason ? <p className="text-sm">Reason: {version.reason}</p> : null}
+            {validityChanged ? (
+              <p className="text-sm" data-testid="history-validity">
+                Held in the world: {validity ?? "no dates"}
+              </p>
+            ) : null}
             {version.op === "purge" ? (
               <p className="text-muted-foreground text-sm italic">Content erased from every version.</p>
             ) : contentChanged && previous ? (

@@ -23,20 +23,14 @@ export function ImportPanel() {
   const inputId = useId();
   const [file, setFile] = useState<string | null>(null);
   const [result, setResult] = useState<ImportResult | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
 
   function run(apply: boolean) {
     if (file === null) return;
     startTransition(async () => {
       const outcome = await importAction({ file, apply });
-      if (outcome.status === "error") {
-        setError(outcome.message);
-        return;
-      }
-      setError(null);
       setResult(outcome);
-      if (outcome.status === "applied") router.refresh();
+      if (outcome.ok && outcome.outcome === "applied") router.refresh();
     });
   }
 
@@ -61,21 +55,28 @@ export function ImportPanel() {
         {pending ? "Checking…" : "Check file"}
       </Button>
       <div aria-live="polite" className="space-y-3">
-        {error ? <Alert tone="error">{error}</Alert> : null}
-        {result?.status === "rejected" ? (
+        {result && !result.ok ? (
           <Alert tone="error">
-            <p className="font-medium">{result.message}</p>
-            <ul className="mt-1 list-disc pl-5">
-              {result.issues.map((issue) => (
-                <li key={issue}>{issue}</li>
-              ))}
-            </ul>
+            <p className="font-medium">{result.error.message}</p>
+            {result.error.details.length ? (
+              <ul className="mt-1 list-disc pl-5">
+                {result.error.details.map((detail) => (
+                  <li key={`${detail.path.join(".")}: ${detail.message}`}>
+                    {detail.path.length > 1 ? `${detail.path.slice(1).join(".")}: ` : ""}
+                    {detail.message}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
           </Alert>
         ) : null}
-        {result?.status === "planned" ? (
+        {result?.ok && result.outcome === "planned" ? (
           <div className="space-y-3" data-testid="import-summary">
             <Summary summary={result.summary} />
-            <Button onClick={() => run(true)} disabled={pending || result.summary.counts.create === 0}>
+            <Button
+              onClick={() => run(true)}
+              disabled={pending || (result.summary.counts.create === 0 && result.summary.instructions !== "replace")}
+            >
               {pending ? <Loader2 className="size-4 animate-spin" aria-hidden /> : null}
               {pending
                 ? "Importing…"
@@ -83,7 +84,7 @@ export function ImportPanel() {
             </Button>
           </div>
         ) : null}
-        {result?.status === "applied" ? (
+        {result?.ok && result.outcome === "applied" ? (
           <Alert data-testid="import-done">
             Imported {result.created} {result.created === 1 ? "memory" : "memories"}.
           </Alert>
@@ -107,6 +108,12 @@ function Summary({ summary }: { summary: ImportSummary }) {
               <strong>{summary.counts[action]}</strong> {ACTION_LABELS[action]}
             </li>
           ))}
+        {summary.instructions ? (
+          <li>
+            Instructions:{" "}
+            {summary.instructions === "replace" ? "become a new version of yours" : "the same as yours, left alone"}
+          </li>
+        ) : null}
       </ul>
       {summary.creating.length ? (
         <details>

@@ -1,7 +1,8 @@
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { type ListQuery, listHref, SORTS, SOURCE_TYPES } from "@/lib/console/list-query";
+import { type ListQuery, listHref, SORTS } from "@/lib/console/list-query";
+import { SOURCE_TYPES } from "@/lib/memory";
 
 const selectClass = "h-9 w-full rounded-md border border-input bg-background px-2 text-sm";
 
@@ -83,6 +84,19 @@ export function MemoryFilters({ query, kinds }: { query: ListQuery; kinds: strin
         <Field id="filter-to" label="To">
           <Input id="filter-to" name="to" type="date" defaultValue={query.to} />
         </Field>
+        <Field id="filter-as-of" label="Held on">
+          <Input id="filter-as-of" name="asOf" type="date" defaultValue={query.asOf} />
+        </Field>
+        <label className="flex items-end gap-2 pb-2 text-sm">
+          <input
+            type="checkbox"
+            name="pinned"
+            value="true"
+            defaultChecked={query.pinned === "true"}
+            className="size-4 accent-primary"
+          />
+          Pinned only
+        </label>
         <div className="flex items-end gap-2">
           <Button type="submit">Apply</Button>
           <Button asChild variant="ghost">

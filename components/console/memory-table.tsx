@@ -5,12 +5,15 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { bulkStatusAction } from "@/app/(console)/memories/actions";
 import type { MemoryJson } from "@/lib/memory";
-import { Badge, StatusBadge } from "./badges";
+import { Badge, PinnedBadge, StatusBadge, ValidityBadge } from "./badges";
 import { ConfirmDialog } from "./confirm-dialog";
-import { formatDateTime } from "./format";
+import { formatDateTime, formatValidity } from "./format";
+import { PinButton } from "./pin-button";
 
 export interface MemoryRow extends MemoryJson {
   purged: boolean;
+  /** Its validTo has passed: the fact no longer holds. */
+  superseded: boolean;
   score?: number;
 }
 
@@ -34,7 +37,7 @@ export function MemoryTable({ rows, readOnly, asUserId }: { rows: MemoryRow[]; r
 
   const bulk = (op: "delete" | "restore") => async () => {
     const result = await bulkStatusAction({ ids: chosen, op });
-    if (result.status !== "ok") return result.message;
+    if (!result.ok) return result.error.message;
     setSelected(new Set());
     setNotice(
       `${op === "delete" ? "Deleted" : "Restored"} ${result.changed} ${result.changed === 1 ? "memory" : "memories"}` +
@@ -105,15 +108,23 @@ export function MemoryTable({ rows, readOnly, asUserId }: { rows: MemoryRow[]; r
               <div className="flex flex-wrap items-center gap-1.5 text-muted-foreground text-xs">
                 <Badge>{row.kind}</Badge>
                 <StatusBadge status={row.status} purged={row.purged} />
+                {row.pinned ? <PinnedBadge /> : null}
+                <Validity row={row} />
                 <span>from {row.source.type}</span>
                 {row.namespace.length ? <span className="font-mono">{row.namespace.join(".")}</span> : null}
                 <span>· updated {formatDateTime(row.updatedAt)}</span>
                 {row.score !== undefined ? <span>· score {row.score.toFixed(3)}</span> : null}
               </div>
             </div>
+            {readOnly || row.status !== "active" ? null : <PinButton id={row.id} pinned={row.pinned} compact />}
           </li>
         ))}
       </ul>
     </div>
   );
+}
+
+function Validity({ row }: { row: MemoryRow }) {
+  const label = formatValidity(row.validFrom, row.validTo);
+  return label ? <ValidityBadge label={label} superseded={row.superseded} /> : null;
 }

@@ -17,7 +17,7 @@ export function RetryRunButton({ runId }: { runId: string }) {
         onClick={() =>
           start(async () => {
             const result = await retryRunAction(runId);
-            setMessage(result.ok ? "Queued again" : (result.error ?? "Could not retry."));
+            setMessage(result.ok ? "Queued again" : result.error.message);
           })
         }
       >

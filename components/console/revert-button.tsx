@@ -20,13 +20,13 @@ export function RevertButton({ id, version, currentVersion }: { id: string; vers
         onClick={() =>
           startTransition(async () => {
             const result = await revertMemoryAction({ id, version, expectedVersion: currentVersion });
-            if (result.status === "ok") {
+            if (result.ok) {
               setError(null);
               router.refresh();
-            } else if (result.status === "conflict") {
+            } else if (result.error.code === "conflict") {
               setError("The memory changed since this page loaded; reload to see the latest version.");
             } else {
-              setError(result.status === "not_found" ? "This memory no longer exists." : result.message);
+              setError(result.error.code === "not_found" ? "This memory no longer exists." : result.error.message);
             }
           })
         }

@@ -2,14 +2,16 @@ import Link from "next/link";
 import type { OpLine, RunView } from "@/lib/console/runs";
 import { cn } from "@/lib/utils";
 import { Badge } from "./badges";
-import { formatDateTime } from "./format";
+import { formatDateTime, formatUsd } from "./format";
 import { RetryRunButton } from "./retry-run-button";
+import { RevertRunButton } from "./revert-run-button";
 
 const STATUS_STYLE: Record<RunView["status"], string> = {
   queued: "text-muted-foreground",
   running: "border-primary/40 text-primary",
   succeeded: "border-primary/30 bg-accent text-accent-foreground",
   failed: "border-destructive/40 bg-destructive/10 text-destructive",
+  skipped: "border-amber-500/40 bg-amber-500/10 text-amber-700 dark:text-amber-300",
 };
 
 export function RunCard({ run, finished }: { run: RunView; finished: string | null }) {
@@ -29,9 +31,14 @@ export function RunCard({ run, finished }: { run: RunView; finished: string | nu
           {finished ? ` · finished ${finished}` : ""} · attempt {run.attempts}
           {run.model ? ` · ${run.model}` : ""}
           {run.tokens.input !== null ? ` · ${run.tokens.input} in / ${run.tokens.output ?? 0} out tokens` : ""}
+          {run.costUsd !== null ? ` · ${formatUsd(run.costUsd)}` : ""}
         </span>
       </div>
-      {run.error ? (
+      {run.error && run.status === "skipped" ? (
+        <p role="status" className="rounded-md border border-amber-500/40 bg-amber-500/10 px-3 py-2 text-sm">
+          Skipped: {run.error}
+        </p>
+      ) : run.error ? (
         <p
           role="alert"
           className="rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-destructive text-sm"
@@ -40,6 +47,13 @@ export function RunCard({ run, finished }: { run: RunView; finished: string | nu
         </p>
       ) : null}
       {run.status === "failed" ? <RetryRunButton runId={run.id} /> : null}
+      {run.revertedAt ? (
+        <p role="status" className="text-muted-foreground text-sm" data-testid="run-reverted">
+          Reverted {formatDateTime(run.revertedAt)}: its changes were undone (see each memory's history).
+        </p>
+      ) : run.status === "succeeded" && run.applied.length > 0 ? (
+        <RevertRunButton runId={run.id} />
+      ) : null}
       <div className="grid gap-3 md:grid-cols-3">
         <OpList title="Proposed" ops={run.proposed} />
         <OpList title="Applied" ops={run.applied} />

@@ -7,9 +7,8 @@ import type { MutationResult } from "@/lib/console/mutations";
 import { ConfirmDialog } from "./confirm-dialog";
 
 function failure(result: MutationResult): string | null {
-  if (result.status === "ok") return null;
-  if (result.status === "not_found") return "This memory no longer exists.";
-  return result.message;
+  if (result.ok) return null;
+  return result.error.code === "not_found" ? "This memory no longer exists." : result.error.message;
 }
 
 /** Delete (soft), restore and purge (erase for good), each behind a typed confirmation. */

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { currentPrincipal } from "@/app/(auth)/session";
+import { currentPrincipal } from "@/lib/auth/session";
 import { NavLinks } from "./nav-links";
 import { ThemeToggle } from "./theme-toggle";
 import { UserMenu } from "./user-menu";

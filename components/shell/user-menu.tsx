@@ -1,6 +1,6 @@
 "use client";
 
-import { KeyRound, LogOut, UserPlus, UserRound } from "lucide-react";
+import { KeyRound, LogOut, Settings, UserPlus, UserRound, Webhook } from "lucide-react";
 import Link from "next/link";
 import { logout } from "@/app/(auth)/actions";
 import { Button } from "@/components/ui/button";
@@ -50,8 +50,18 @@ export function UserMenu({ userId, email, name, isGuest, role }: UserMenuProps) 
           </DropdownMenuItem>
         ) : null}
         <DropdownMenuItem asChild>
+          <Link href="/settings">
+            <Settings className="size-4" aria-hidden /> Settings
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
           <Link href="/settings/keys">
             <KeyRound className="size-4" aria-hidden /> API keys
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link href="/settings/webhooks">
+            <Webhook className="size-4" aria-hidden /> Webhooks
           </Link>
         </DropdownMenuItem>
         <DropdownMenuItem onSelect={() => logout()}>

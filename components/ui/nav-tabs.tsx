@@ -9,6 +9,8 @@ export interface NavTab {
   label: string;
   /** Whether the tab is the current page, given the pathname. */
   match: (path: string) => boolean;
+  /** A count shown beside the label (e.g. pending proposals); hidden at 0. */
+  count?: number;
 }
 
 /** A row of links that marks the current page (aria-current) for sighted and screen-reader users alike. */
@@ -29,6 +31,12 @@ export function NavTabs({ label, tabs, className }: { label: string; tabs: NavTa
             )}
           >
             {tab.label}
+            {tab.count ? (
+              <span className="ml-1.5 rounded-full bg-primary px-1.5 py-0.5 font-medium text-[0.7rem] text-primary-foreground">
+                {tab.count}
+                <span className="sr-only"> pending</span>
+              </span>
+            ) : null}
           </Link>
         );
       })}

@@ -1,3 +1,4 @@
+import { embeddingModelIdFromEnv } from "./config";
 import { createModelRegistry, languageModel, type ModelRegistry } from "./registry";
 
 let registry: ModelRegistry | undefined;
@@ -8,10 +9,13 @@ export function chatLanguageModel(id: string) {
   return languageModel(registry, id);
 }
 
-/** The embedding model named by EMBEDDING_MODEL, or none: then search is lexical only (never fake vectors). */
+/**
+ * The embedding model EMBEDDING_MODEL names: unset means the bundled local encoder (semantic recall with no key),
+ * `none` no vectors at all (search is lexical only; never fake vectors), `provider:model` that provider's model.
+ */
 export function configuredEmbeddingModel(env: Readonly<Record<string, string | undefined>> = process.env) {
-  const id = env.EMBEDDING_MODEL?.trim();
-  if (!id) return undefined;
+  const id = embeddingModelIdFromEnv(env);
+  if (id === null) return undefined;
   registry ??= createModelRegistry();
-  return registry.embeddingModel(id as `openai:${string}`);
+  return registry.embeddingModel(id as `local:${string}`);
 }

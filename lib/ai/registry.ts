@@ -4,25 +4,36 @@ import { createGoogle } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { createProviderRegistry, customProvider } from "ai";
+import { modelTimeoutMs, OFFLINE_MODEL_ID } from "./config";
+import { idleTimeoutMiddleware } from "./idle-timeout";
+import { LOCAL_EMBEDDING_MODEL, LocalEmbeddingModel } from "./local-embedding";
 import { OfflineLanguageModel } from "./offline/model";
 
-export const OFFLINE_MODEL_ID = "offline";
+export { OFFLINE_MODEL_ID };
 
-/** Every provider a `provider:model` string can name (DESIGN §5), configured from the environment. */
+/**
+ * Every provider a `provider:model` string can name (DESIGN §5), configured from the environment. Every language
+ * model it hands out, the chat's and the background manager's alike, fails a call that sends nothing for
+ * MODEL_TIMEOUT_MS.
+ */
 export function createModelRegistry(env: Readonly<Record<string, string | undefined>> = process.env) {
-  return createProviderRegistry({
-    offline: customProvider({ languageModels: { default: new OfflineLanguageModel() } }),
-    openai: createOpenAI({ apiKey: env.OPENAI_API_KEY }),
-    anthropic: createAnthropic({ apiKey: env.ANTHROPIC_API_KEY }),
-    google: createGoogle({ apiKey: env.GOOGLE_GENERATIVE_AI_API_KEY }),
-    gateway: createGateway({ apiKey: env.AI_GATEWAY_API_KEY }),
-    "openai-compatible": createOpenAICompatible({
-      name: "openai-compatible",
-      baseURL: env.OPENAI_COMPATIBLE_BASE_URL ?? "http://localhost:11434/v1",
-      apiKey: env.OPENAI_COMPATIBLE_API_KEY,
-      supportsStructuredOutputs: true,
-    }),
-  });
+  return createProviderRegistry(
+    {
+      offline: customProvider({ languageModels: { default: new OfflineLanguageModel() } }),
+      local: customProvider({ embeddingModels: { [LOCAL_EMBEDDING_MODEL]: new LocalEmbeddingModel() } }),
+      openai: createOpenAI({ apiKey: env.OPENAI_API_KEY }),
+      anthropic: createAnthropic({ apiKey: env.ANTHROPIC_API_KEY }),
+      google: createGoogle({ apiKey: env.GOOGLE_GENERATIVE_AI_API_KEY }),
+      gateway: createGateway({ apiKey: env.AI_GATEWAY_API_KEY }),
+      "openai-compatible": createOpenAICompatible({
+        name: "openai-compatible",
+        baseURL: env.OPENAI_COMPATIBLE_BASE_URL ?? "http://localhost:11434/v1",
+        apiKey: env.OPENAI_COMPATIBLE_API_KEY,
+        supportsStructuredOutputs: true,
+      }),
+    },
+    { languageModelMiddleware: idleTimeoutMiddleware(modelTimeoutMs(env)) },
+  );
 }
 
 export type ModelRegistry = ReturnType<typeof createModelRegistry>;

@@ -1,5 +1,6 @@
+import { getDatabase } from "@/lib/db";
 import { errorResponse } from "./errors";
-import { FixedWindowLimiter, limitFrom, type RateDecision } from "./rate-limit";
+import { limitFrom, type RateDecision, SharedWindowLimiter } from "./rate-limit";
 
 const DEFAULT_PER_ADDRESS = 30;
 const DEFAULT_PER_EMAIL = 10;
@@ -12,10 +13,10 @@ const configuredAuthRateLimit = (env: Record<string, string | undefined> = proce
 const configuredEmailRateLimit = (env: Record<string, string | undefined> = process.env) =>
   limitFrom(env.AUTH_EMAIL_RATE_LIMIT_PER_MINUTE, DEFAULT_PER_EMAIL);
 
-const signInsByAddress = new FixedWindowLimiter(() => configuredAuthRateLimit());
-const signInsByEmail = new FixedWindowLimiter(() => configuredEmailRateLimit());
-const registrationsByAddress = new FixedWindowLimiter(() => configuredAuthRateLimit());
-const guestsByAddress = new FixedWindowLimiter(() => configuredAuthRateLimit());
+const signInsByAddress = new SharedWindowLimiter("sign-in-address", () => configuredAuthRateLimit());
+const signInsByEmail = new SharedWindowLimiter("sign-in-email", () => configuredEmailRateLimit());
+const registrationsByAddress = new SharedWindowLimiter("register-address", () => configuredAuthRateLimit());
+const guestsByAddress = new SharedWindowLimiter("guest-address", () => configuredAuthRateLimit());
 
 export type AuthAttempt =
   | { kind: "sign-in"; address: string; email: string }
@@ -23,20 +24,21 @@ export type AuthAttempt =
   | { kind: "guest"; address: string };
 
 /**
- * Counts one attempt against its limits (counted per web process, like the API key limit). A sign-in is limited by
- * address and by email, so neither many addresses against one account nor one address against many gets far.
+ * Counts one attempt against its limits (shared by every web process, like the API key limit). A sign-in is limited
+ * by address and by email, so neither many addresses against one account nor one address against many gets far.
  */
-export function takeAuthAttempt(attempt: AuthAttempt, now = Date.now()): RateDecision {
+export async function takeAuthAttempt(attempt: AuthAttempt, now = Date.now()): Promise<RateDecision> {
+  const database = await getDatabase();
   switch (attempt.kind) {
     case "sign-in": {
-      const byAddress = signInsByAddress.take(attempt.address, now);
+      const byAddress = await signInsByAddress.take(database, attempt.address, now);
       if (!byAddress.allowed) return byAddress;
-      return signInsByEmail.take(attempt.email.trim().toLowerCase().slice(0, 320), now);
+      return signInsByEmail.take(database, attempt.email.trim().toLowerCase().slice(0, 320), now);
     }
     case "register":
-      return registrationsByAddress.take(attempt.address, now);
+      return registrationsByAddress.take(database, attempt.address, now);
     case "guest":
-      return guestsByAddress.take(attempt.address, now);
+      return guestsByAddress.take(database, attempt.address, now);
   }
 }
 

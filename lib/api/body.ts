@@ -1,5 +1,4 @@
-import type { z } from "zod";
-import { ApiError } from "./errors";
+import { AppError } from "@/lib/errors";
 
 /** Request bodies above this are refused before parsing (413). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -15,7 +14,16 @@ export const MAX_JSON_DEPTH = 64;
  */
 export async function readJsonBody(request: Request, limit = MAX_BODY_BYTES): Promise<unknown> {
   const text = await readBodyText(request, limit);
-  if (text.trim() === "") throw new ApiError("bad_request", "The request body must be JSON.");
+  if (text.trim() === "") throw new AppError("bad_request", "The request body must be JSON.");
+  requireJsonContentType(request.headers.get("content-type"));
+  return parseJsonText(text);
+}
+
+/** Like readJsonBody, but no body at all is `{}`: for requests whose every field is optional (approve, reject). */
+export async function readOptionalJsonBody(request: Request, limit = MAX_BODY_BYTES): Promise<unknown> {
+  const text = await readBodyText(request, limit);
+  if (text === "") return {};
+  if (text.trim() === "") throw new AppError("bad_request", "The request body must be JSON.");
   requireJsonContentType(request.headers.get("content-type"));
   return parseJsonText(text);
 }
@@ -34,7 +42,7 @@ export function requireJsonContentType(header: string | null): void {
     ?.slice("charset=".length)
     .replaceAll('"', "");
   if (!json || (charset !== undefined && charset !== "utf-8" && charset !== "utf8")) {
-    throw new ApiError("unsupported_media_type", "Send the body as JSON: Content-Type: application/json (UTF-8).");
+    throw new AppError("unsupported_media_type", "Send the body as JSON: Content-Type: application/json (UTF-8).");
   }
 }
 
@@ -59,12 +67,12 @@ export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Pr
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
   } catch {
-    throw new ApiError("bad_request", "The request body is not valid UTF-8.");
+    throw new AppError("bad_request", "The request body is not valid UTF-8.");
   }
 }
 
 const tooLarge = (limit: number) =>
-  new ApiError("payload_too_large", `The request body exceeds ${Math.round(limit / 1024)} KB.`);
+  new AppError("payload_too_large", `The request body exceeds ${Math.round(limit / 1024)} KB.`);
 
 /**
  * JSON.parse behind the depth limit. Strings with NUL or an unpaired surrogate escape are refused here: Postgres
@@ -72,16 +80,16 @@ const tooLarge = (limit: number) =>
  */
 export function parseJsonText(text: string): unknown {
   if (exceedsDepth(text, MAX_JSON_DEPTH)) {
-    throw new ApiError("bad_request", `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
+    throw new AppError("bad_request", `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ApiError("bad_request", "The request body is not valid JSON.");
+    throw new AppError("bad_request", "The request body is not valid JSON.");
   }
   if (hasUnstorableText(value)) {
-    throw new ApiError(
+    throw new AppError(
       "unprocessable",
       "The request contains characters that cannot be stored (NUL, or an unpaired UTF-16 surrogate).",
     );
@@ -125,16 +133,6 @@ function hasUnstorableText(root: unknown): boolean {
     }
   }
   return false;
-}
-
-/** Validates with zod; unknown fields and wrong types are 422 with the issues as details. */
-export function parseRequest<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const details = result.error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message }));
-  const first = details[0];
-  const where = first && first.path.length > 0 ? `${first.path.join(".")}: ` : "";
-  throw new ApiError("unprocessable", `Invalid request: ${where}${first?.message ?? "rejected"}.`, details);
 }
 
 /** Query-string parameters as a plain object (a repeated parameter keeps its last value). */

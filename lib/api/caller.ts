@@ -1,9 +1,9 @@
-import { currentPrincipal } from "@/app/(auth)/session";
 import { type ApiKeyScope, type AuthenticatedKey, authenticateApiKey, recordKeyUse } from "@/lib/auth/api-keys";
 import type { Principal } from "@/lib/auth/principal";
+import { currentPrincipal } from "@/lib/auth/session";
 import { getDatabase } from "@/lib/db";
+import { AppError } from "@/lib/errors";
 import type { Actor } from "@/lib/memory";
-import { ApiError } from "./errors";
 import { crossSiteRefusal } from "./origin";
 import { apiKeyLimiter, type RateDecision, sessionLimiter } from "./rate-limit";
 
@@ -32,23 +32,29 @@ export async function resolveCaller(request: Request, keyHeader: KeyHeader = "au
   const presented = presentedKey(request, keyHeader);
   if (presented === null) {
     const refusal = crossSiteRefusal(request);
-    if (refusal) throw new ApiError("forbidden", refusal);
+    if (refusal) throw new AppError("forbidden", refusal);
     const principal = await currentPrincipal();
-    if (!principal) throw new ApiError("unauthorized", "Sign in or send an API key.");
-    requireWithinLimit(sessionLimiter.take(principal.userId), "Too many requests for this account; retry later.");
+    if (!principal) throw new AppError("unauthorized", "Sign in or send an API key.");
+    requireWithinLimit(
+      await sessionLimiter.take(await getDatabase(), principal.userId),
+      "Too many requests for this account; retry later.",
+    );
     return { principal, apiKey: null };
   }
-  const { db } = await getDatabase();
-  const result = await authenticateApiKey(db, presented);
-  if (!result.ok) throw new ApiError("unauthorized", REJECTED_KEY_MESSAGES[result.reason]);
-  requireWithinLimit(apiKeyLimiter.take(result.key.id), "Too many requests for this API key; retry later.");
-  await recordKeyUse(db, result.key, `${request.method} ${new URL(request.url).pathname}`);
+  const database = await getDatabase();
+  const result = await authenticateApiKey(database, presented);
+  if (!result.ok) throw new AppError("unauthorized", REJECTED_KEY_MESSAGES[result.reason]);
+  requireWithinLimit(
+    await apiKeyLimiter.take(database, result.key.id),
+    "Too many requests for this API key; retry later.",
+  );
+  await recordKeyUse(database, result.key, `${request.method} ${new URL(request.url).pathname}`);
   return { principal: result.key.principal, apiKey: { id: result.key.id, scopes: result.key.scopes } };
 }
 
 export function requireWithinLimit(decision: RateDecision, message: string): void {
   if (!decision.allowed) {
-    throw new ApiError("rate_limited", message, undefined, { "retry-after": String(decision.retryAfterSeconds) });
+    throw new AppError("rate_limited", message, [], { headers: { "retry-after": String(decision.retryAfterSeconds) } });
   }
 }
 
@@ -63,13 +69,13 @@ function presentedKey(request: Request, keyHeader: KeyHeader): string | null {
 /** Session callers may do anything to their own data; a key only what its scopes allow. */
 export function requireScope(caller: Caller, scope: ApiKeyScope): void {
   if (caller.apiKey && !caller.apiKey.scopes.includes(scope)) {
-    throw new ApiError("forbidden", `This API key lacks the "${scope}" scope.`);
+    throw new AppError("forbidden", `This API key lacks the "${scope}" scope.`);
   }
 }
 
 /** Refuses API keys where only a signed-in person may act (issuing and revoking keys). */
 export function requireSession(caller: Caller, action: string): void {
-  if (caller.apiKey) throw new ApiError("forbidden", `An API key cannot ${action}; sign in to the console.`);
+  if (caller.apiKey) throw new AppError("forbidden", `An API key cannot ${action}; sign in to the console.`);
 }
 
 /** Writes made with a key are attributed to the key; session writes to the user. */

@@ -1,7 +1,7 @@
-import { configuredEmbeddingModel } from "@/lib/ai/models";
 import type { Principal } from "@/lib/auth/principal";
 import { getDatabase } from "@/lib/db";
 import { type Actor, type MemoryContext, systemClock } from "@/lib/memory";
+import { backgroundWiring } from "@/lib/server/wiring";
 
 /**
  * The memory context for an HTTP request: the process database, the caller as the writer (the user, or the API key
@@ -17,6 +17,6 @@ export async function memoryContextFor(
     actor,
     clock: systemClock,
     provenance: { source: "api" },
-    embeddingModel: configuredEmbeddingModel(),
+    ...backgroundWiring(),
   };
 }

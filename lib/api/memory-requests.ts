@@ -1,32 +1,54 @@
 import { z } from "zod";
-import { fieldFilterSchema, statusFilterSchema } from "@/lib/memory";
+import { fieldFilterSchema, statusFilterSchema } from "@/lib/memory/filter-schemas";
+import {
+  contentInput,
+  createMemoryInputSchema,
+  instantInput,
+  kindInput,
+  metadataInput,
+  namespaceInput,
+  queryInput,
+  SEARCH_MODES,
+  validityInput,
+} from "@/lib/memory/inputs";
+import { LIMITS } from "@/lib/memory/limits";
 
-/** Request shapes of /api/v1/memories (DESIGN §7). Strict: an unknown field is a 422, not silently dropped. */
-const kind = z.string().min(1).max(64);
-const namespace = z.array(z.string()).max(16);
-const metadata = z.record(z.string(), z.json());
-
-export const createMemoryBody = z.strictObject({
-  content: z.unknown().refine((value) => value !== undefined, "content is required"),
-  kind: kind.optional(),
-  namespace: namespace.optional(),
-  key: z.string().min(1).max(256).optional(),
-  metadata: metadata.optional(),
+/**
+ * Request shapes of /api/v1/memories (DESIGN §7), built from the core's own input fields so every limit and its
+ * error are the core's. Strict: an unknown field is a 422, not silently dropped. Imported from the core's zod-only
+ * modules, so the SDK (sdk/) compiles these in and types its calls with them.
+ */
+export const createMemoryBody = createMemoryInputSchema.pick({
+  content: true,
+  kind: true,
+  namespace: true,
+  key: true,
+  metadata: true,
+  pinned: true,
+  validFrom: true,
+  validTo: true,
 });
 
 export const updateMemoryBody = z.strictObject({
-  content: z.unknown().optional(),
-  kind: kind.optional(),
-  metadata: metadata.optional(),
+  content: contentInput.optional(),
+  kind: kindInput.optional(),
+  metadata: metadataInput.optional(),
+  pinned: z.boolean().optional().describe("Pinned memories are recalled into every chat turn."),
+  validFrom: validityInput.optional().describe("When the fact started to hold (ISO date or date-time); null clears."),
+  validTo: validityInput.optional().describe("When it stopped holding; null clears. Not before validFrom."),
   expectedVersion: z.number().int().positive().optional(),
 });
 
 export const listMemoriesQuery = z.strictObject({
-  q: z.string().trim().min(1).max(2_000).optional(),
-  kind: kind.optional(),
+  q: queryInput.optional(),
+  kind: kindInput.optional(),
   status: statusFilterSchema.optional(),
   namespace: z.string().max(2_000).optional(),
-  limit: z.coerce.number().int().min(1).max(200).optional(),
+  pinned: z.enum(["true", "false"]).optional(),
+  asOf: instantInput
+    .optional()
+    .describe("Only facts that held then (ISO date or date-time), superseded ones included."),
+  limit: z.coerce.number().int().min(1).max(LIMITS.listPage).optional(),
   cursor: z.string().max(500).optional(),
 });
 
@@ -34,10 +56,25 @@ export const deleteMemoryQuery = z.strictObject({ purge: z.enum(["true", "false"
 
 export const searchMemoriesBody = z.strictObject({
   query: z.string(),
-  limit: z.number().int().min(1).max(100).optional(),
-  kind: z.union([kind, z.array(kind).min(1).max(20)]).optional(),
+  limit: z.number().int().min(1).max(LIMITS.searchResults).optional(),
+  kind: z.union([kindInput, z.array(kindInput).min(1).max(20)]).optional(),
   filter: fieldFilterSchema.optional(),
-  namespace: namespace.optional(),
+  namespace: namespaceInput.optional(),
+  mode: z.enum(SEARCH_MODES).optional(),
+  asOf: instantInput
+    .optional()
+    .describe("Facts that held then, superseded ones included; without it, superseded facts are left out."),
+});
+
+/** A batch body may be this large: a thousand memories of a few kilobytes each. */
+export const MAX_BATCH_BODY_BYTES = 8 * 1024 * 1024;
+
+/** The items are checked one by one (as createMemoryBody), so one bad item cannot refuse the whole batch. */
+export const batchBody = z.strictObject({
+  memories: z
+    .array(z.unknown())
+    .min(1, "Send at least one memory.")
+    .max(LIMITS.batchItems, `A batch holds at most ${LIMITS.batchItems} memories.`),
 });
 
 export const noQuery = z.strictObject({});

@@ -1,8 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "@/lib/db/client";
+import type { Database } from "@/lib/db/client";
 import { apiKeys, auditLog, users } from "@/lib/db/schema";
+import { asUser, type UserBinding } from "@/lib/db/unit-of-work";
+import { processState } from "@/lib/process-state";
 import { namespaceRoot, type Principal } from "./principal";
 
 export const API_KEY_SCOPES = ["read", "write"] as const;
@@ -44,53 +46,57 @@ export const hashApiKey = (key: string): string => createHash("sha256").update(k
 
 /** Issues a key for `userId`; the returned secret is never stored and cannot be shown again. */
 export async function createApiKey(
-  db: Db,
-  userId: string,
+  owner: UserBinding,
   raw: CreateApiKeyInput,
 ): Promise<{ id: string; key: string; summary: ApiKeySummary }> {
   const input = createApiKeyInput.parse(raw);
   const key = `${KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
-  const [row] = await db
-    .insert(apiKeys)
-    .values({
-      userId,
-      name: input.name,
-      prefix: key.slice(0, DISPLAY_PREFIX_LENGTH),
-      keyHash: hashApiKey(key),
-      scopes: input.scopes,
-      expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
-    })
-    .returning();
+  const [row] = await asUser(owner, ({ db }) =>
+    db
+      .insert(apiKeys)
+      .values({
+        userId: owner.principal.userId,
+        name: input.name,
+        prefix: key.slice(0, DISPLAY_PREFIX_LENGTH),
+        keyHash: hashApiKey(key),
+        scopes: input.scopes,
+        expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
+      })
+      .returning(),
+  );
   if (!row) throw new Error("The API key was not stored.");
   return { id: row.id, key, summary: toSummary(row) };
 }
 
 /** The owner's keys, newest first, revoked ones included (their history stays visible). */
-export async function listApiKeys(db: Db, userId: string): Promise<ApiKeySummary[]> {
-  const rows = await db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.createdAt));
+export async function listApiKeys(owner: UserBinding): Promise<ApiKeySummary[]> {
+  const rows = await asUser(owner, ({ db }) =>
+    db.select().from(apiKeys).where(eq(apiKeys.userId, owner.principal.userId)).orderBy(desc(apiKeys.createdAt)),
+  );
   return rows.map(toSummary);
 }
 
 /** Revokes one of the owner's keys (idempotent); null when the id is not theirs or not a key id at all. */
-export async function revokeApiKey(
-  db: Db,
-  userId: string,
-  id: string,
-  now = new Date(),
-): Promise<ApiKeySummary | null> {
+export async function revokeApiKey(owner: UserBinding, id: string, now = new Date()): Promise<ApiKeySummary | null> {
   if (!z.uuid().safeParse(id).success) return null;
-  const [existing] = await db
-    .select()
-    .from(apiKeys)
-    .where(and(eq(apiKeys.userId, userId), eq(apiKeys.id, id)));
-  if (!existing) return null;
-  if (existing.revokedAt) return toSummary(existing);
-  const [row] = await db
-    .update(apiKeys)
-    .set({ revokedAt: now })
-    .where(and(eq(apiKeys.userId, userId), eq(apiKeys.id, id)))
-    .returning();
-  return row ? toSummary(row) : null;
+  const userId = owner.principal.userId;
+  return asUser(owner, async (unit) => {
+    const db = unit.db;
+    const [existing] = await db
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.userId, userId), eq(apiKeys.id, id)));
+    if (!existing) return null;
+    if (existing.revokedAt) return toSummary(existing);
+    const [row] = await db
+      .update(apiKeys)
+      .set({ revokedAt: now })
+      .where(and(eq(apiKeys.userId, userId), eq(apiKeys.id, id)))
+      .returning();
+    // Once the revocation is visible to everyone: forgotten earlier, a racing request could cache the old row.
+    unit.afterCommit(() => forget(id));
+    return row ? toSummary(row) : null;
+  });
 }
 
 export interface AuthenticatedKey {
@@ -104,16 +110,26 @@ export type KeyAuthentication =
   | { ok: false; reason: "malformed" | "unknown" | "revoked" | "expired" };
 
 /**
- * Resolves a presented key to its owner. The principal a key yields is always a plain user rooted at the owner's
- * namespace: a key never carries its owner's admin role.
+ * Resolves a presented key to its owner. Unbound: nobody is known until the key is. The principal a key yields is
+ * always a plain user rooted at the owner's namespace: a key never carries its owner's admin role.
  */
-export async function authenticateApiKey(db: Db, presented: string, now = new Date()): Promise<KeyAuthentication> {
+export async function authenticateApiKey(
+  database: Database,
+  presented: string,
+  now = new Date(),
+): Promise<KeyAuthentication> {
   if (!KEY_PATTERN.test(presented)) return { ok: false, reason: "malformed" };
-  const [row] = await db
-    .select({ key: apiKeys, user: { email: users.email, name: users.name, isGuest: users.isGuest } })
-    .from(apiKeys)
-    .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(eq(apiKeys.keyHash, hashApiKey(presented)));
+  const hash = hashApiKey(presented);
+  const cached = lookedUp.get(hash);
+  let row = cached && now.getTime() - cached.at < KEY_LOOKUP_TTL_MS ? cached.row : undefined;
+  if (!row) {
+    [row] = await database.unbound.db
+      .select({ key: apiKeys, user: { email: users.email, name: users.name, isGuest: users.isGuest } })
+      .from(apiKeys)
+      .innerJoin(users, eq(users.id, apiKeys.userId))
+      .where(eq(apiKeys.keyHash, hash));
+    if (row) remember(hash, row, now.getTime());
+  }
   if (!row) return { ok: false, reason: "unknown" };
   if (row.key.revokedAt) return { ok: false, reason: "revoked" };
   if (row.key.expiresAt && row.key.expiresAt <= now) return { ok: false, reason: "expired" };
@@ -135,38 +151,74 @@ export async function authenticateApiKey(db: Db, presented: string, now = new Da
 }
 
 /**
+ * How long this process trusts a key row it read: a busy key costs no lookup per request. Revoking a key forgets it
+ * here at once; other web processes stop accepting it within this long. Expiry is checked against the clock on every
+ * request.
+ */
+export const KEY_LOOKUP_TTL_MS = 5_000;
+
+type KeyRow = {
+  key: typeof apiKeys.$inferSelect;
+  user: { email: string | null; name: string | null; isGuest: boolean };
+};
+const lookedUp = processState("api-key-rows", () => new Map<string, { row: KeyRow; at: number }>());
+
+function remember(hash: string, row: KeyRow, at: number) {
+  lookedUp.set(hash, { row, at });
+  if (lookedUp.size > 10_000) {
+    for (const [stale, entry] of lookedUp) if (at - entry.at >= KEY_LOOKUP_TTL_MS) lookedUp.delete(stale);
+  }
+}
+
+function forget(keyId: string) {
+  for (const [hash, entry] of lookedUp) if (entry.row.key.id === keyId) lookedUp.delete(hash);
+}
+
+/** When this process last asked the database to stamp each key: within the interval it need not ask again. */
+const checkedHere = processState("api-key-use-checks", () => new Map<string, number>());
+
+/**
  * Stamps last_used_at and appends an audit row, at most once per KEY_USE_RECORD_INTERVAL_MS per key: the conditional
- * UPDATE decides, so concurrent requests record one use between them.
+ * UPDATE decides, so concurrent requests (and processes) record one use between them. Each process asks at most once
+ * per interval per key, so the request path of a busy key costs no write.
  */
 export async function recordKeyUse(
-  db: Db,
+  database: Database,
   key: Pick<AuthenticatedKey, "id" | "principal">,
   target: string,
   now = new Date(),
 ): Promise<boolean> {
+  const checked = checkedHere.get(key.id);
+  if (checked !== undefined && now.getTime() - checked < KEY_USE_RECORD_INTERVAL_MS) return false;
+  checkedHere.set(key.id, now.getTime());
+  if (checkedHere.size > 10_000) {
+    for (const [id, at] of checkedHere) if (now.getTime() - at >= KEY_USE_RECORD_INTERVAL_MS) checkedHere.delete(id);
+  }
   const userId = key.principal.userId;
   const threshold = new Date(now.getTime() - KEY_USE_RECORD_INTERVAL_MS);
-  const stamped = await db
-    .update(apiKeys)
-    .set({ lastUsedAt: now })
-    .where(
-      and(
-        eq(apiKeys.userId, userId),
-        eq(apiKeys.id, key.id),
-        or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, threshold)),
-      ),
-    )
-    .returning({ id: apiKeys.id });
-  if (stamped.length === 0) return false;
-  await db.insert(auditLog).values({
-    userId,
-    actorType: "api_key",
-    actorId: key.id,
-    action: "api_key.use",
-    target,
-    createdAt: now,
+  return asUser({ database, principal: key.principal }, async ({ db }) => {
+    const stamped = await db
+      .update(apiKeys)
+      .set({ lastUsedAt: now })
+      .where(
+        and(
+          eq(apiKeys.userId, userId),
+          eq(apiKeys.id, key.id),
+          or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, threshold)),
+        ),
+      )
+      .returning({ id: apiKeys.id });
+    if (stamped.length === 0) return false;
+    await db.insert(auditLog).values({
+      userId,
+      actorType: "api_key",
+      actorId: key.id,
+      action: "api_key.use",
+      target,
+      createdAt: now,
+    });
+    return true;
   });
-  return true;
 }
 
 const isScope = (value: string): value is ApiKeyScope => (API_KEY_SCOPES as readonly string[]).includes(value);

@@ -3,6 +3,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { postgresErrorCode, UNIQUE_VIOLATION } from "@/lib/db/errors";
 import { accounts, users } from "@/lib/db/schema";
+import { AppError } from "@/lib/errors";
 import type { RegisterInput } from "./credentials";
 
 const BCRYPT_ROUNDS = 10;
@@ -10,9 +11,11 @@ let dummyHash: Promise<string> | undefined;
 
 export type UserRow = typeof users.$inferSelect;
 
-export class EmailTakenError extends Error {
+export class EmailTakenError extends AppError {
   constructor() {
-    super("An account with this email already exists.");
+    super("conflict", "An account with this email already exists.", [
+      { path: ["email"], message: "already registered" },
+    ]);
     this.name = "EmailTakenError";
   }
 }

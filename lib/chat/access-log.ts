@@ -1,12 +1,11 @@
-import type { Db } from "@/lib/db";
-import { asUser } from "@/lib/db/principal";
 import { memoryAccess } from "@/lib/db/schema";
+import { asUser, type UserBinding } from "@/lib/db/unit-of-work";
 import type { ChatMessage, RecalledMemory } from "./types";
 
 /** Records which memories shaped an answer: those recalled into its instructions and those its searches returned. */
 export async function recordMemoryAccess(
-  db: Db,
-  scope: { userId: string; threadId: string },
+  ctx: UserBinding,
+  threadId: string,
   answer: ChatMessage,
   recalled: readonly RecalledMemory[],
 ) {
@@ -25,13 +24,13 @@ export async function recordMemoryAccess(
     }
   }
   if (rows.length === 0) return;
-  await asUser(db, scope.userId, (tx) =>
-    tx
+  await asUser(ctx, ({ db }) =>
+    db
       .insert(memoryAccess)
       .values(
         rows.map(({ via, memory, rank }) => ({
-          userId: scope.userId,
-          threadId: scope.threadId,
+          userId: ctx.principal.userId,
+          threadId,
           messageId: answer.id,
           memoryId: memory.id,
           via,

@@ -1,12 +1,36 @@
-import { CHAT_INSTRUCTIONS, MEMORY_DATA_PREAMBLE, SUMMARY_PREAMBLE } from "@/lib/ai/prompts";
+import {
+  CHAT_INSTRUCTIONS,
+  MEMORY_DATA_PREAMBLE,
+  PREFERENCES_PREAMBLE,
+  RULES_PREAMBLE,
+  SUMMARY_PREAMBLE,
+} from "@/lib/ai/prompts";
 import type { RecalledMemory } from "./types";
 
 /**
  * The system instructions for one turn. Recalled memories and the running summary are appended as clearly delimited
  * data: each memory is one JSON line, so nothing inside its text can end the line, and no text can close the block.
  */
-export function buildInstructions(options: { recalled: readonly RecalledMemory[]; summary?: string | null }): string {
+export function buildInstructions(options: {
+  recalled: readonly RecalledMemory[];
+  summary?: string | null;
+  rules?: ReadonlyArray<{ text: string; terms: readonly string[] }>;
+  /** The user's standing instructions (DESIGN §12): how they want answers, one JSON line per line they wrote. */
+  preferences?: string | null;
+}): string {
   const sections = [CHAT_INSTRUCTIONS];
+  const preferences = (options.preferences ?? "")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean);
+  if (preferences.length > 0) {
+    const lines = preferences.map((line) => dataLine({ preference: line }));
+    sections.push(`${PREFERENCES_PREAMBLE}\n<preferences>\n${lines.join("\n")}\n</preferences>`);
+  }
+  if (options.rules && options.rules.length > 0) {
+    const lines = options.rules.map((rule) => dataLine({ rule: rule.text, terms: rule.terms }));
+    sections.push(`${RULES_PREAMBLE}\n<rules>\n${lines.join("\n")}\n</rules>`);
+  }
   if (options.recalled.length > 0) {
     const lines = options.recalled.map((memory) => dataLine({ id: memory.id, kind: memory.kind, text: memory.text }));
     sections.push(`${MEMORY_DATA_PREAMBLE}\n<memories>\n${lines.join("\n")}\n</memories>`);

@@ -1,23 +1,24 @@
-import { and, asc, desc, eq, gt, gte, sql } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { decodeKeyset, keysetPage, olderThan } from "@/lib/db/keyset";
-import { asUser } from "@/lib/db/principal";
+import { and, asc, eq, gt, gte, sql } from "drizzle-orm";
+import { afterPosition, decodeCursor, type KeysetOrder, keysetPage, orderBy } from "@/lib/db/keyset";
 import { messages, threads } from "@/lib/db/schema";
+import { asUser, type UserBinding } from "@/lib/db/unit-of-work";
+import { AppError } from "@/lib/errors";
 import type { ChatMessage } from "./types";
 
 export type Thread = typeof threads.$inferSelect;
 
-export class ThreadNotFoundError extends Error {
+export class ThreadNotFoundError extends AppError {
   constructor() {
-    super("Chat not found.");
+    super("not_found", "Chat not found.");
     this.name = "ThreadNotFoundError";
   }
 }
 
 const owned = (userId: string, threadId: string) => and(eq(threads.userId, userId), eq(threads.id, threadId));
 
-export async function getThread(db: Db, userId: string, threadId: string): Promise<Thread | null> {
-  const [thread] = await asUser(db, userId, (tx) => tx.select().from(threads).where(owned(userId, threadId)).limit(1));
+export async function getThread(ctx: UserBinding, threadId: string): Promise<Thread | null> {
+  const userId = ctx.principal.userId;
+  const [thread] = await asUser(ctx, ({ db }) => db.select().from(threads).where(owned(userId, threadId)).limit(1));
   return thread ?? null;
 }
 
@@ -25,10 +26,11 @@ export async function getThread(db: Db, userId: string, threadId: string): Promi
  * The caller's thread with this id, created on first use. Thread ids are chosen by the client, so an id that another
  * user already holds is simply a different row under this user: the primary key leads with user_id.
  */
-export async function ensureThread(db: Db, userId: string, threadId: string): Promise<Thread> {
-  return asUser(db, userId, async (tx) => {
-    await tx.insert(threads).values({ userId, id: threadId }).onConflictDoNothing();
-    const thread = await getThread(tx, userId, threadId);
+export async function ensureThread(ctx: UserBinding, threadId: string): Promise<Thread> {
+  const userId = ctx.principal.userId;
+  return asUser(ctx, async ({ db }) => {
+    await db.insert(threads).values({ userId, id: threadId }).onConflictDoNothing();
+    const [thread] = await db.select().from(threads).where(owned(userId, threadId)).limit(1);
     if (!thread) throw new ThreadNotFoundError();
     return thread;
   });
@@ -39,25 +41,32 @@ export interface ThreadPage {
   nextCursor: string | null;
 }
 
-/** Newest first, keyset-paginated on (updated_at, id) so pages stay cheap however many threads a user has. */
-export async function listThreads(db: Db, userId: string, options: { limit?: number; cursor?: string } = {}) {
+const THREAD_ORDER: KeysetOrder = { name: "threads", direction: "desc" };
+
+/**
+ * Newest first, keyset-paginated on (updated_at, id) so pages stay cheap however many threads a user has. The
+ * sidebar loads more as a person scrolls: a cursor it cannot read starts over.
+ */
+export async function listThreads(ctx: UserBinding, options: { limit?: number; cursor?: string } = {}) {
+  const userId = ctx.principal.userId;
   const limit = options.limit ?? 30;
-  const after = decodeKeyset(options.cursor);
-  const rows = await asUser(db, userId, (tx) =>
-    tx
+  const after = decodeCursor(options.cursor, THREAD_ORDER, { onInvalid: "restart" });
+  const rows = await asUser(ctx, ({ db }) =>
+    db
       .select({ id: threads.id, title: threads.title, updatedAt: threads.updatedAt })
       .from(threads)
-      .where(and(eq(threads.userId, userId), olderThan(threads.updatedAt, threads.id, after)))
-      .orderBy(desc(threads.updatedAt), desc(threads.id))
+      .where(and(eq(threads.userId, userId), afterPosition(threads.updatedAt, threads.id, THREAD_ORDER, after)))
+      .orderBy(...orderBy(threads.updatedAt, threads.id, THREAD_ORDER))
       .limit(limit + 1),
   );
-  const { page, nextCursor } = keysetPage(rows, limit, (row) => ({ at: row.updatedAt, id: row.id }));
+  const { page, nextCursor } = keysetPage(rows, limit, THREAD_ORDER, (row) => ({ at: row.updatedAt, id: row.id }));
   return { threads: page, nextCursor } satisfies ThreadPage;
 }
 
-export async function renameThread(db: Db, userId: string, threadId: string, title: string) {
-  const [row] = await asUser(db, userId, (tx) =>
-    tx
+export async function renameThread(ctx: UserBinding, threadId: string, title: string) {
+  const userId = ctx.principal.userId;
+  const [row] = await asUser(ctx, ({ db }) =>
+    db
       .update(threads)
       .set({ title, updatedAt: new Date() })
       .where(owned(userId, threadId))
@@ -67,16 +76,18 @@ export async function renameThread(db: Db, userId: string, threadId: string, tit
 }
 
 /** Deletes the conversation and its messages. Memories keep their own copy of the quoted source span. */
-export async function deleteThread(db: Db, userId: string, threadId: string) {
-  const [row] = await asUser(db, userId, (tx) =>
-    tx.delete(threads).where(owned(userId, threadId)).returning({ id: threads.id }),
+export async function deleteThread(ctx: UserBinding, threadId: string) {
+  const userId = ctx.principal.userId;
+  const [row] = await asUser(ctx, ({ db }) =>
+    db.delete(threads).where(owned(userId, threadId)).returning({ id: threads.id }),
   );
   if (!row) throw new ThreadNotFoundError();
 }
 
-export async function loadMessages(db: Db, userId: string, threadId: string): Promise<ChatMessage[]> {
-  const rows = await asUser(db, userId, (tx) =>
-    tx
+export async function loadMessages(ctx: UserBinding, threadId: string): Promise<ChatMessage[]> {
+  const userId = ctx.principal.userId;
+  const rows = await asUser(ctx, ({ db }) =>
+    db
       .select()
       .from(messages)
       .where(and(eq(messages.userId, userId), eq(messages.threadId, threadId)))
@@ -90,9 +101,9 @@ export async function loadMessages(db: Db, userId: string, threadId: string): Pr
   }));
 }
 
-export class ThreadChangedError extends Error {
+export class ThreadChangedError extends AppError {
   constructor() {
-    super("This chat changed meanwhile (another tab or request); reload it and try again.");
+    super("conflict", "This chat changed meanwhile (another tab or request); reload it and try again.");
     this.name = "ThreadChangedError";
   }
 }
@@ -104,14 +115,14 @@ export class ThreadChangedError extends Error {
  * two requests racing on one thread cannot erase each other's messages.
  */
 export async function writeMessagesFrom(
-  db: Db,
-  userId: string,
+  ctx: UserBinding,
   threadId: string,
   list: readonly ChatMessage[],
   from: number,
   options: { replace?: boolean } = {},
 ) {
-  await asUser(db, userId, async (tx) => {
+  const userId = ctx.principal.userId;
+  await asUser(ctx, async ({ db: tx }) => {
     await tx.select({ id: threads.id }).from(threads).where(owned(userId, threadId)).for("update");
     const stored = await tx
       .select({ id: messages.id, position: messages.position })
@@ -147,18 +158,20 @@ export async function writeMessagesFrom(
   });
 }
 
-export async function setThreadTitle(db: Db, userId: string, threadId: string, title: string) {
-  await asUser(db, userId, (tx) =>
-    tx
+export async function setThreadTitle(ctx: UserBinding, threadId: string, title: string) {
+  const userId = ctx.principal.userId;
+  await asUser(ctx, ({ db }) =>
+    db
       .update(threads)
       .set({ title })
       .where(and(owned(userId, threadId), sql`${threads.title} is null`)),
   );
 }
 
-export async function saveSummary(db: Db, userId: string, threadId: string, summary: string, through: number) {
-  await asUser(db, userId, (tx) =>
-    tx
+export async function saveSummary(ctx: UserBinding, threadId: string, summary: string, through: number) {
+  const userId = ctx.principal.userId;
+  await asUser(ctx, ({ db }) =>
+    db
       .update(threads)
       .set({ summary, summarizedThrough: through })
       .where(and(owned(userId, threadId), gt(sql`${through}`, threads.summarizedThrough))),

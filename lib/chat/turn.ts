@@ -8,12 +8,24 @@ import {
   streamText,
   toUIMessageStream,
 } from "ai";
+import { describeModelFailure } from "@/lib/ai/failures";
 import { SUMMARIZE_INSTRUCTIONS, TITLE_INSTRUCTIONS } from "@/lib/ai/prompts";
-import { asUser } from "@/lib/db/principal";
+import { AppError } from "@/lib/errors";
 import { logFailure } from "@/lib/log";
-import { createMemoryTools, type MemoryContext } from "@/lib/memory";
+import {
+  addUsage,
+  createMemoryTools,
+  currentInstructions,
+  listRules,
+  type MemoryContext,
+  type Pricing,
+  recordUsage,
+  type TokenUsage,
+  withUnit,
+} from "@/lib/memory";
 import { recordMemoryAccess } from "./access-log";
 import { planContextWindow, transcript } from "./context-window";
+import { answerStream } from "./endings";
 import { buildInstructions } from "./instructions";
 import { recallMemories } from "./recall";
 import type { ChatRequest } from "./request";
@@ -31,16 +43,6 @@ const MAX_STEPS = 5;
 const MAX_QUOTE = 1_000;
 const newMessageId = createIdGenerator({ prefix: "msg", size: 16 });
 
-export class ChatTurnError extends Error {
-  constructor(
-    readonly code: "conflict" | "unprocessable",
-    message: string,
-  ) {
-    super(message);
-    this.name = "ChatTurnError";
-  }
-}
-
 export interface ChatTurnOptions {
   /** The caller's memory context; the turn derives the agent's writes (actor, provenance) from it. */
   memory: MemoryContext;
@@ -48,6 +50,8 @@ export interface ChatTurnOptions {
   modelId: string;
   contextTokens: number;
   abortSignal?: AbortSignal;
+  /** Prices the turn's tokens for the cost ledger; absent, they are recorded without a cost. */
+  pricing?: Pricing;
   /** Runs after the answer is stored, e.g. to schedule background extraction. */
   onAnswerSaved?: (answer: ChatMessage) => Promise<void>;
 }
@@ -65,23 +69,16 @@ export interface ChatTurn {
  */
 export async function startChatTurn(options: ChatTurnOptions, request: ChatRequest): Promise<ChatTurn> {
   const { memory, model, modelId } = options;
-  const db = memory.database.db;
-  const { userId } = memory.principal;
   // One transaction: a refused request (nothing to regenerate, a message sent twice, a racing turn) leaves no empty
   // chat behind, and the turn's opening reads and writes share one binding to the user.
-  const { history, thread } = await asUser(db, userId, async (tx) => {
-    const stored = await loadMessages(tx, userId, request.id);
+  const { history, thread } = await withUnit(memory, async (tx) => {
+    const stored = await loadMessages(tx, request.id);
     const history = historyFor(request, stored);
-    const thread = await ensureThread(tx, userId, request.id);
+    const thread = await ensureThread(tx, request.id);
     const regenerating = request.trigger === "regenerate-message";
-    try {
-      await writeMessagesFrom(tx, userId, thread.id, history, regenerating ? history.length : stored.length, {
-        replace: regenerating,
-      });
-    } catch (error) {
-      if (error instanceof ThreadChangedError) throw new ChatTurnError("conflict", error.message);
-      throw error;
-    }
+    await writeMessagesFrom(tx, thread.id, history, regenerating ? history.length : stored.length, {
+      replace: regenerating,
+    });
     return { history, thread };
   });
 
@@ -89,6 +86,7 @@ export async function startChatTurn(options: ChatTurnOptions, request: ChatReque
   const questionText = textOf(question);
   const agent: MemoryContext = {
     ...memory,
+    queryEmbeddings: new Map(),
     actor: { type: "agent", id: modelId },
     provenance: {
       source: "chat",
@@ -98,48 +96,87 @@ export async function startChatTurn(options: ChatTurnOptions, request: ChatReque
     },
   };
 
-  const recalled = await recallMemories(agent, questionText);
+  const [recalled, rules, standing] = await Promise.all([
+    recallMemories(agent, questionText),
+    listRules(memory),
+    currentInstructions(memory),
+  ]);
   const plan = planContextWindow(history, thread.summarizedThrough, options.contextTokens);
   let summary = thread.summary;
+  let summaryUsage: TokenUsage = {};
   if (plan.fold.length > 0) {
-    summary = await summarize(model, summary, plan.fold);
-    await saveSummary(db, userId, thread.id, summary, plan.keepFrom);
+    const folded = await summarize(model, summary, plan.fold);
+    summary = folded.text;
+    summaryUsage = folded.usage;
+    await saveSummary(memory, thread.id, summary, plan.keepFrom);
   }
+
+  // Fixed up front so the ledger row of this turn names the answer it paid for.
+  const answerId = newMessageId();
+  let ledgerWrite: Promise<void> | undefined;
 
   const tools = createMemoryTools(agent, { agentId: modelId });
   const result = streamText({
     model,
-    instructions: buildInstructions({ recalled, summary }),
+    instructions: buildInstructions({ recalled, summary, rules, preferences: standing?.text }),
     messages: await convertToModelMessages(history.slice(plan.keepFrom), { tools }),
     tools,
     stopWhen: isStepCount(MAX_STEPS),
     abortSignal: options.abortSignal,
     // The default logs the whole provider error, whose request body is this prompt: memories and messages.
     onError: ({ error }) => logFailure("the chat model failed", error),
+    onEnd: ({ totalUsage }) => {
+      ledgerWrite = recordTurnUsage(options, {
+        usage: addUsage(summaryUsage, totalUsage),
+        threadId: thread.id,
+        messageId: answerId,
+      });
+    },
   });
   // Finish the turn (and store it) even if the browser goes away mid-stream.
   void result.consumeStream();
 
   const stream = toUIMessageStream<typeof tools, ChatMessage>({
-    stream: result.stream,
+    stream: answerStream(result.stream, {
+      maxSteps: MAX_STEPS,
+      onBroken: (error) => logFailure("the chat model's stream broke off", error),
+    }),
     tools,
     originalMessages: history,
-    generateMessageId: newMessageId,
+    generateMessageId: () => answerId,
     messageMetadata: ({ part }) =>
-      part.type === "start" ? { createdAt: new Date().toISOString(), model: modelId, recalled } : undefined,
-    onEnd: async ({ responseMessage }) => {
-      if (responseMessage.parts.length === 0) return;
+      part.type === "start"
+        ? {
+            createdAt: new Date().toISOString(),
+            model: modelId,
+            recalled,
+            ...(standing ? { instructionsVersion: standing.version } : {}),
+          }
+        : undefined,
+    onEnd: async ({ responseMessage, outcome, isAborted }) => {
+      await ledgerWrite;
+      if (!responseMessage.parts.some((part) => part.type !== "step-start")) return;
+      const failure =
+        outcome.status === "failed"
+          ? describeModelFailure(outcome.error)
+          : outcome.status === "aborted" || isAborted
+            ? "The answer was stopped before it was complete."
+            : undefined;
+      // A partial answer is kept, marked, so the person sees what arrived and can retry; it is no answer to extract.
+      const answer: ChatMessage = failure
+        ? { ...responseMessage, metadata: { ...responseMessage.metadata, incomplete: true, failure } }
+        : responseMessage;
       try {
-        await writeMessagesFrom(db, userId, thread.id, [...history, responseMessage], history.length);
+        await writeMessagesFrom(memory, thread.id, [...history, answer], history.length);
       } catch (error) {
         // Another request answered or rewrote this turn meanwhile; its version stands.
         if (error instanceof ThreadChangedError) return;
         throw error;
       }
-      await recordMemoryAccess(db, { userId, threadId: thread.id }, responseMessage, recalled);
-      await options.onAnswerSaved?.(responseMessage);
+      await recordMemoryAccess(memory, thread.id, answer, recalled);
+      if (!failure) await options.onAnswerSaved?.(answer);
     },
-    onError: describeProviderError,
+    onError: describeModelFailure,
     // Tool errors are already written for the user by the memory tools; keep them visible in the chips.
     redactToolErrors: false,
   });
@@ -153,13 +190,13 @@ export async function startChatTurn(options: ChatTurnOptions, request: ChatReque
 function historyFor(request: ChatRequest, stored: ChatMessage[]): ChatMessage[] {
   if (request.trigger === "submit-message") {
     if (stored.some((message) => message.id === request.message.id)) {
-      throw new ChatTurnError("conflict", "This message was already sent.");
+      throw new AppError("conflict", "This message was already sent.");
     }
     return [...stored, { id: request.message.id, role: "user", parts: request.message.parts }];
   }
   // Answer the latest user message again: drop whatever answer (or failed attempt) followed it.
   const lastUser = stored.findLastIndex((message) => message.role === "user");
-  if (lastUser < 0) throw new ChatTurnError("unprocessable", "There is no message to answer in this chat.");
+  if (lastUser < 0) throw new AppError("unprocessable", "There is no message to answer in this chat.");
   return stored.slice(0, lastUser + 1);
 }
 
@@ -167,34 +204,53 @@ function textOf(message: ChatMessage): string {
   return message.parts.map((part) => (part.type === "text" ? part.text : "")).join("\n");
 }
 
-async function summarize(model: LanguageModel, previous: string | null, fold: ChatMessage[]): Promise<string> {
+/** The turn's model calls go on the user's ledger; a ledger fault is logged and never costs the user the answer. */
+async function recordTurnUsage(
+  options: ChatTurnOptions,
+  entry: { usage: TokenUsage; threadId: string; messageId?: string },
+): Promise<void> {
+  try {
+    await recordUsage(options.memory, {
+      kind: "chat",
+      model: options.modelId,
+      usage: entry.usage,
+      costUsd: options.pricing?.(entry.usage) ?? null,
+      threadId: entry.threadId,
+      messageId: entry.messageId,
+    });
+  } catch (error) {
+    logFailure("could not record the chat's model usage", error);
+  }
+}
+
+async function summarize(
+  model: LanguageModel,
+  previous: string | null,
+  fold: ChatMessage[],
+): Promise<{ text: string; usage: TokenUsage }> {
   const earlier = previous ? `Previous summary:\n${previous}\n\n` : "";
-  const { text } = await generateText({
+  const { text, totalUsage } = await generateText({
     model,
     instructions: SUMMARIZE_INSTRUCTIONS,
     prompt: `${earlier}Conversation:\n${transcript(fold)}`,
   });
-  return text.trim();
+  return { text: text.trim(), usage: totalUsage };
 }
 
 async function titleThread(options: ChatTurnOptions, threadId: string, firstMessage: string) {
   try {
-    const { text } = await generateText({
+    const { text, totalUsage } = await generateText({
       model: options.model,
       instructions: TITLE_INSTRUCTIONS,
       prompt: firstMessage.slice(0, 2_000),
     });
+    await recordTurnUsage(options, { usage: totalUsage, threadId });
     const title = text
       .trim()
       .replace(/^["']|["']$/g, "")
       .slice(0, 80);
-    if (title) await setThreadTitle(options.memory.database.db, options.memory.principal.userId, threadId, title);
+    if (title) await setThreadTitle(options.memory, threadId, title);
   } catch (error) {
     logFailure("could not title the chat", error, "warn");
   }
-}
-
-function describeProviderError(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message ? `the model provider failed (${message.slice(0, 300)})` : "the model provider failed";
 }

@@ -7,6 +7,8 @@ export interface RecalledMemory {
   kind: string;
   text: string;
   score: number;
+  /** Recalled because the user pinned it (every turn), not only because it matched. */
+  pinned?: boolean;
 }
 
 export interface ChatMessageMetadata {
@@ -15,6 +17,12 @@ export interface ChatMessageMetadata {
   model?: string;
   /** Memories recalled into the instructions before the model answered. */
   recalled?: RecalledMemory[];
+  /** The answer broke off (a provider failure, or stopped): what arrived is kept, but it is not a complete answer. */
+  incomplete?: boolean;
+  /** The version of the user's instructions in the system prompt of this answer (absent: none yet). */
+  instructionsVersion?: number;
+  /** Why an incomplete answer broke off, as the person was told. */
+  failure?: string;
 }
 
 export type ChatTools = InferUITools<ReturnType<typeof createMemoryTools>>;

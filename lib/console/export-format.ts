@@ -38,6 +38,10 @@ export const exportedMemorySchema = z.object({
   status: z.enum(["active", "deleted"]),
   version: z.number().int().positive(),
   metadata: z.record(z.string().min(1).max(200), z.json()).default({}),
+  // Absent in files exported before memories had them.
+  pinned: z.boolean().default(false),
+  validFrom: z.iso.datetime({ offset: true }).nullable().default(null),
+  validTo: z.iso.datetime({ offset: true }).nullable().default(null),
   createdAt: z.iso.datetime({ offset: true }),
   updatedAt: z.iso.datetime({ offset: true }),
   source,
@@ -46,10 +50,16 @@ export const exportedMemorySchema = z.object({
 });
 export type ExportedMemory = z.infer<typeof exportedMemorySchema>;
 
+/** The instructions as exported: the current text is what an import brings back (absent in older files). */
+export const exportedInstructionsSchema = z.object({
+  current: z.object({ version: z.number().int().positive(), text: z.string().max(4_000) }).nullable(),
+});
+
 export const exportFileSchema = z.object({
   format: z.literal(EXPORT_FORMAT),
   version: z.literal(EXPORT_VERSION),
   exportedAt: z.iso.datetime({ offset: true }),
   memories: z.array(exportedMemorySchema).max(MAX_IMPORT_MEMORIES),
+  instructions: exportedInstructionsSchema.optional(),
 });
 export type ExportFile = z.infer<typeof exportFileSchema>;

@@ -1,10 +1,26 @@
-import { listMemories, type MemoryContext, memoryHistories, serializeMemory, serializeVersion } from "@/lib/memory";
+import {
+  instructionHistory,
+  listFeedback,
+  listMemories,
+  listProposals,
+  listRules,
+  type MemoryContext,
+  memoryHistories,
+  serializeFeedback,
+  serializeInstructionVersion,
+  serializeMemory,
+  serializeProposal,
+  serializeRule,
+  serializeVersion,
+} from "@/lib/memory";
 import { EXPORT_FORMAT, EXPORT_VERSION } from "./export-format";
 
 const PAGE = 200;
 
 /**
- * The whole namespace (active, deleted and purged memories, each with its full history) as one JSON document,
+ * The whole namespace (active, deleted and purged memories, each with its full history, then the user's rules and
+ * review proposals, which an import leaves out, then the instructions with every version, which an import brings
+ * back, and the feedback on answers, which stays with its chats) as one JSON document,
  * produced page by page so memory use stays flat however many memories there are.
  */
 export async function* exportNamespace(ctx: MemoryContext, exportedAt: Date = ctx.clock()): AsyncGenerator<string> {
@@ -24,5 +40,17 @@ export async function* exportNamespace(ctx: MemoryContext, exportedAt: Date = ct
     }
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
-  yield "\n]}\n";
+  yield `\n],"rules":${JSON.stringify((await listRules(ctx)).map(serializeRule))},"proposals":[`;
+  first = true;
+  do {
+    const page = await listProposals(ctx, { limit: PAGE, cursor });
+    for (const proposal of page.proposals) {
+      yield `${first ? "" : ","}\n${JSON.stringify(serializeProposal(proposal))}`;
+      first = false;
+    }
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  const versions = (await instructionHistory(ctx)).map(serializeInstructionVersion);
+  yield `\n],"instructions":${JSON.stringify({ current: versions[0] ?? null, versions })}`;
+  yield `,"feedback":${JSON.stringify((await listFeedback(ctx)).map(serializeFeedback))}}\n`;
 }

@@ -1,13 +1,16 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
-import { asUser } from "@/lib/db/principal";
 import { memories } from "@/lib/db/schema";
+import { asUser } from "@/lib/db/unit-of-work";
+import { type ActionResult, type ErrorDetail, parseInput, settleAction, ValidationError } from "@/lib/errors";
 import {
+  changeInstructions,
   createMemories,
+  currentInstructions,
   defaultKinds,
   deleteMemory,
+  LIMITS,
   type MemoryContext,
-  MemoryError,
   validateNamespace,
 } from "@/lib/memory";
 import { prepareContent } from "@/lib/memory/kinds";
@@ -34,15 +37,17 @@ export interface ImportSummary {
   skipped: PlannedItem[];
   /** A sample of what will be created. */
   creating: PlannedItem[];
+  /** The file's instructions: `replace` makes them a new version of the caller's; absent when the file has none. */
+  instructions?: "replace" | "unchanged";
 }
 
-export type ImportResult =
-  | { status: "planned"; summary: ImportSummary }
-  | { status: "applied"; summary: ImportSummary; created: number }
-  | { status: "rejected"; message: string; issues: string[] };
+/** A dry run's plan or an applied import; a file that is not an export is a failure with its problems as details. */
+export type ImportResult = ActionResult<
+  { outcome: "planned"; summary: ImportSummary } | { outcome: "applied"; summary: ImportSummary; created: number }
+>;
 
 const SAMPLE = 50;
-const WRITE_BATCH = 100;
+const WRITE_BATCH = LIMITS.batchItems;
 const LOOKUP_BATCH = 1_000;
 
 const importInputSchema = z.strictObject({
@@ -60,31 +65,49 @@ const importInputSchema = z.strictObject({
  * the second time. Purged memories have no content and are skipped. History is not replayed: imported memories
  * start a new history whose first version records the import.
  */
-export async function importNamespace(ctx: MemoryContext, raw: unknown): Promise<ImportResult> {
-  const input = importInputSchema.safeParse(raw);
-  if (!input.success) return rejected(input.error.issues.map((issue) => issue.message));
-  let json: unknown;
-  try {
-    json = JSON.parse(input.data.file);
-  } catch {
-    return rejected(["The file is not JSON."]);
-  }
-  const file = exportFileSchema.safeParse(json);
-  if (!file.success) {
-    return rejected(
-      file.error.issues.slice(0, 10).map((issue) => `${issue.path.join(".") || "file"}: ${issue.message}`),
-    );
-  }
-  const plan = await planImport(ctx, file.data.memories);
-  const summary = summarize(plan.map((entry) => entry.item));
-  if (!input.data.apply) return { status: "planned", summary };
-  const created = await applyPlan(ctx, plan);
-  return { status: "applied", summary, created };
+export function importNamespace(ctx: MemoryContext, raw: unknown): Promise<ImportResult> {
+  return settleAction(async () => {
+    const input = parseInput(importInputSchema, raw);
+    const file = exportFileSchema.safeParse(parseJson(input.file));
+    if (!file.success) {
+      throw notAnExport(
+        file.error.issues
+          .slice(0, 10)
+          .map((issue) => ({ path: ["file", ...issue.path.map(String)], message: issue.message })),
+      );
+    }
+    const plan = await planImport(ctx, file.data.memories);
+    const imported = file.data.instructions?.current ?? null;
+    const standing = imported ? await currentInstructions(ctx) : null;
+    const instructions: ImportSummary["instructions"] = imported
+      ? standing?.text === imported.text
+        ? "unchanged"
+        : "replace"
+      : undefined;
+    const summary = { ...summarize(plan.map((entry) => entry.item)), ...(instructions ? { instructions } : {}) };
+    if (!input.apply) return { outcome: "planned" as const, summary };
+    const created = await applyPlan(ctx, plan);
+    if (imported && instructions === "replace") {
+      await changeInstructions(ctx, {
+        text: imported.text,
+        changedBy: { type: "user", id: ctx.principal.userId },
+        reason: `imported from an export (was version ${imported.version})`,
+      });
+    }
+    return { outcome: "applied" as const, summary, created };
+  });
 }
 
-function rejected(issues: string[]): ImportResult {
-  return { status: "rejected", message: "This is not a Memory Ledger export file.", issues };
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw notAnExport([{ path: ["file"], message: "The file is not JSON." }]);
+  }
 }
+
+const notAnExport = (details: ErrorDetail[]) =>
+  new ValidationError("This is not a Memory Ledger export file.", details);
 
 interface PlanEntry {
   item: PlannedItem;
@@ -121,7 +144,7 @@ async function planImport(ctx: MemoryContext, exported: ExportedMemory[]): Promi
         throw new Error(`A ${memory.kind} must use key "${singletonKey}".`);
       prepared = prepareContent(kinds, memory.kind, memory.content);
     } catch (error) {
-      return skip("invalid", error instanceof MemoryError || error instanceof Error ? error.message : "Invalid.");
+      return skip("invalid", error instanceof Error ? error.message : "Invalid.");
     }
     const slot = slotKey(namespace, memory.key);
     if (seen.has(slot)) return skip("invalid", "The file has this namespace and key twice.");
@@ -141,8 +164,8 @@ async function existingHashes(ctx: MemoryContext, exported: ExportedMemory[]): P
   const keys = [...new Set(exported.map((memory) => memory.key))];
   const rootLength = ctx.principal.root.length;
   for (let offset = 0; offset < keys.length; offset += LOOKUP_BATCH) {
-    const rows = await asUser(ctx.database.db, ctx.principal.userId, (tx) =>
-      tx
+    const rows = await asUser(ctx, ({ db }) =>
+      db
         .select({ namespace: memories.namespace, key: memories.key, contentHash: memories.contentHash })
         .from(memories)
         .where(
@@ -184,6 +207,9 @@ async function applyPlan(ctx: MemoryContext, plan: PlanEntry[]): Promise<number>
         namespace: memory.namespace,
         key: memory.key,
         metadata: memory.metadata,
+        pinned: memory.pinned,
+        validFrom: memory.validFrom,
+        validTo: memory.validTo,
         reason: `Imported (was version ${memory.version}, last changed ${memory.updatedAt})`,
       })),
     );

@@ -87,3 +87,15 @@ export function contentFromValues(kind: string, values: Record<string, string>):
   }
   return { ok: false, errors };
 }
+
+/** Input problems keyed by form field: content issues arrive as ["content", field, …], the form names inputs by field. */
+export function fieldErrorsOf(details: ReadonlyArray<{ path: readonly (string | number)[]; message: string }>) {
+  const errors: Record<string, string> = {};
+  for (const detail of details) {
+    const inContent = detail.path[0] === "content";
+    const path = inContent ? detail.path.slice(1) : detail.path;
+    const key = path.map(String).join(".") || (inContent ? "content" : "form");
+    errors[key] ??= detail.message;
+  }
+  return errors;
+}

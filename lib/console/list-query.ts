@@ -1,16 +1,13 @@
 import { z } from "zod";
-import { parseDottedNamespace } from "@/lib/memory";
+import { MEMORY_SORTS, type MemorySort, parseDottedNamespace, SOURCE_TYPES } from "@/lib/memory";
 
-export const SORTS = {
+export const SORTS: Record<MemorySort, string> = {
   updated_desc: "Recently updated",
   updated_asc: "Least recently updated",
   created_desc: "Newest",
   created_asc: "Oldest",
-} as const;
-export type Sort = keyof typeof SORTS;
-
-export const SOURCE_TYPES = ["chat", "extraction", "console", "api"] as const;
-export type SourceFilter = (typeof SOURCE_TYPES)[number];
+};
+export type Sort = MemorySort;
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const single = (value: unknown) => (Array.isArray(value) ? value[0] : value);
@@ -27,9 +24,10 @@ export const listQuerySchema = z.object({
   namespace: lenient(z.string().min(1).max(500)),
   from: lenient(day),
   to: lenient(day),
-  sort: z
-    .preprocess(single, z.enum(Object.keys(SORTS) as [Sort, ...Sort[]]).catch("updated_desc"))
-    .default("updated_desc"),
+  /** Facts that held on this day (validFrom/validTo), superseded ones included. */
+  asOf: lenient(day),
+  pinned: lenient(z.literal("true")),
+  sort: z.preprocess(single, z.enum(MEMORY_SORTS).catch("updated_desc")).default("updated_desc"),
   cursor: lenient(z.string().max(500)),
   as: lenient(z.uuid()),
 });

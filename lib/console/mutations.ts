@@ -1,12 +1,19 @@
 import { z } from "zod";
 import {
+  type ActionResult,
+  AppError,
+  actionFailure,
+  type Failure,
+  parseInput,
+  settleAction,
+  ValidationError,
+} from "@/lib/errors";
+import {
   deleteMemory,
   getMemory,
-  MemoryConflictError,
   type MemoryContext,
   type MemoryJson,
   MemoryNotFoundError,
-  MemoryValidationError,
   memoryHistory,
   purgeMemory,
   restoreMemory,
@@ -14,13 +21,11 @@ import {
   updateMemory,
 } from "@/lib/memory";
 
-/** What every console mutation answers; the UI renders each case (conflict shows both versions). */
-export type MutationResult =
-  | { status: "ok"; memory: MemoryJson }
-  | { status: "invalid"; message: string; fieldErrors: Record<string, string> }
-  | { status: "conflict"; message: string; theirs: MemoryJson }
-  | { status: "not_found" }
-  | { status: "error"; message: string };
+/**
+ * What every console mutation answers: the memory as it now is, or the failure (lib/errors.ts) — for a conflict
+ * with the version someone else saved, so the page can show both.
+ */
+export type MutationResult = { ok: true; memory: MemoryJson } | { ok: false; error: Failure; theirs?: MemoryJson };
 
 const id = z.uuid();
 const version = z.number().int().positive();
@@ -47,110 +52,99 @@ export type StatusInput = z.input<typeof statusInputSchema>;
 export const revertInputSchema = z.strictObject({ id, version, expectedVersion: version });
 export type RevertInput = z.input<typeof revertInputSchema>;
 
+export const pinInputSchema = z.strictObject({ id, pinned: z.boolean() });
+export type PinInput = z.input<typeof pinInputSchema>;
+
 export const bulkInputSchema = z.strictObject({
-  ids: z.array(id).min(1).max(200),
+  ids: z.array(id).min(1, "Select between 1 and 200 memories.").max(200, "Select between 1 and 200 memories."),
   op: z.enum(["delete", "restore"]),
 });
 export type BulkInput = z.input<typeof bulkInputSchema>;
 
-function invalidInput(error: z.ZodError): MutationResult {
-  return { status: "invalid", message: "The request was not valid.", fieldErrors: fieldErrors(error.issues) };
-}
-
-function fieldErrors(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const issue of issues) {
-    // Content issues arrive as ["content", field, …]; the form names its inputs by field.
-    const inContent = issue.path[0] === "content";
-    const path = inContent ? issue.path.slice(1) : issue.path;
-    const key = path.map(String).join(".") || (inContent ? "content" : "form");
-    errors[key] ??= issue.message;
-  }
-  return errors;
-}
-
-/** Maps the core's typed failures to results; anything else is a bug and propagates. */
+/** Runs `write`, answering the memory as it then is; expected failures become results, faults propagate. */
 async function settle(ctx: MemoryContext, id: string, write: () => Promise<unknown>): Promise<MutationResult> {
   try {
     await write();
-    return { status: "ok", memory: serializeMemory(await getMemory(ctx, id)) };
+    return { ok: true, memory: serializeMemory(await getMemory(ctx, id)) };
   } catch (error) {
-    if (error instanceof MemoryNotFoundError) return { status: "not_found" };
-    if (error instanceof MemoryValidationError) {
-      return { status: "invalid", message: error.message, fieldErrors: fieldErrors(error.issues) };
-    }
-    if (error instanceof MemoryConflictError) {
-      const theirs = await getMemory(ctx, id).catch(() => null);
-      return theirs
-        ? { status: "conflict", message: error.message, theirs: serializeMemory(theirs) }
-        : { status: "not_found" };
-    }
-    throw error;
+    const failed = actionFailure(error);
+    if (failed.error.code !== "conflict") return failed;
+    const theirs = await getMemory(ctx, id).catch(() => null);
+    return theirs ? { ...failed, theirs: serializeMemory(theirs) } : actionFailure(new MemoryNotFoundError(id));
   }
 }
 
 /** Saves new content for the memory's current kind, only if nobody changed it since `expectedVersion`. */
 export async function editMemory(ctx: MemoryContext, raw: unknown): Promise<MutationResult> {
-  const parsed = editInputSchema.safeParse(raw);
-  if (!parsed.success) return invalidInput(parsed.error);
-  const { id, expectedVersion, content, reason } = parsed.data;
-  return settle(ctx, id, () => updateMemory(ctx, id, { content, expectedVersion, reason: reason || undefined }));
+  return settleInput(editInputSchema, raw, ({ id, expectedVersion, content, reason }) =>
+    settle(ctx, id, () => updateMemory(ctx, id, { content, expectedVersion, reason: reason || undefined })),
+  );
 }
 
 export async function changeMemoryStatus(ctx: MemoryContext, raw: unknown): Promise<MutationResult> {
-  const parsed = statusInputSchema.safeParse(raw);
-  if (!parsed.success) return invalidInput(parsed.error);
-  const { id, op, confirm } = parsed.data;
-  if (confirm.trim().toLowerCase() !== CONFIRM_WORDS[op]) {
-    return { status: "invalid", message: `Type "${CONFIRM_WORDS[op]}" to confirm.`, fieldErrors: {} };
-  }
-  const write = { delete: deleteMemory, restore: restoreMemory, purge: purgeMemory }[op];
-  return settle(ctx, id, () => write(ctx, id));
+  return settleInput(statusInputSchema, raw, ({ id, op, confirm }) => {
+    if (confirm.trim().toLowerCase() !== CONFIRM_WORDS[op]) {
+      throw new ValidationError(`Type "${CONFIRM_WORDS[op]}" to confirm.`, [
+        { path: ["confirm"], message: "mismatch" },
+      ]);
+    }
+    const write = { delete: deleteMemory, restore: restoreMemory, purge: purgeMemory }[op];
+    return settle(ctx, id, () => write(ctx, id));
+  });
 }
 
 /** Writes the content of an earlier version as a new version (history is never rewritten). */
 export async function revertMemory(ctx: MemoryContext, raw: unknown): Promise<MutationResult> {
-  const parsed = revertInputSchema.safeParse(raw);
-  if (!parsed.success) return invalidInput(parsed.error);
-  const { id, version, expectedVersion } = parsed.data;
-  return settle(ctx, id, async () => {
-    const target = (await memoryHistory(ctx, id)).find((entry) => entry.version === version);
-    if (!target || target.content === null) {
-      throw new MemoryValidationError(`Version ${version} has no content to revert to.`);
-    }
-    await updateMemory(ctx, id, {
-      content: target.content,
-      kind: target.kind,
-      expectedVersion,
-      reason: `Reverted to version ${version}`,
-    });
-  });
+  return settleInput(revertInputSchema, raw, ({ id, version, expectedVersion }) =>
+    settle(ctx, id, async () => {
+      const target = (await memoryHistory(ctx, id)).find((entry) => entry.version === version);
+      if (!target || target.content === null) {
+        throw new ValidationError(`Version ${version} has no content to revert to.`);
+      }
+      await updateMemory(ctx, id, {
+        content: target.content,
+        kind: target.kind,
+        expectedVersion,
+        reason: `Reverted to version ${version}`,
+      });
+    }),
+  );
 }
 
-export type BulkResult =
-  | { status: "ok"; changed: number; skipped: number }
-  | { status: "invalid"; message: string; fieldErrors: Record<string, string> };
+/** Pins (recalled into every chat turn) or unpins; a version with the reason records who did it and when. */
+export async function pinMemory(ctx: MemoryContext, raw: unknown): Promise<MutationResult> {
+  return settleInput(pinInputSchema, raw, ({ id, pinned }) => settle(ctx, id, () => updateMemory(ctx, id, { pinned })));
+}
+
+export type BulkResult = ActionResult<{ changed: number; skipped: number }>;
 
 /** Deletes or restores each selected memory; ids that are not the caller's (or are purged) are skipped. */
 export async function bulkChangeStatus(ctx: MemoryContext, raw: unknown): Promise<BulkResult> {
-  const parsed = bulkInputSchema.safeParse(raw);
-  if (!parsed.success) {
-    return {
-      status: "invalid",
-      message: "Select between 1 and 200 memories.",
-      fieldErrors: fieldErrors(parsed.error.issues),
-    };
-  }
-  const { ids, op } = parsed.data;
-  const write = op === "delete" ? deleteMemory : restoreMemory;
-  let changed = 0;
-  for (const memoryId of new Set(ids)) {
-    try {
-      await write(ctx, memoryId);
-      changed++;
-    } catch (error) {
-      if (!(error instanceof MemoryNotFoundError || error instanceof MemoryConflictError)) throw error;
+  return settleAction(async () => {
+    const { ids, op } = parseInput(bulkInputSchema, raw);
+    const write = op === "delete" ? deleteMemory : restoreMemory;
+    let changed = 0;
+    for (const memoryId of new Set(ids)) {
+      try {
+        await write(ctx, memoryId);
+        changed++;
+      } catch (error) {
+        if (!(error instanceof AppError && (error.code === "not_found" || error.code === "conflict"))) throw error;
+      }
     }
+    return { changed, skipped: new Set(ids).size - changed };
+  });
+}
+
+/** Parses the input first: an invalid one is answered like any other expected failure. */
+async function settleInput<S extends z.ZodType>(
+  schema: S,
+  raw: unknown,
+  work: (input: z.output<S>) => Promise<MutationResult>,
+): Promise<MutationResult> {
+  try {
+    return await work(parseInput(schema, raw));
+  } catch (error) {
+    return actionFailure(error);
   }
-  return { status: "ok", changed, skipped: new Set(ids).size - changed };
 }

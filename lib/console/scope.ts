@@ -1,4 +1,3 @@
-import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
 import { namespaceRoot } from "@/lib/auth/principal";
@@ -23,13 +22,13 @@ export async function resolveScope(
   database: Database,
   viewer: Principal,
   as: string | undefined,
-  options: { embeddingModel?: EmbeddingModelV4 } = {},
+  wiring: Pick<MemoryContext, "embeddingModel" | "scheduleEmbedding" | "scheduleWebhookDeliveries"> = {},
 ): Promise<ConsoleScope | null> {
   const ownerId = as ?? viewer.userId;
   if (!z.uuid().safeParse(ownerId).success) return null;
   const readOnly = ownerId !== viewer.userId;
   if (readOnly && viewer.role !== "admin") return null;
-  const owner = await findUser(database.db, ownerId);
+  const owner = await findUser(database, ownerId);
   if (!owner) return null;
   return {
     ctx: {
@@ -38,7 +37,7 @@ export async function resolveScope(
       actor: readOnly ? { type: "admin", id: viewer.userId } : { type: "user", id: viewer.userId },
       clock: systemClock,
       provenance: { source: "console" },
-      embeddingModel: options.embeddingModel,
+      ...wiring,
     },
     owner,
     readOnly,

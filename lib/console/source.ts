@@ -1,7 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { asUser } from "@/lib/db/principal";
 import { messages, threads } from "@/lib/db/schema";
+import { asUser, type UserBinding } from "@/lib/db/unit-of-work";
 
 export interface SourceMessage {
   threadId: string;
@@ -13,14 +12,14 @@ export interface SourceMessage {
 
 /** The message a memory was taken from, as plain text (its text parts joined), if the thread still exists. */
 export async function loadSourceMessage(
-  db: Db,
-  userId: string,
+  ctx: UserBinding,
   source: { threadId?: string; messageId?: string },
 ): Promise<SourceMessage | null> {
   const messageId = source.messageId;
   if (!messageId) return null;
-  const [row] = await asUser(db, userId, (tx) =>
-    tx
+  const userId = ctx.principal.userId;
+  const [row] = await asUser(ctx, ({ db }) =>
+    db
       .select({
         threadId: messages.threadId,
         threadTitle: threads.title,

@@ -1,7 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { asUser } from "@/lib/db/principal";
 import { memoryAccess, threads } from "@/lib/db/schema";
+import { asUser, type UserBinding } from "@/lib/db/unit-of-work";
 
 export interface MemoryUse {
   threadId: string;
@@ -14,9 +13,10 @@ export interface MemoryUse {
 }
 
 /** The answers a memory shaped (recalled into their instructions or returned by their searches), newest first. */
-export async function listMemoryUses(db: Db, userId: string, memoryId: string, limit = 50): Promise<MemoryUse[]> {
-  return asUser(db, userId, (tx) =>
-    tx
+export async function listMemoryUses(ctx: UserBinding, memoryId: string, limit = 50): Promise<MemoryUse[]> {
+  const userId = ctx.principal.userId;
+  return asUser(ctx, ({ db }) =>
+    db
       .select({
         threadId: memoryAccess.threadId,
         threadTitle: threads.title,

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, ilike, or, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "@/lib/db";
+import type { Database } from "@/lib/db";
 import { memories, users } from "@/lib/db/schema";
 
 export interface UserSummary {
@@ -19,21 +19,22 @@ const summaryColumns = {
   createdAt: users.createdAt,
 };
 
-export async function findUser(db: Db, userId: string): Promise<UserSummary | null> {
-  const [row] = await db.select(summaryColumns).from(users).where(eq(users.id, userId)).limit(1);
+/** Accounts are not user data: read unbound (the admin console looks users up across accounts). */
+export async function findUser(database: Database, userId: string): Promise<UserSummary | null> {
+  const [row] = await database.unbound.db.select(summaryColumns).from(users).where(eq(users.id, userId)).limit(1);
   return row ?? null;
 }
 
 /** For the admin's user picker: every account matching a search over email and name (or exactly its id), keyset-paged by id. */
 export async function listUsers(
-  db: Db,
+  database: Database,
   options: { search?: string; afterId?: string; limit?: number } = {},
 ): Promise<{ users: Array<UserSummary & { memoryCount: number }>; nextAfterId: string | null }> {
   const limit = options.limit ?? 50;
   const term = options.search?.trim();
   const pattern = term ? `%${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%` : undefined;
   const exactId = term && z.uuid().safeParse(term).success ? term : undefined;
-  const rows = await db
+  const rows = await database.unbound.db
     .select({
       ...summaryColumns,
       // Per-user count through the (user_id, status, …) index; bounded by the page size.

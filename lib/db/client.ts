@@ -4,19 +4,36 @@ import type { PGlite } from "@electric-sql/pglite";
 import { type SQL, sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { Sql } from "postgres";
+import { citusWorkers, distribute, isCitus, prepareCitusMigration } from "./distribute";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
-export type DatabaseKind = "pglite" | "postgres";
+export type DatabaseKind = "pglite" | "postgres" | "citus";
 
-/** One open database: the drizzle handle plus what the rest of the app needs to know about it. */
-export interface Database {
+/**
+ * Statements bound to no user: migrations, the job queue, authentication (a key is looked up before anyone is known),
+ * admin reads across users, test fixtures. Everything about one user's data runs in a unit of work instead
+ * (`asUser` in ./unit-of-work.ts).
+ */
+export interface UnboundAccess {
   db: Db;
+  rows<T>(query: SQL): Promise<T[]>;
+}
+
+/** One open database: its unbound handle plus what the rest of the app needs to know about it. */
+export interface Database {
+  unbound: UnboundAccess;
   kind: DatabaseKind;
+  /** Citus only: how many workers hold the shards. */
+  workers?: number;
   /** Whether the pgvector extension exists in this database (recorded by the migrations). */
   vector: boolean;
-  rows<T>(query: SQL): Promise<T[]>;
+  /**
+   * Whether this login may switch to the role row-level security restricts (created by migration 0010 where the
+   * login may create roles): units of work bound to a user then run as it.
+   */
+  appRole: boolean;
   /** How a job queue reaches the same database: PGlite's single in-process client, or a connection string. */
   connection: { kind: "pglite"; client: PGlite } | { kind: "postgres"; url: string };
   close(): Promise<void>;
@@ -39,56 +56,58 @@ export async function openPglite(dataDir?: string): Promise<Database> {
   const client: PGlite = await PGlite.create(dataDir, { extensions: { vector, pg_trgm, btree_gin } });
   const db = drizzle({ client, schema });
   await migrate(db, { migrationsFolder: MIGRATIONS });
-  const rows = async <T>(query: SQL) => (await db.execute(query)).rows as T[];
+  const rows = async <T>(query: SQL) => resultRows<T>(await db.execute(query));
   return {
-    db: db as unknown as Db,
+    unbound: { db: db as unknown as Db, rows },
     kind: "pglite",
     vector: await readVectorFlag(rows),
-    rows,
+    appRole: await readAppRole(rows),
     connection: { kind: "pglite", client },
     close: () => client.close(),
   };
 }
 
-export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Database> {
+/** `onStatement` sees every statement sent with its serialized parameters (tests read query plans with it). */
+export async function openPostgres(
+  url: string,
+  options: { max?: number; onStatement?: (statement: string, parameters: unknown[]) => void } = {},
+): Promise<Database> {
   const [{ default: postgres }, { drizzle }] = await Promise.all([
     import("postgres"),
     import("drizzle-orm/postgres-js"),
   ]);
-  await migratePostgres(url);
-  const client: Sql = postgres(url, { max: options.max ?? 10, onnotice: () => {} });
+  const { citus } = await migratePostgres(url);
+  const { onStatement } = options;
+  const client: Sql = postgres(url, {
+    max: options.max ?? 10,
+    onnotice: () => {},
+    ...(onStatement
+      ? { debug: (_: number, statement: string, parameters: unknown[]) => onStatement(statement, parameters) }
+      : {}),
+  });
   const db = drizzle({ client, schema });
-  const rows = async <T>(query: SQL) => [...(await db.execute(query))] as T[];
+  const rows = async <T>(query: SQL) => resultRows<T>(await db.execute(query));
   return {
-    db: db as unknown as Db,
-    kind: "postgres",
+    unbound: { db: db as unknown as Db, rows },
+    kind: citus ? "citus" : "postgres",
+    ...(citus ? { workers: await citusWorkers(client) } : {}),
     vector: await readVectorFlag(rows),
-    rows,
+    appRole: await readAppRole(rows),
     connection: { kind: "postgres", url },
     close: () => client.end({ timeout: 5 }),
   };
 }
 
-/**
- * Runs `work` in one transaction, handing it a Database bound to that transaction, so code written against a
- * Database (the memory store, raw `rows` queries) joins the transaction instead of waiting on it. Nested
- * transactions inside become savepoints.
- */
-export function inTransaction<T>(database: Database, work: (tx: Database) => Promise<T>): Promise<T> {
-  return database.db.transaction((tx) =>
-    work({
-      ...database,
-      db: tx as unknown as Db,
-      rows: async <R>(query: SQL) => {
-        const result = (await tx.execute(query)) as unknown as R[] | { rows: R[] };
-        return Array.isArray(result) ? [...result] : result.rows;
-      },
-    }),
-  );
+/** The rows of a raw statement's result: postgres.js returns an array-like, PGlite an object with `rows`. */
+export function resultRows<T>(result: unknown): T[] {
+  return Array.isArray(result) ? [...result] : ((result as { rows: T[] }).rows ?? []);
 }
 
-/** Applies pending migrations on one dedicated connection, holding an advisory lock so parallel starts take turns. */
-async function migratePostgres(url: string) {
+/**
+ * Applies pending migrations on one dedicated connection, holding an advisory lock so parallel starts take turns; on
+ * Citus it then distributes what is not distributed yet (lib/db/distribute.ts).
+ */
+async function migratePostgres(url: string): Promise<{ citus: boolean }> {
   const [{ default: postgres }, { drizzle }, { migrate }] = await Promise.all([
     import("postgres"),
     import("drizzle-orm/postgres-js"),
@@ -97,14 +116,27 @@ async function migratePostgres(url: string) {
   const client = postgres(url, { max: 1, onnotice: () => {} });
   try {
     await client`select pg_advisory_lock(${MIGRATION_LOCK})`;
+    const citus = await isCitus(client);
+    if (citus) await prepareCitusMigration(client);
     await migrate(drizzle({ client }), { migrationsFolder: MIGRATIONS });
+    if (citus) await distribute(client);
     await client`select pg_advisory_unlock(${MIGRATION_LOCK})`;
+    return { citus };
   } finally {
     await client.end({ timeout: 5 });
   }
 }
 
-async function readVectorFlag(rows: Database["rows"]): Promise<boolean> {
+export const APP_ROLE = "memory_ledger_app";
+
+async function readAppRole(rows: UnboundAccess["rows"]): Promise<boolean> {
+  const [row] = await rows<{ available: boolean }>(sql`
+    select exists (select 1 from pg_roles where rolname = ${APP_ROLE})
+           and pg_has_role(current_user, ${APP_ROLE}, 'MEMBER') as available`);
+  return row?.available === true;
+}
+
+async function readVectorFlag(rows: UnboundAccess["rows"]): Promise<boolean> {
   const [row] = await rows<{ value: unknown }>(sql`select value from app_meta where key = 'vector'`);
   return row?.value === true;
 }

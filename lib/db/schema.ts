@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   check,
   customType,
@@ -7,6 +8,7 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   real,
@@ -55,6 +57,16 @@ export const appMeta = pgTable("app_meta", {
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
 /**
+ * pgvector's `vector` without a fixed dimension: each row belongs to one model, and switching model adds rows, not
+ * columns. Values travel as pgvector's text form, `[0.1,0.2,…]`.
+ */
+const vector = customType<{ data: number[]; driverData: string }>({
+  dataType: () => "vector",
+  toDriver: (value) => `[${value.join(",")}]`,
+  fromDriver: (value) => JSON.parse(value) as number[],
+});
+
+/**
  * Current state of every memory. Keys and constraints lead with `user_id` so the table can be distributed by owner.
  * `text` and `content` are nullable only because purge erases them; `content_hash` survives purge for suppression.
  * `source_*`, `thread_id`, `message_id`, `quote`, `run_id` and `actor_*` describe the write that produced `content`.
@@ -82,6 +94,11 @@ export const memories = pgTable(
     runId: text("run_id"),
     actorType: text("actor_type").notNull(),
     actorId: text("actor_id").notNull(),
+    /** Recalled into every chat turn. */
+    pinned: boolean("pinned").notNull().default(false),
+    /** When the fact held in the world (not when the row changed); null = unknown / open-ended. */
+    validFrom: timestamp("valid_from", { withTimezone: true, precision: 3 }),
+    validTo: timestamp("valid_to", { withTimezone: true, precision: 3 }),
     purgedAt: timestamp("purged_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
@@ -98,6 +115,10 @@ export const memories = pgTable(
     index("memories_user_kind_updated_idx").on(t.userId, t.kind, t.status, t.updatedAt, t.id),
     index("memories_user_fts_idx").using("gin", t.userId, t.fts),
     check("memories_status_check", sql`${t.status} in ('active', 'deleted')`),
+    check(
+      "memories_validity_check",
+      sql`${t.validTo} is null or ${t.validFrom} is null or ${t.validTo} >= ${t.validFrom}`,
+    ),
   ],
 );
 
@@ -123,6 +144,9 @@ export const memoryVersions = pgTable(
     messageId: text("message_id"),
     quote: text("quote"),
     runId: text("run_id"),
+    pinned: boolean("pinned").notNull().default(false),
+    validFrom: timestamp("valid_from", { withTimezone: true, precision: 3 }),
+    validTo: timestamp("valid_to", { withTimezone: true, precision: 3 }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   },
   (t) => [
@@ -131,6 +155,75 @@ export const memoryVersions = pgTable(
     index("memory_versions_user_thread_idx").on(t.userId, t.threadId),
     check("memory_versions_op_check", sql`${t.op} in ('create', 'update', 'delete', 'restore', 'purge')`),
     check("memory_versions_status_check", sql`${t.status} in ('active', 'deleted')`),
+  ],
+);
+
+/**
+ * Each user's vocabulary: the words of their memories, kept by triggers on `memories` (migration 0024), so a query
+ * word the user never wrote can be matched to the closest word they did write. `docs` counts the user's memories not
+ * purged (deleted ones too) whose current text holds the word; a word no such memory holds has no row.
+ */
+export const memoryTerms = pgTable(
+  "memory_terms",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    term: text("term").notNull(),
+    docs: integer("docs").notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "memory_terms_pk", columns: [t.userId, t.term] }),
+    index("memory_terms_trgm_idx").using("gin", t.userId, sql`${t.term} gin_trgm_ops`),
+  ],
+);
+
+/**
+ * Each user's document frequencies: how many of their active memories hold each full-text lexeme, behind a query
+ * term's rarity in lexical ranking (BM25). Kept by triggers on `memories` (migrations 0015 and 0024).
+ */
+export const memoryLexemes = pgTable(
+  "memory_lexemes",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    lexeme: text("lexeme").notNull(),
+    docs: integer("docs").notNull(),
+  },
+  (t) => [primaryKey({ name: "memory_lexemes_pk", columns: [t.userId, t.lexeme] })],
+);
+
+/** Each user's active memories and lexemes in all, behind the average memory length in lexical ranking. */
+export const memoryCorpus = pgTable("memory_corpus", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  docs: integer("docs").notNull(),
+  lexemes: bigint("lexemes", { mode: "number" }).notNull(),
+});
+
+/**
+ * One vector per memory and embedding model. The table exists only where pgvector does (migration 0004 creates it
+ * conditionally); `content_hash` says which text was embedded, so a vector for an older text is never used.
+ */
+export const memoryEmbeddings = pgTable(
+  "memory_embeddings",
+  {
+    userId: uuid("user_id").notNull(),
+    memoryId: uuid("memory_id").notNull(),
+    model: text("model").notNull(),
+    embedding: vector("embedding").notNull(),
+    contentHash: text("content_hash").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: "memory_embeddings_pk", columns: [t.userId, t.memoryId, t.model] }),
+    foreignKey({
+      name: "memory_embeddings_memory_fk",
+      columns: [t.userId, t.memoryId],
+      foreignColumns: [memories.userId, memories.id],
+    }).onDelete("cascade"),
   ],
 );
 
@@ -205,7 +298,8 @@ export const extractionRuns = pgTable(
     id: uuid("id").notNull().default(sql`gen_random_uuid()`),
     threadId: text("thread_id").notNull(),
     namespace: text("namespace").array().notNull(),
-    status: text("status", { enum: ["queued", "running", "succeeded", "failed"] }).notNull(),
+    /** `skipped`: the model was not called (the user's daily budget was reached); `error` says why. */
+    status: text("status", { enum: ["queued", "running", "succeeded", "failed", "skipped"] }).notNull(),
     /** Messages at positions [from_position, through_position) were read. */
     fromPosition: integer("from_position").notNull(),
     throughPosition: integer("through_position").notNull(),
@@ -218,6 +312,8 @@ export const extractionRuns = pgTable(
     attempts: integer("attempts").notNull().default(0),
     error: text("error"),
     jobId: text("job_id"),
+    /** Set once the user undid the run's applied ops (POST /api/v1/extraction-runs/:id/revert); a run reverts once. */
+    revertedAt: timestamp("reverted_at", { withTimezone: true, precision: 3 }),
     createdAt: createdAt(),
     startedAt: timestamp("started_at", { withTimezone: true }),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
@@ -226,7 +322,37 @@ export const extractionRuns = pgTable(
     primaryKey({ columns: [t.userId, t.id] }),
     index("extraction_runs_user_thread_idx").on(t.userId, t.threadId, t.createdAt),
     index("extraction_runs_user_created_idx").on(t.userId, t.createdAt),
-    check("extraction_runs_status_check", sql`${t.status} in ('queued', 'running', 'succeeded', 'failed')`),
+    check("extraction_runs_status_check", sql`${t.status} in ('queued', 'running', 'succeeded', 'failed', 'skipped')`),
+  ],
+);
+
+/**
+ * The cost ledger: one row per unit of model calls (a chat turn with its tool steps, a title, an extraction attempt),
+ * with the tokens the provider reported and their price at the time. `cost_usd` is null when the model has no price.
+ * Holds no content, only counts and references, so purging a memory leaves nothing here to erase.
+ */
+export const modelUsage = pgTable(
+  "model_usage",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    id: uuid("id").notNull().default(sql`gen_random_uuid()`),
+    kind: text("kind", { enum: ["chat", "extraction"] }).notNull(),
+    model: text("model").notNull(),
+    inputTokens: integer("input_tokens").notNull(),
+    outputTokens: integer("output_tokens").notNull(),
+    costUsd: numeric("cost_usd", { precision: 18, scale: 10, mode: "number" }),
+    threadId: text("thread_id"),
+    messageId: text("message_id"),
+    runId: uuid("run_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.id] }),
+    index("model_usage_user_created_idx").on(t.userId, t.createdAt),
+    index("model_usage_user_run_idx").on(t.userId, t.runId),
+    check("model_usage_kind_check", sql`${t.kind} in ('chat', 'extraction')`),
   ],
 );
 
@@ -271,4 +397,247 @@ export const auditLog = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.id] }), index("audit_log_user_created_idx").on(t.userId, t.createdAt)],
+);
+
+/**
+ * Request counts of the rate limits (lib/api/rate-limit.ts), one row per limiter and key for its current window.
+ * System data, not a user's: written bound to no user, by every web process, so they all count against one limit.
+ */
+export const rateLimitWindows = pgTable(
+  "rate_limit_windows",
+  {
+    limiter: text("limiter").notNull(),
+    key: text("key").notNull(),
+    windowStart: timestamp("window_start", { withTimezone: true, precision: 3 }).notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.limiter, t.key] })],
+);
+
+/**
+ * A user's webhook endpoints. The secret is kept as issued (signing needs the key itself, unlike an API key's hash)
+ * and is never shown again after creation. `disabled_at` is set after repeated failed deliveries (or by hand);
+ * a disabled endpoint gets no new deliveries until it is enabled again.
+ */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    id: uuid("id").notNull().default(sql`gen_random_uuid()`),
+    url: text("url").notNull(),
+    events: text("events").array().notNull(),
+    secret: text("secret").notNull(),
+    /** Deliveries in a row that ran out of attempts; reset by a success. */
+    consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+    disabledAt: timestamp("disabled_at", { withTimezone: true, precision: 3 }),
+    disabledReason: text("disabled_reason"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.id] }),
+    index("webhook_endpoints_user_created_idx").on(t.userId, t.createdAt),
+  ],
+);
+
+/**
+ * One event for one endpoint, with its attempts. `payload` is the exact body sent (the same on every attempt);
+ * a memory's payloads are reduced to ids when it is purged (`memory_id` finds them).
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    id: uuid("id").notNull().default(sql`gen_random_uuid()`),
+    endpointId: uuid("endpoint_id").notNull(),
+    eventType: text("event_type").notNull(),
+    memoryId: uuid("memory_id"),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    status: text("status", { enum: ["pending", "sending", "succeeded", "failed"] }).notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+    lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true, precision: 3 }),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, precision: 3 }),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true, precision: 3 }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.id] }),
+    foreignKey({
+      columns: [t.userId, t.endpointId],
+      foreignColumns: [webhookEndpoints.userId, webhookEndpoints.id],
+      name: "webhook_deliveries_endpoint_fk",
+    }).onDelete("cascade"),
+    index("webhook_deliveries_endpoint_created_idx").on(t.userId, t.endpointId, t.createdAt),
+    index("webhook_deliveries_user_memory_idx").on(t.userId, t.memoryId),
+    check("webhook_deliveries_status_check", sql`${t.status} in ('pending', 'sending', 'succeeded', 'failed')`),
+  ],
+);
+
+/**
+ * A change the user has not approved yet (DESIGN §11): never a live memory, never recalled or searched. `insert`
+ * carries the namespace, kind and content it would write; `update` and `delete` the memory and the version the
+ * proposer saw, so approving after the memory changed is a conflict. Purge erases content, text and quote here too,
+ * keeping `content_hash` so a rejected fact stays suppressed.
+ */
+export const memoryProposals = pgTable(
+  "memory_proposals",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    id: uuid("id").notNull().default(sql`gen_random_uuid()`),
+    /** `instructions`: a new text of the user's instructions (DESIGN §12) in `text`, against `expected_version`. */
+    op: text("op", { enum: ["insert", "update", "delete", "instructions"] }).notNull(),
+    memoryId: uuid("memory_id"),
+    /** The memory's version the proposer saw (update, delete). */
+    expectedVersion: integer("expected_version"),
+    namespace: text("namespace").array().notNull(),
+    kind: text("kind"),
+    content: jsonb("content"),
+    text: text("text"),
+    contentHash: text("content_hash"),
+    reason: text("reason"),
+    sourceType: text("source_type").notNull(),
+    threadId: text("thread_id"),
+    messageId: text("message_id"),
+    quote: text("quote"),
+    runId: text("run_id"),
+    actorType: text("actor_type").notNull(),
+    actorId: text("actor_id").notNull(),
+    status: text("status", { enum: ["pending", "approved", "rejected"] }).notNull(),
+    /** The user's reason for rejecting it, when given. */
+    decisionReason: text("decision_reason"),
+    createdAt: createdAt(),
+    decidedAt: timestamp("decided_at", { withTimezone: true, precision: 3 }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.id] }),
+    index("memory_proposals_user_status_created_idx").on(t.userId, t.status, t.createdAt, t.id),
+    index("memory_proposals_user_thread_idx").on(t.userId, t.threadId),
+    check("memory_proposals_op_check", sql`${t.op} in ('insert', 'update', 'delete', 'instructions')`),
+    check("memory_proposals_status_check", sql`${t.status} in ('pending', 'approved', 'rejected')`),
+  ],
+);
+
+/**
+ * What the user forbids the models to remember ("never remember anything about my health"). Shown to the chat model
+ * and the manager; a model's or an app's write whose words contain one of `terms` is not made.
+ */
+export const memoryRules = pgTable(
+  "memory_rules",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    id: uuid("id").notNull().default(sql`gen_random_uuid()`),
+    text: text("text").notNull(),
+    terms: text("terms").array().notNull().default(sql`'{}'::text[]`),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.id] }), index("memory_rules_user_created_idx").on(t.userId, t.createdAt)],
+);
+
+/** Per-user settings; a user without a row has the defaults (review `deletes`). */
+export const userSettings = pgTable(
+  "user_settings",
+  {
+    userId: uuid("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    review: text("review", { enum: ["off", "deletes", "all"] })
+      .notNull()
+      .default("deletes"),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check("user_settings_review_check", sql`${t.review} in ('off', 'deletes', 'all')`)],
+);
+
+/**
+ * A thumbs up or down on one assistant answer (DESIGN §12), with the instructions version the answer ran with.
+ * `optimizer_run_id` is set once an optimizer pass has read it, so each piece of feedback is acted on once.
+ */
+export const answerFeedback = pgTable(
+  "answer_feedback",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    id: uuid("id").notNull().default(sql`gen_random_uuid()`),
+    messageId: text("message_id").notNull(),
+    threadId: text("thread_id").notNull(),
+    rating: text("rating", { enum: ["up", "down"] }).notNull(),
+    comment: text("comment"),
+    instructionsVersion: integer("instructions_version"),
+    optimizerRunId: uuid("optimizer_run_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.id] }),
+    index("answer_feedback_user_created_idx").on(t.userId, t.createdAt, t.id),
+    foreignKey({ columns: [t.userId, t.messageId], foreignColumns: [messages.userId, messages.id] }).onDelete(
+      "cascade",
+    ),
+    check("answer_feedback_rating_check", sql`${t.rating} in ('up', 'down')`),
+  ],
+);
+
+/**
+ * Every version of the user's standing instructions to the chat model; the highest version is current. A version
+ * says who wrote it (the user by hand, or the optimizer with the feedback and run it acted on) and why.
+ */
+export const instructionVersions = pgTable(
+  "instruction_versions",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    text: text("text").notNull(),
+    actorType: text("actor_type").notNull(),
+    actorId: text("actor_id").notNull(),
+    reason: text("reason").notNull(),
+    feedbackIds: uuid("feedback_ids").array().notNull().default(sql`'{}'::uuid[]`),
+    runId: uuid("run_id"),
+    proposalId: uuid("proposal_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.version] })],
+);
+
+/** One optimizer pass over new feedback: what it read, what it proposed, what happened to it, what it cost. */
+export const optimizerRuns = pgTable(
+  "optimizer_runs",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    id: uuid("id").notNull().default(sql`gen_random_uuid()`),
+    status: text("status", { enum: ["running", "succeeded", "failed", "skipped"] }).notNull(),
+    /** applied, proposed, unchanged or rejected (the answer failed validation; `rejected` says why). */
+    outcome: text("outcome"),
+    model: text("model"),
+    feedbackIds: uuid("feedback_ids").array().notNull().default(sql`'{}'::uuid[]`),
+    fromVersion: integer("from_version"),
+    proposed: jsonb("proposed"),
+    rejected: jsonb("rejected").$type<unknown[]>().notNull().default([]),
+    proposalId: uuid("proposal_id"),
+    appliedVersion: integer("applied_version"),
+    inputTokens: integer("input_tokens"),
+    outputTokens: integer("output_tokens"),
+    error: text("error"),
+    jobId: text("job_id"),
+    createdAt: createdAt(),
+    finishedAt: timestamp("finished_at", { withTimezone: true, precision: 3 }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.id] }),
+    index("optimizer_runs_user_created_idx").on(t.userId, t.createdAt),
+    check("optimizer_runs_status_check", sql`${t.status} in ('running', 'succeeded', 'failed', 'skipped')`),
+  ],
 );

@@ -1,13 +1,15 @@
 import { z } from "zod";
-import { fieldFilterSchema } from "@/lib/memory";
+import { fieldFilterSchema } from "@/lib/memory/filter-schemas";
+import { keyInput } from "@/lib/memory/inputs";
+import { LIMITS } from "@/lib/memory/limits";
 
 /**
  * Request shapes of the LangGraph Agent Server's store API, as `@langchain/langgraph-sdk` sends them. Fields the SDK
  * may add later are ignored rather than refused, so newer clients keep working; namespace labels are checked by the
  * memory core (empty or dotted labels → 422, as the Agent Server answers).
  */
-const namespace = z.array(z.string()).max(16);
-const key = z.string().min(1).max(256);
+const namespace = z.array(z.string());
+const key = keyInput;
 
 export const putItemBody = z.object({
   namespace,
@@ -28,9 +30,9 @@ export const deleteItemBody = z.object({ namespace, key });
 export const searchItemsBody = z.object({
   namespace_prefix: namespace.default([]),
   filter: fieldFilterSchema.nullable().optional(),
-  limit: z.number().int().min(1).max(100).default(10),
+  limit: z.number().int().min(1).max(LIMITS.searchResults).default(10),
   offset: z.number().int().min(0).max(10_000).default(0),
-  query: z.string().max(2_000).nullable().optional(),
+  query: z.string().max(LIMITS.queryChars).nullable().optional(),
   refresh_ttl: z.boolean().nullable().optional(),
 });
 

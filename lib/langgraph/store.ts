@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { ValidationError } from "@/lib/errors";
 import {
   createMemory,
   deleteMemory,
@@ -7,7 +8,6 @@ import {
   listNamespaces,
   type Memory,
   type MemoryContext,
-  MemoryValidationError,
   replaceMemory,
   searchMemories,
   validateNamespace,
@@ -98,7 +98,7 @@ export async function searchItems(
   if (query) {
     const wanted = input.offset + input.limit;
     if (wanted > 100) {
-      throw new MemoryValidationError("offset + limit is at most 100 when searching with a query.", [
+      throw new ValidationError("offset + limit is at most 100 when searching with a query.", [
         { path: ["offset"], message: "too large with a query" },
       ]);
     }

@@ -2,52 +2,63 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { type Caller, requireScope } from "@/lib/api/caller";
-import { ApiError } from "@/lib/api/errors";
 import type { ApiKeyScope } from "@/lib/auth/api-keys";
+import { AppError, ERROR_TABLE, failureOf } from "@/lib/errors";
+import { logFailure } from "@/lib/log";
 import {
   createMemory,
   deleteMemory,
   fieldFilterSchema,
   getMemory,
+  LIMITS,
   listMemories,
   type MemoryContext,
-  MemoryError,
   searchMemories,
   serializeMemory,
   serializeSearchResult,
+  supersedeMemory,
   updateMemory,
 } from "@/lib/memory";
 
+// Types and descriptions only: the memory core bounds every value (lib/memory/limits.ts), so an over-limit input
+// gets the same error here as over REST or from the chat tools.
 const namespace = z
-  .array(z.string().min(1).max(128))
-  .max(8)
-  .describe('Relative namespace segments under your own root, e.g. ["projects", "ledger"]. Omit for the root.');
-const memoryId = z.uuid().describe("The memory's id, as returned by add_memory, search_memories or list_memories.");
+  .array(z.string())
+  .describe(
+    `Relative namespace segments under your own root, e.g. ["projects", "ledger"] (at most ${LIMITS.namespaceDepth}). Omit for the root.`,
+  );
+const memoryId = z.string().describe("The memory's id, as returned by add_memory, search_memories or list_memories.");
 const kind = z
   .string()
-  .min(1)
-  .max(64)
   .describe(
     'Content kind: "memory" (default, a plain sentence), "preference", "episode", "procedure", "triple", "profile" or "document".',
   );
 const content = z
-  .union([z.string().min(1).max(32_000), z.record(z.string(), z.unknown())])
-  .describe('A plain sentence for kind "memory", or an object matching the kind (e.g. { "preference": "…" }).');
+  .union([z.string(), z.record(z.string(), z.unknown())])
+  .describe(
+    `A plain sentence for kind "memory" (at most ${LIMITS.memoryTextChars} characters), or an object matching the kind (e.g. { "preference": "…" }).`,
+  );
+
+const date = (what: string) => z.string().describe(`${what} (ISO date YYYY-MM-DD, or a date-time with an offset).`);
+const validFrom = date("When the fact started to hold in the world, if the user said so");
+const validTo = date("When the fact stopped holding, if the user said so");
+const asOf = date("Only facts that held then, superseded ones included; without it superseded facts are left out");
 
 const result = (value: unknown): CallToolResult => ({
   content: [{ type: "text", text: JSON.stringify(value, null, 2) }],
 });
 
-/** Tool failures are reported to the model as tool errors, never as protocol errors, so it can correct itself. */
+/**
+ * Tool failures are reported to the model as tool errors, never as protocol errors, so it can correct itself; a
+ * fault reads as the error table's generic message and is logged.
+ */
 async function run(caller: Caller, scope: ApiKeyScope, work: () => Promise<unknown>): Promise<CallToolResult> {
   try {
     requireScope(caller, scope);
     return result(await work());
   } catch (error) {
-    if (error instanceof ApiError || error instanceof MemoryError) {
-      return { isError: true, content: [{ type: "text", text: error.message }] };
-    }
-    throw error;
+    if (!(error instanceof AppError) || !ERROR_TABLE[error.code].shown) logFailure("MCP tool failed", error);
+    return { isError: true, content: [{ type: "text", text: failureOf(error).message }] };
   }
 }
 
@@ -70,7 +81,13 @@ export function createMemoryMcpServer(caller: Caller, memory: MemoryContext): Mc
       title: "Add memory",
       description:
         "Save a lasting fact, preference or instruction about the user. Write one self-contained statement per memory. Returns the saved memory with its id.",
-      inputSchema: { content, kind: kind.optional(), namespace: namespace.optional() },
+      inputSchema: {
+        content,
+        kind: kind.optional(),
+        namespace: namespace.optional(),
+        validFrom: validFrom.optional(),
+        validTo: validTo.optional(),
+      },
     },
     (input) => run(caller, "write", async () => ({ memory: serializeMemory(await createMemory(memory, input)) })),
   );
@@ -82,13 +99,18 @@ export function createMemoryMcpServer(caller: Caller, memory: MemoryContext): Mc
       description:
         "Find memories relevant to a natural-language query (a question or the user's message works). Results are ranked, each with a score.",
       inputSchema: {
-        query: z.string().min(1).max(2_000).describe("What to look for, in natural language."),
-        limit: z.number().int().min(1).max(50).optional().describe("At most this many results (default 10)."),
+        query: z.string().describe("What to look for, in natural language."),
+        limit: z
+          .number()
+          .int()
+          .optional()
+          .describe(`At most this many results (default 10, up to ${LIMITS.searchResults}).`),
         namespace: namespace.optional(),
         kind: kind.optional(),
         filter: fieldFilterSchema
           .optional()
           .describe('Metadata conditions, e.g. { "project": "ledger", "priority": { "$gte": 2 } }.'),
+        asOf: asOf.optional(),
       },
       annotations: { readOnlyHint: true },
     },
@@ -114,16 +136,29 @@ export function createMemoryMcpServer(caller: Caller, memory: MemoryContext): Mc
     {
       title: "Update memory",
       description:
-        "Replace a memory's content when a fact changed (keeps the old version in its history). Pass expectedVersion from get_memory to avoid overwriting a change you have not seen.",
+        "Replace a memory's content when it was wrong (keeps the old version in its history). When the fact changed in the world (the user moved, changed jobs), pass validFrom, the date it changed: the old memory is then kept as history, closed at that date, and a new memory holds the new content (returned as `memory`, the old one as `superseded`). Pass expectedVersion from get_memory to avoid overwriting a change you have not seen. `pinned: true` recalls the memory in every chat turn.",
       inputSchema: {
         id: memoryId,
-        content,
+        content: content.optional(),
         kind: kind.optional(),
-        expectedVersion: z.number().int().positive().optional().describe("Fail if the memory's version differs."),
+        expectedVersion: z.number().int().optional().describe("Fail if the memory's version differs."),
+        validFrom: validFrom.optional(),
+        validTo: validTo.optional(),
+        pinned: z.boolean().optional().describe("Pinned memories are recalled into every chat turn."),
       },
     },
-    ({ id, ...change }) =>
-      run(caller, "write", async () => ({ memory: serializeMemory(await updateMemory(memory, id, change)) })),
+    ({ id, validFrom: from, ...change }) =>
+      run(caller, "write", async () => {
+        if (from !== undefined && change.content !== undefined) {
+          const { closed, created } = await supersedeMemory(memory, id, {
+            content: change.content,
+            validFrom: from,
+            expectedVersion: change.expectedVersion,
+          });
+          return { memory: serializeMemory(created), superseded: serializeMemory(closed) };
+        }
+        return { memory: serializeMemory(await updateMemory(memory, id, { ...change, validFrom: from })) };
+      }),
   );
 
   server.registerTool(
@@ -132,7 +167,7 @@ export function createMemoryMcpServer(caller: Caller, memory: MemoryContext): Mc
       title: "Delete memory",
       description:
         "Forget a memory the user asked to forget or that is wrong. It is kept as a tombstone in the history (the user can restore it) and no longer returned by search.",
-      inputSchema: { id: memoryId, reason: z.string().max(500).optional().describe("Why it is being forgotten.") },
+      inputSchema: { id: memoryId, reason: z.string().optional().describe("Why it is being forgotten.") },
       annotations: { destructiveHint: true },
     },
     ({ id, reason }) =>
@@ -147,8 +182,10 @@ export function createMemoryMcpServer(caller: Caller, memory: MemoryContext): Mc
       inputSchema: {
         namespace: namespace.optional(),
         kind: kind.optional(),
-        limit: z.number().int().min(1).max(100).optional().describe("Page size (default 50)."),
-        cursor: z.string().max(500).optional().describe("nextCursor from the previous page."),
+        limit: z.number().int().optional().describe(`Page size (default 50, up to ${LIMITS.listPage}).`),
+        cursor: z.string().optional().describe("nextCursor from the previous page."),
+        asOf: asOf.optional(),
+        pinned: z.boolean().optional().describe("Only pinned (true) or unpinned (false) memories."),
       },
       annotations: { readOnlyHint: true },
     },

@@ -1,17 +1,17 @@
 import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import type { Database } from "@/lib/db/client";
+import { asUser, type UnitOfWork, type UserBinding } from "@/lib/db/unit-of-work";
 import type { KindRegistry } from "./kinds";
+import { ACTOR_TYPES, type ActorType, SOURCE_TYPES, type SourceType } from "./shapes";
+import type { ScheduleWebhookDeliveries } from "./webhooks/outbox";
 
-export type ActorType = "user" | "agent" | "extractor" | "api" | "admin";
+export { ACTOR_TYPES, type ActorType, SOURCE_TYPES, type SourceType };
 
 /** Who performed a write: a kind of writer plus its id (user id, model id, extraction run, API key id, …). */
 export interface Actor {
   type: ActorType;
   id: string;
 }
-
-/** Where a memory's content came from. */
-export type SourceType = "chat" | "extraction" | "console" | "api";
 
 /** Evidence for a write: the conversation span that supports it, or the extraction run that proposed it. */
 export interface Provenance {
@@ -33,22 +33,41 @@ export interface MemoryPrincipal {
  * Everything the memory core needs from its caller. Each surface (chat, extraction, REST, MCP, tests) builds one;
  * the core reads no environment and picks no provider.
  */
-export interface MemoryContext {
+export interface MemoryContext extends UserBinding {
   database: Database;
   principal: MemoryPrincipal;
+  /** The unit of work this context's calls join; absent, each call runs in its own. */
+  unit?: UnitOfWork;
   actor: Actor;
   clock: () => Date;
-  /** Enables vector search and embedding on write (only where the database has pgvector). */
+  /** Enables vector search, and is the model the embedding job uses (only where the database has pgvector). */
   embeddingModel?: EmbeddingModelV4;
+  /**
+   * Asks for the user's missing vectors to be computed, called after a write that needs them commits: a queued job
+   * in the app (never the request, never the write's transaction). Without it, writes leave vectors to a later sweep.
+   */
+  scheduleEmbedding?: (userId: string) => Promise<void>;
+  /**
+   * Hands the webhook deliveries a write recorded to the queue, called once the write commits (never inside it,
+   * never on the request path). Without it, they wait for the worker's sweep of overdue deliveries.
+   */
+  scheduleWebhookDeliveries?: ScheduleWebhookDeliveries;
+  /** Asks for a (debounced) optimizer pass over the user's new feedback, once the feedback commits (DESIGN §12). */
+  scheduleOptimizer?: (userId: string) => Promise<void>;
+  /** Query vectors already computed for this unit of work (a chat turn): recall and the search tool share them. */
+  queryEmbeddings?: Map<string, Promise<number[] | undefined>>;
   /** Defaults for every write made with this context; a write's own provenance overrides field by field. */
   provenance?: Provenance;
   /** Content kinds; the built-ins when absent. */
   kinds?: KindRegistry;
-  /**
-   * Embedding runs after the write commits, so a failing embedding provider never loses a memory; the failure is
-   * reported here (default: a console warning) and lexical search still finds the memory.
-   */
-  onEmbeddingError?: (error: unknown) => void;
+}
+
+/**
+ * Runs several calls as one unit of work: the context handed to `work` carries the open unit, so every core call
+ * made with it joins the same transaction (and its after-commit work runs once that commits).
+ */
+export function withUnit<C extends MemoryContext, T>(ctx: C, work: (ctx: C) => Promise<T>): Promise<T> {
+  return asUser(ctx, (unit) => work({ ...ctx, unit }));
 }
 
 const DEFAULT_SOURCE: Record<ActorType, SourceType> = {

@@ -1,63 +1,47 @@
-/** Typed failures of the memory core. Surfaces map `code` to their own vocabulary (HTTP status, tool error, …). */
-export abstract class MemoryError extends Error {
-  abstract readonly code: "not_found" | "conflict" | "validation" | "namespace_template" | "payload_too_large";
-}
+import { AppError } from "@/lib/errors";
+
+/** The core's failures: AppErrors with the codes every surface maps (lib/errors.ts); these name the common ones. */
 
 /** Absent, or not the caller's: the two are deliberately indistinguishable. */
-export class MemoryNotFoundError extends MemoryError {
-  readonly code = "not_found";
+export class MemoryNotFoundError extends AppError {
   constructor(readonly id: string) {
-    super(`No memory with id ${id}.`);
+    super("not_found", `No memory with id ${id}.`);
     this.name = "MemoryNotFoundError";
   }
 }
 
-export class MemoryConflictError extends MemoryError {
-  readonly code = "conflict";
+export class MemoryConflictError extends AppError {
   constructor(
     message: string,
     readonly currentVersion?: number,
   ) {
-    super(message);
+    super("conflict", message, [], { currentVersion });
     this.name = "MemoryConflictError";
   }
 }
 
-export interface ValidationIssue {
-  path: (string | number)[];
-  message: string;
-}
-
-export class MemoryValidationError extends MemoryError {
-  readonly code = "validation";
-  constructor(
-    message: string,
-    readonly issues: ValidationIssue[] = [],
-  ) {
-    super(message);
-    this.name = "MemoryValidationError";
-  }
-}
-
 /** A namespace template names a key the context does not provide: a wiring bug, never the model's or user's fault. */
-export class NamespaceTemplateError extends MemoryError {
-  readonly code = "namespace_template";
+export class NamespaceTemplateError extends AppError {
   constructor(
     readonly template: readonly string[],
     readonly missingKey: string,
   ) {
-    super(`Namespace template ${JSON.stringify(template)} needs "${missingKey}", which the context does not provide.`);
+    super(
+      "internal",
+      `Namespace template ${JSON.stringify(template)} needs "${missingKey}", which the context does not provide.`,
+    );
     this.name = "NamespaceTemplateError";
   }
 }
 
-export class PayloadTooLargeError extends MemoryError {
-  readonly code = "payload_too_large";
+export class PayloadTooLargeError extends AppError {
   constructor(
     readonly bytes: number,
     readonly limit: number,
   ) {
-    super(`Content is ${bytes} bytes; the limit is ${limit}.`);
+    super("payload_too_large", `Content is ${bytes} bytes; the limit is ${limit}.`, [
+      { path: ["content"], message: `at most ${limit} bytes` },
+    ]);
     this.name = "PayloadTooLargeError";
   }
 }

@@ -1,53 +1,18 @@
 import { and, type SQL, sql } from "drizzle-orm";
-import { z } from "zod";
+import type { z } from "zod";
 import { memories } from "@/lib/db/schema";
 import type { MemoryContext } from "./context";
+import type { FieldFilter, memoryFiltersSchema, scalar } from "./filter-schemas";
 import { absoluteNamespace, namespaceHasPrefix, textArray } from "./namespace";
 
-/** A field path inside metadata or content: `priority`, `project.name` (up to four levels). */
-const fieldPath = z.string().regex(/^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64}){0,3}$/, "invalid field name");
-const scalar = z.union([z.string().max(1_000), z.number(), z.boolean(), z.null()]);
-const orderable = z.union([z.string().max(1_000), z.number()]);
-const operators = z
-  .strictObject({
-    $eq: scalar,
-    $ne: scalar,
-    $gt: orderable,
-    $gte: orderable,
-    $lt: orderable,
-    $lte: orderable,
-    $in: z.array(scalar).min(1).max(100),
-    $nin: z.array(scalar).min(1).max(100),
-  })
-  .partial()
-  .refine((ops) => Object.keys(ops).length > 0, "an operator object needs at least one operator");
-
-/** `{ field: value }` means equality; `{ field: { $gte: 2, $lt: 5 } }` combines operators with AND. */
-export const fieldFilterSchema = z
-  .record(fieldPath, z.union([scalar, operators]))
-  .refine((filter) => Object.keys(filter).length <= 20, "at most 20 fields");
-export type FieldFilter = z.infer<typeof fieldFilterSchema>;
-
-export const statusFilterSchema = z.enum(["active", "deleted", "all"]);
-export type StatusFilter = z.infer<typeof statusFilterSchema>;
-
-export const memoryFiltersSchema = z.strictObject({
-  kind: z.union([z.string().min(1).max(64), z.array(z.string().min(1).max(64)).min(1).max(20)]).optional(),
-  status: statusFilterSchema.optional(),
-  /** Relative namespace prefix (whole segments). */
-  namespace: z.array(z.string()).optional(),
-  metadata: fieldFilterSchema.optional(),
-  content: fieldFilterSchema.optional(),
-  timeRange: z
-    .strictObject({
-      field: z.enum(["createdAt", "updatedAt"]).default("updatedAt"),
-      after: z.coerce.date().optional(),
-      before: z.coerce.date().optional(),
-    })
-    .optional(),
-});
-export type MemoryFilters = z.input<typeof memoryFiltersSchema>;
-type ParsedFilters = z.output<typeof memoryFiltersSchema>;
+export {
+  type FieldFilter,
+  fieldFilterSchema,
+  type MemoryFilters,
+  memoryFiltersSchema,
+  type StatusFilter,
+  statusFilterSchema,
+} from "./filter-schemas";
 
 /** The caller's rows: owner and namespace root always, a relative prefix when given. */
 export function ownedUnder(ctx: MemoryContext, relativePrefix: readonly string[] = []): SQL {
@@ -57,15 +22,28 @@ export function ownedUnder(ctx: MemoryContext, relativePrefix: readonly string[]
   ) as SQL;
 }
 
-/** WHERE clause over `memories` for already-validated filters; every value is a bound parameter. */
-export function filterConditions(ctx: MemoryContext, filters: ParsedFilters): SQL {
+type ParsedFilters = z.output<typeof memoryFiltersSchema>;
+
+/**
+ * WHERE clause over `memories` for already-validated filters; every value is a bound parameter. `openAt` leaves out
+ * facts that stopped holding by then (superseded), for searches that rank as of today when no `asOf` is given.
+ */
+export function filterConditions(ctx: MemoryContext, filters: ParsedFilters, options: { openAt?: Date } = {}): SQL {
   const conditions: SQL[] = [ownedUnder(ctx, filters.namespace)];
+  if (filters.pinned !== undefined) conditions.push(sql`${memories.pinned} = ${filters.pinned}`);
+  if (filters.asOf) conditions.push(validAt(filters.asOf));
+  else if (options.openAt) {
+    conditions.push(
+      sql`(${memories.validTo} is null or ${memories.validTo} > ${options.openAt.toISOString()}::timestamptz)`,
+    );
+  }
   const status = filters.status ?? "active";
   if (status !== "all") conditions.push(sql`${memories.status} = ${status}`);
   if (filters.kind !== undefined) {
     const kinds = Array.isArray(filters.kind) ? filters.kind : [filters.kind];
     conditions.push(sql`${memories.kind} = any(${textArray(kinds)})`);
   }
+  if (filters.source) conditions.push(sql`${memories.sourceType} = ${filters.source}`);
   if (filters.metadata) conditions.push(...fieldConditions(sql`${memories.metadata}`, filters.metadata));
   if (filters.content) conditions.push(...fieldConditions(sql`${memories.content}`, filters.content));
   if (filters.timeRange) {
@@ -76,6 +54,12 @@ export function filterConditions(ctx: MemoryContext, filters: ParsedFilters): SQ
       conditions.push(sql`${column} < ${filters.timeRange.before.toISOString()}::timestamptz`);
   }
   return and(...conditions) as SQL;
+}
+
+/** Held at `instant`: started then or before (or unknown), and not yet ended. */
+function validAt(instant: Date): SQL {
+  const at = sql`${instant.toISOString()}::timestamptz`;
+  return sql`((${memories.validFrom} is null or ${memories.validFrom} <= ${at}) and (${memories.validTo} is null or ${memories.validTo} > ${at}))`;
 }
 
 type Scalar = z.infer<typeof scalar>;

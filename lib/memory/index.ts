@@ -1,15 +1,27 @@
 export type { Actor, ActorType, MemoryContext, MemoryPrincipal, Provenance, SourceType } from "./context";
-export { systemClock } from "./context";
-export { canEmbed, embeddingModelKey, embedMissing } from "./embeddings";
+export { ACTOR_TYPES, SOURCE_TYPES, systemClock, withUnit } from "./context";
+export {
+  canEmbed,
+  embeddingBacklog,
+  embeddingBacklogAcrossUsers,
+  embeddingModelKey,
+  embedMissing,
+} from "./embeddings";
 export {
   MemoryConflictError,
-  MemoryError,
   MemoryNotFoundError,
-  MemoryValidationError,
   NamespaceTemplateError,
   PayloadTooLargeError,
-  type ValidationIssue,
 } from "./errors";
+export {
+  type CreateFeedbackInput,
+  createFeedback,
+  createFeedbackInputSchema,
+  type Feedback,
+  listFeedback,
+  MessageNotFoundError,
+  serializeFeedback,
+} from "./feedback";
 export {
   type FieldFilter,
   fieldFilterSchema,
@@ -18,6 +30,22 @@ export {
   type StatusFilter,
   statusFilterSchema,
 } from "./filters";
+export * from "./inputs";
+export {
+  changeInstructions,
+  currentInstructions,
+  handWrittenLines,
+  InstructionsConflictError,
+  type InstructionVersion,
+  InstructionVersionNotFoundError,
+  instructionHistory,
+  type PutInstructionsInput,
+  putInstructions,
+  putInstructionsInputSchema,
+  revertInstructions,
+  serializeInstructions,
+  serializeInstructionVersion,
+} from "./instructions";
 export {
   builtInKinds,
   contentHash,
@@ -26,13 +54,11 @@ export {
   defineKind,
   type KindDefinition,
   KindRegistry,
-  MAX_CONTENT_BYTES,
   renderFields,
 } from "./kinds";
+export { LIMITS } from "./limits";
 export {
   absoluteNamespace,
-  MAX_NAMESPACE_DEPTH,
-  MAX_SEGMENT_LENGTH,
   type Namespace,
   type NamespaceTemplate,
   parseDottedNamespace,
@@ -40,26 +66,97 @@ export {
   resolveNamespaceTemplate,
   validateNamespace,
 } from "./namespace";
-export { type SearchMemoriesInput, searchMemories, searchMemoriesInputSchema } from "./search";
 export {
+  type ApprovedMemory,
+  type ApprovedProposal,
+  type ApproveProposalInput,
+  approveProposal,
+  approveProposalInputSchema,
+  countPendingProposals,
+  getProposal,
+  type ListProposalsInput,
+  listProposals,
+  listProposalsInputSchema,
+  type Proposal,
+  ProposalConflictError,
+  ProposalNotFoundError,
+  pendingProposalCounts,
+  type RejectProposalInput,
+  rejectProposal,
+  rejectProposalInputSchema,
+  serializeProposal,
+} from "./proposals";
+export { gatedCreate, gatedDelete, gatedUpdate, isHeld, newReviewTurn, type ReviewTurn } from "./review";
+export {
+  brokenRule,
+  type CreateRuleInput,
+  createRule,
+  createRuleInputSchema,
+  deleteRule,
+  listRules,
+  type Rule,
+  RuleNotFoundError,
+  RuleViolationError,
+  serializeRule,
+} from "./rules";
+export {
+  SEARCH_MODES,
+  type SearchMemoriesInput,
+  type SearchMode,
+  searchMemories,
+  searchMemoriesInputSchema,
+  VECTOR_WEIGHT,
+} from "./search";
+export { serializeMemory, serializeSearchResult, serializeVersion } from "./serialize";
+export {
+  DEFAULT_SETTINGS,
+  getSettings,
+  type ReviewMode,
+  type Settings,
+  type UpdateSettingsInput,
+  updateSettings,
+  updateSettingsInputSchema,
+} from "./settings";
+export {
+  actorJson,
+  MEMORY_OPS,
+  MEMORY_STATUSES,
   type MemoryJson,
   type MemoryVersionJson,
-  serializeMemory,
-  serializeSearchResult,
-  serializeVersion,
-} from "./serialize";
+  memoryJson,
+  memoryVersionJson,
+  PROPOSAL_OPS,
+  PROPOSAL_STATUSES,
+  type ProposalJson,
+  proposalJson,
+  REVIEW_MODES,
+  type RuleJson,
+  ruleJson,
+  type SearchResultJson,
+  type SettingsJson,
+  searchResultJson,
+  settingsJson,
+  sourceJson,
+} from "./shapes";
 export {
+  type BatchOutcome,
   type CreateMemoryInput,
   createMemories,
   createMemory,
+  createMemoryBatch,
+  createMemoryInputSchema,
+  createMemoryOnce,
   deleteMemory,
+  existingFact,
   findMemoryByKey,
   getMemory,
   type ListMemoriesInput,
   type ListNamespacesInput,
   listMemories,
   listNamespaces,
+  MEMORY_SORTS,
   type MemoryPage,
+  type MemorySort,
   memoryHistories,
   memoryHistory,
   purgeMemory,
@@ -69,6 +166,7 @@ export {
   updateMemory,
   type WriteOptions,
 } from "./store";
+export { type SupersedeMemoryInput, supersedeMemory, supersedeMemoryInputSchema } from "./supersede";
 export {
   createMemoryTools,
   MANAGE_ACTIONS,
@@ -80,3 +178,18 @@ export {
   type SearchMemoryInput,
 } from "./tools";
 export type { Memory, MemoryOp, MemorySource, MemoryStatus, MemoryVersion, SearchResult } from "./types";
+export {
+  addUsage,
+  type DayUsage,
+  dailyUsage,
+  type Pricing,
+  recordUsage,
+  runCosts,
+  spentOnDay,
+  type TokenUsage,
+  USAGE_KINDS,
+  type UsageEntry,
+  type UsageKind,
+  type UsageTotals,
+  utcDay,
+} from "./usage";

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { MemoryValidationError, PayloadTooLargeError } from "./errors";
+import { ValidationError } from "@/lib/errors";
+import { PayloadTooLargeError } from "./errors";
+import { LIMITS } from "./limits";
 import {
   type EpisodeContent,
   episodeContent,
@@ -14,9 +16,6 @@ import {
   type TripleContent,
   tripleContent,
 } from "./schemas";
-
-/** Serialized content above this many bytes is refused (HTTP 413). */
-export const MAX_CONTENT_BYTES = 32 * 1024;
 
 /** A kind is a named zod schema plus how its content reads as text (for search and display). */
 export interface KindDefinition<T = unknown> {
@@ -94,7 +93,7 @@ export class KindRegistry {
   get(name: string): KindDefinition {
     const definition = this.#kinds.get(name);
     if (!definition) {
-      throw new MemoryValidationError(`Unknown kind "${name}". Known kinds: ${this.names().join(", ")}.`, [
+      throw new ValidationError(`Unknown kind "${name}". Known kinds: ${this.names().join(", ")}.`, [
         { path: ["kind"], message: "unknown kind" },
       ]);
     }
@@ -123,11 +122,11 @@ export interface PreparedContent {
 export function prepareContent(kinds: KindRegistry, kind: string, raw: unknown): PreparedContent {
   const definition = kinds.get(kind);
   const bytes = Buffer.byteLength(JSON.stringify(raw ?? null), "utf8");
-  if (bytes > MAX_CONTENT_BYTES) throw new PayloadTooLargeError(bytes, MAX_CONTENT_BYTES);
+  if (bytes > LIMITS.contentBytes) throw new PayloadTooLargeError(bytes, LIMITS.contentBytes);
   const input = kind === "memory" && typeof raw === "string" ? { content: raw } : raw;
   const parsed = definition.schema.safeParse(input);
   if (!parsed.success) {
-    throw new MemoryValidationError(
+    throw new ValidationError(
       `Content does not match kind "${kind}".`,
       parsed.error.issues.map((issue) => ({
         path: ["content", ...issue.path.map((segment) => (typeof segment === "symbol" ? String(segment) : segment))],
@@ -140,6 +139,16 @@ export function prepareContent(kinds: KindRegistry, kind: string, raw: unknown):
 }
 
 /** sha256 of the text with case, Unicode form and whitespace normalised, so restatements of a fact collide. */
+/** A fact's text with case, spacing and punctuation set aside: two texts with the same key state the same fact. */
+export function factKey(text: string): string {
+  return text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s]/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
 export function contentHash(text: string): string {
   const normalized = text.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
   return createHash("sha256").update(normalized).digest("hex");

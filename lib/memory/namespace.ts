@@ -1,44 +1,11 @@
 import { type AnyColumn, type SQL, sql } from "drizzle-orm";
-import { MemoryValidationError, NamespaceTemplateError } from "./errors";
+import { NamespaceTemplateError } from "./errors";
+import { validateNamespace } from "./namespace-rules";
 
-/** Limits on the part of a namespace a caller names (the principal's root is not counted). */
-export const MAX_NAMESPACE_DEPTH = 8;
-export const MAX_SEGMENT_LENGTH = 128;
+export { parseDottedNamespace, validateNamespace } from "./namespace-rules";
 
 export type Namespace = readonly string[];
 export type NamespaceTemplate = readonly string[];
-
-/** Checks a caller-supplied (relative) namespace and returns a copy. */
-export function validateNamespace(segments: readonly unknown[], label = "namespace"): string[] {
-  if (segments.length > MAX_NAMESPACE_DEPTH) {
-    throw new MemoryValidationError(`A ${label} has at most ${MAX_NAMESPACE_DEPTH} segments.`, [
-      { path: [label], message: "too deep" },
-    ]);
-  }
-  return segments.map((segment, index) => {
-    const problem = segmentProblem(segment);
-    if (problem) {
-      throw new MemoryValidationError(`Invalid ${label} segment ${index}: ${problem}.`, [
-        { path: [label, index], message: problem },
-      ]);
-    }
-    return segment as string;
-  });
-}
-
-function segmentProblem(segment: unknown): string | undefined {
-  if (typeof segment !== "string") return "segments are strings";
-  if (segment.length === 0) return "segments are non-empty";
-  if (segment.length > MAX_SEGMENT_LENGTH) return `segments have at most ${MAX_SEGMENT_LENGTH} characters`;
-  if (segment.includes(".")) return 'segments cannot contain "."';
-  return undefined;
-}
-
-/** `"a.b"` (the query-string form) → `["a", "b"]`; empty or absent → the root. */
-export function parseDottedNamespace(value: string | null | undefined): string[] {
-  if (!value) return [];
-  return validateNamespace(value.split("."));
-}
 
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 

@@ -1,9 +1,32 @@
-import { fromPglite, PgBoss } from "pg-boss";
+import { fromPglite, type JobWithMetadata, PgBoss } from "pg-boss";
 import type { Database } from "@/lib/db/client";
 import { logFailure } from "@/lib/log";
 
 export const EXTRACTION_QUEUE = "memory-extraction";
 export const EXTRACTION_DEAD_LETTERS = "memory-extraction-dead";
+/** One job per user whose memories need vectors: at most one waiting and one running per user (pg-boss `stately`). */
+export const EMBEDDING_QUEUE = "memory-embedding";
+
+/** One job per attempt of one webhook delivery; the job carries ids only, the payload stays in the app's tables. */
+export const WEBHOOK_QUEUE = "webhook-delivery";
+
+/** One waiting job per user: feedback arriving while it waits pushes its start back (see enqueueOptimizer). */
+export const OPTIMIZER_QUEUE = "instructions-optimizer";
+
+export interface OptimizerJobData {
+  userId: string;
+}
+
+export interface WebhookJobData {
+  userId: string;
+  deliveryId: string;
+  /** Which attempt of the delivery this job makes (1 for the first). */
+  attempt: number;
+}
+
+export interface EmbeddingJobData {
+  userId: string;
+}
 
 export interface ExtractionJobData {
   userId: string;
@@ -21,23 +44,38 @@ export interface QueueOptions {
   retryDelaySeconds?: number;
   /** How often an idle worker polls for due jobs. */
   pollingIntervalSeconds?: number;
+  /**
+   * Extraction jobs this process runs at once (EXTRACTION_CONCURRENCY): a manager call that stalls holds one slot,
+   * and the other users' runs go on in the rest.
+   */
+  concurrency?: number;
 }
 
-type WorkOptions = { batchSize: 1; includeMetadata: true; pollingIntervalSeconds: number };
+type WorkOptions = { batchSize: 1; includeMetadata: true; pollingIntervalSeconds: number; localConcurrency?: number };
 
-/** A durable queue in the app's own database: jobs survive restarts and crashes, and any process can work them. */
-export class ExtractionQueue {
+/** EXTRACTION_CONCURRENCY, a whole number from 1 to 64; 4 when unset or not one. */
+export function extractionConcurrency(env: Readonly<Record<string, string | undefined>> = process.env): number {
+  const value = Number(env.EXTRACTION_CONCURRENCY);
+  return Number.isInteger(value) && value >= 1 && value <= 64 ? value : 4;
+}
+
+/**
+ * The durable job queues in the app's own database (background extraction per thread, embedding per user): jobs
+ * survive restarts and crashes, and any process can work them.
+ */
+export class JobQueue {
   private constructor(
     readonly boss: PgBoss,
     private readonly options: Required<QueueOptions>,
   ) {}
 
-  static async open(database: Database, options: QueueOptions = {}): Promise<ExtractionQueue> {
+  static async open(database: Database, options: QueueOptions = {}): Promise<JobQueue> {
     const resolved: Required<QueueOptions> = {
       heartbeatSeconds: options.heartbeatSeconds ?? 30,
       retryLimit: options.retryLimit ?? 4,
       retryDelaySeconds: options.retryDelaySeconds ?? 5,
       pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
+      concurrency: options.concurrency ?? extractionConcurrency(),
     };
     // Look for silent workers several times per heartbeat, so a crashed worker's job moves on within ~1.2 beats.
     const checkEvery = Math.max(1, Math.floor(resolved.heartbeatSeconds / 5));
@@ -45,7 +83,14 @@ export class ExtractionQueue {
     const boss =
       database.connection.kind === "pglite"
         ? new PgBoss({ ...common, db: fromPglite(database.connection.client), backend: "pglite" })
-        : new PgBoss({ ...common, connectionString: database.connection.url, max: 4 });
+        : new PgBoss({
+            ...common,
+            connectionString: database.connection.url,
+            max: 4,
+            // The queue's tables stay on a Citus coordinator. Its schema is created by one multi-statement script,
+            // which Citus would otherwise send whole to the workers as DDL to propagate, where it fails.
+            ...(database.kind === "citus" ? { options: "-c citus.enable_ddl_propagation=off" } : {}),
+          });
     boss.on("error", (error) => logFailure("extraction queue", error));
     await boss.start();
     await boss.createQueue(EXTRACTION_DEAD_LETTERS);
@@ -56,7 +101,27 @@ export class ExtractionQueue {
       heartbeatSeconds: resolved.heartbeatSeconds,
       deadLetter: EXTRACTION_DEAD_LETTERS,
     });
-    return new ExtractionQueue(boss, resolved);
+    await boss.createQueue(EMBEDDING_QUEUE, {
+      policy: "stately",
+      retryLimit: resolved.retryLimit,
+      retryDelay: resolved.retryDelaySeconds,
+      retryBackoff: true,
+      heartbeatSeconds: resolved.heartbeatSeconds,
+    });
+    await boss.createQueue(OPTIMIZER_QUEUE, {
+      retryLimit: resolved.retryLimit,
+      retryDelay: resolved.retryDelaySeconds,
+      retryBackoff: true,
+      heartbeatSeconds: resolved.heartbeatSeconds,
+    });
+    // Retries here cover a worker that died mid-attempt; a receiver's failure is retried by the delivery itself.
+    await boss.createQueue(WEBHOOK_QUEUE, {
+      retryLimit: resolved.retryLimit,
+      retryDelay: resolved.retryDelaySeconds,
+      retryBackoff: true,
+      heartbeatSeconds: resolved.heartbeatSeconds,
+    });
+    return new JobQueue(boss, resolved);
   }
 
   /**
@@ -70,26 +135,85 @@ export class ExtractionQueue {
     });
   }
 
-  /** Processes jobs one at a time; `handle` gets whether this attempt is the last before dead-lettering. */
-  async work(handle: (data: ExtractionJobData, meta: { jobId: string; finalAttempt: boolean }) => Promise<void>) {
-    return this.boss.work<ExtractionJobData, void, WorkOptions>(
-      EXTRACTION_QUEUE,
-      { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: this.options.pollingIntervalSeconds },
-      async ([job]) => {
-        if (!job) return;
-        await handle(job.data, { jobId: job.id, finalAttempt: job.retryCount >= job.retryLimit });
-      },
+  /** Schedules an optimizer pass over the user's new feedback after `debounceMs` of quiet, like enqueue. */
+  async enqueueOptimizer(job: OptimizerJobData, debounceMs: number): Promise<void> {
+    await this.boss.upsert(OPTIMIZER_QUEUE, job, {
+      singletonKey: job.userId,
+      startAfter: new Date(Date.now() + debounceMs),
+    });
+  }
+
+  async workOptimizer(handle: (data: OptimizerJobData, meta: AttemptMeta) => Promise<void>) {
+    return this.#workEach<OptimizerJobData>(OPTIMIZER_QUEUE, 1, (job) => handle(job.data, attemptMeta(job)));
+  }
+
+  /**
+   * Processes jobs, `concurrency` at once (one per pg-boss worker loop); `handle` gets whether this attempt is the
+   * last before dead-lettering.
+   */
+  async work(handle: (data: ExtractionJobData, meta: AttemptMeta) => Promise<void>) {
+    return this.#workEach<ExtractionJobData>(EXTRACTION_QUEUE, this.options.concurrency, (job) =>
+      handle(job.data, attemptMeta(job)),
     );
+  }
+
+  /**
+   * Asks for the user's missing vectors to be computed. A job already waiting for the user covers it; one already
+   * running may have passed the new memory, so one more may wait behind it.
+   */
+  async scheduleEmbedding(userId: string): Promise<void> {
+    await this.boss.send(EMBEDDING_QUEUE, { userId } satisfies EmbeddingJobData, { singletonKey: userId });
+  }
+
+  async workEmbeddings(handle: (data: EmbeddingJobData) => Promise<void>) {
+    return this.#workEach<EmbeddingJobData>(EMBEDDING_QUEUE, 1, (job) => handle(job.data));
+  }
+
+  /** Queues attempts of webhook deliveries, each not before `startAfter` (now when absent). */
+  async sendWebhookDeliveries(jobs: readonly WebhookJobData[], startAfter?: Date): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.boss.insert(
+      WEBHOOK_QUEUE,
+      jobs.map((data) => ({ data: { ...data }, ...(startAfter ? { startAfter } : {}) })),
+    );
+  }
+
+  /** Works webhook delivery attempts, several at once: a receiver that stalls holds one slot until its timeout. */
+  async workWebhookDeliveries(handle: (data: WebhookJobData) => Promise<void>, concurrency = 4) {
+    return this.#workEach<WebhookJobData>(WEBHOOK_QUEUE, concurrency, (job) => handle(job.data));
   }
 
   /** Processes the jobs that ran out of attempts; `handle` gets the id each had in the extraction queue. */
   async workDeadLetters(handle: (data: ExtractionJobData, meta: { jobId: string }) => Promise<void>) {
-    return this.boss.work<ExtractionJobData, void, WorkOptions>(
-      EXTRACTION_DEAD_LETTERS,
-      { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: this.options.pollingIntervalSeconds },
+    return this.#workEach<ExtractionJobData>(EXTRACTION_DEAD_LETTERS, 1, (job) =>
+      handle(job.data, { jobId: job.sourceId ?? job.id }),
+    );
+  }
+
+  /**
+   * Works `queue` one job per fetch, `concurrency` at once. A failure goes back to pg-boss as queueSafeError: its
+   * job rows keep whatever a thrown error carries, and they outlive a purge.
+   */
+  async #workEach<T extends object>(
+    queue: string,
+    concurrency: number,
+    handle: (job: JobWithMetadata<T>) => Promise<void>,
+  ) {
+    return this.boss.work<T, void, WorkOptions>(
+      queue,
+      {
+        batchSize: 1,
+        includeMetadata: true,
+        pollingIntervalSeconds: this.options.pollingIntervalSeconds,
+        localConcurrency: concurrency,
+      },
       async ([job]) => {
         if (!job) return;
-        await handle(job.data, { jobId: job.sourceId ?? job.id });
+        try {
+          await handle(job);
+        } catch (error) {
+          throw queueSafeError(error);
+        }
       },
     );
   }
@@ -98,4 +222,29 @@ export class ExtractionQueue {
   async stop(timeoutMs = 30_000): Promise<void> {
     await this.boss.stop({ graceful: true, timeout: timeoutMs, close: true });
   }
+}
+
+type AttemptMeta = { jobId: string; finalAttempt: boolean };
+
+/** Which job an attempt belongs to, and whether it is the last before dead-lettering. */
+const attemptMeta = (job: JobWithMetadata<object>): AttemptMeta => ({
+  jobId: job.id,
+  finalAttempt: job.retryCount >= job.retryLimit,
+});
+
+/**
+ * What the queue keeps of a failed attempt: the error's class and, for a provider error, its HTTP status — never its
+ * message or fields. pg-boss stores every enumerable property of a thrown error in its job rows, a provider error
+ * carries the whole request (the prompt: memories, deleted facts, messages), and those rows outlive a purge. The
+ * run record keeps the readable reason.
+ */
+export function queueSafeError(error: unknown): Error {
+  const name = error instanceof Error ? error.name || "Error" : typeof error;
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  const safe = new Error(
+    `job attempt failed: ${name}${typeof status === "number" ? ` (HTTP ${status})` : ""}; the app's own records have the details`,
+  );
+  safe.name = "ExtractionAttemptFailed";
+  safe.stack = `${safe.name}: ${safe.message}`;
+  return safe;
 }

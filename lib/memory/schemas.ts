@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { LIMITS } from "./limits";
 
 /** Built-in content schemas, one per kind. Strict so a typo'd field is an error rather than silently kept. */
 const line = (max = 8_000) => z.string().trim().min(1).max(max);
 
-export const memoryContent = z.strictObject({ content: line(32_000) });
+export const memoryContent = z.strictObject({ content: line(LIMITS.memoryTextChars) });
 
 export const preferenceContent = z.strictObject({
   subject: line(500).optional(),

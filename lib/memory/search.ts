@@ -1,158 +1,224 @@
-import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Database } from "@/lib/db/client";
-import { asUserDatabase } from "@/lib/db/principal";
 import { memories } from "@/lib/db/schema";
+import { asUser, type UnitOfWork } from "@/lib/db/unit-of-work";
+import { parseInput, ValidationError } from "@/lib/errors";
 import type { MemoryContext } from "./context";
-import { embeddingModelKey, embedQuery, vectorLiteral } from "./embeddings";
+import { canEmbed, embeddingModelKey, embedQuery, vectorLiteral } from "./embeddings";
 import { filterConditions, memoryFiltersSchema } from "./filters";
-import { parseInput } from "./parse";
+import { queryInput, SEARCH_MODES, type SearchMode } from "./inputs";
+import { lexicalRanking, TYPO_THRESHOLD } from "./lexical";
+import { LIMITS } from "./limits";
+import { isOverviewQuestion, overview } from "./overview";
 import { toMemory } from "./store";
 import type { SearchResult } from "./types";
 
-/** Reciprocal-rank fusion constant: damps the advantage of the very top ranks (60 is the usual choice). */
-const RRF_K = 60;
-/** Minimum pg_trgm word similarity between a misspelt word and a vocabulary word ("dakr" ~ "dark" scores 0.4). */
-const TYPO_THRESHOLD = 0.35;
-/** Closest vocabulary words tried in place of one misspelt query word (more would drown it in near-misses). */
-const SPELLINGS_PER_WORD = 1;
-/** Misspelt words corrected per query: a long pasted paragraph should not fan out into dozens of lookups. */
-const MAX_TYPOS = 6;
-/** Full-text terms per query: a whole pasted message still ranks by a bounded number of per-row lexeme checks. */
-const MAX_TERMS = 32;
+export { SEARCH_MODES, type SearchMode };
+
+/**
+ * The vector leg's share of a hybrid score (the lexical leg has the rest). Chosen on the bench's conversational
+ * datasets with the local encoder, where it added recall at every k with and without speaker names
+ * (`npm run bench -- --only recall` prints the curve).
+ */
+export const VECTOR_WEIGHT = 0.2;
+/** Memories the vector leg ranks; its normalisation (below) is over these. */
+const VECTOR_POOL = 100;
+/**
+ * The vector leg enters a hybrid score as a softmax of the similarities over its pool, at a temperature of this
+ * share of their spread (standard deviation): a memory that stands out by meaning gets most of the leg's weight,
+ * while a crowd of near-equal similarities (an encoder that cannot tell them apart) spreads it thin. Raw cosines
+ * would let the crowd outvote the lexical leg; scaling by the spread makes this hold for any encoder's range.
+ */
+const VECTOR_SHARPNESS = 0.1;
 
 export const searchMemoriesInputSchema = memoryFiltersSchema.extend({
-  query: z.string().trim().min(1).max(2_000),
-  limit: z.number().int().min(1).max(100).default(10),
+  query: queryInput,
+  limit: z.number().int().min(1).max(LIMITS.searchResults).default(10),
+  /** `hybrid` when vectors are available, else `lexical`. */
+  mode: z.enum(SEARCH_MODES).optional(),
+  /** The vector leg's share of a hybrid score, for tuning on the bench; VECTOR_WEIGHT otherwise. */
+  vectorWeight: z.number().min(0).max(1).optional(),
 });
 export type SearchMemoriesInput = z.input<typeof searchMemoriesInputSchema>;
 
+interface Ranked {
+  id: string;
+  score: number;
+  lexical?: number;
+  vector?: number;
+}
+
 /**
- * Hybrid search over the caller's memories. Lexical always: full-text with the query's terms OR-ed (a question
- * rarely shares every word with the answer), where a query word the caller never wrote (a typo, usually) also brings
- * in the closest words of their vocabulary. Vector too when the context has an embedding model and the database has
- * pgvector; the ranked lists are fused with RRF. Each leg reads through an index that leads with the user
- * (full-text GIN, the vocabulary's trigram GIN, the embeddings' key), so cost follows the matches, not the table.
+ * Search over the caller's memories. Lexical ranking is BM25 over the user's own corpus (./lexical.ts); the vector
+ * leg (when the context has an embedding model and the database pgvector) is an exact cosine scan of the user's
+ * vectors. Hybrid fuses the two by score, each normalised to [0, 1] and weighted (see fuse) — not by rank, which
+ * lets a weak leg's noise outvote the other's certainty. `score` is in [0, 1] and comparable within a list; each result also carries the
+ * value of every leg that ran. A question about the user in general ("what do you know about me?") has no terms to
+ * rank by: it gets their profile, most used and latest memories instead. Ties break by recency, then id.
  */
 export async function searchMemories(ctx: MemoryContext, raw: SearchMemoriesInput): Promise<SearchResult[]> {
-  const { query, limit, ...filters } = parseInput(searchMemoriesInputSchema, raw);
-  const candidates = Math.max(limit * 5, 50);
-  const queryVector = await embedQuery(ctx, query);
-  const scope = filterConditions(ctx, filters);
-  const typoThreshold = { "pg_trgm.word_similarity_threshold": String(TYPO_THRESHOLD) };
-  return asUserDatabase(
-    ctx.database,
-    ctx.principal.userId,
-    async (tx) => {
-      const terms = await queryTerms(tx, ctx.principal.userId, query);
-      const rankings: SQL[] = terms.length > 0 ? [fullTextRanking(scope, terms, candidates)] : [];
-      if (queryVector && ctx.embeddingModel) {
-        const model = embeddingModelKey(ctx.embeddingModel);
-        rankings.push(vectorRanking(scope, ctx.principal.userId, model, queryVector, candidates));
-      }
-      // A query of stop words only, with no vector to fall back on.
-      if (rankings.length === 0) return [];
-      const scored = await tx.rows<{ id: string; score: number | string }>(sql`
-        select id, sum(1.0 / (${RRF_K} + rank))::float8 as score
-        from (${sql.join(rankings, sql` union all `)}) ranked
-        group by id
-        order by score desc, id
-        limit ${limit}`);
-      if (scored.length === 0) return [];
-      const rows = await tx.db
-        .select()
-        .from(memories)
-        .where(
-          and(
-            eq(memories.userId, ctx.principal.userId),
-            inArray(
-              memories.id,
-              scored.map((row) => row.id),
-            ),
-          ),
-        );
-      const byId = new Map(rows.map((row) => [row.id, row]));
-      return scored.flatMap(({ id, score }) => {
-        const row = byId.get(id);
-        return row ? [{ memory: toMemory(ctx, row), score: Number(score) }] : [];
-      });
+  const { query, limit, mode: requested, vectorWeight, ...filters } = parseInput(searchMemoriesInputSchema, raw);
+  const vectors = canEmbed(ctx);
+  if (requested === "vector" && !vectors) {
+    throw new ValidationError(
+      "Vector search is off: no embedding model is configured (EMBEDDING_MODEL=none) or the database has no pgvector.",
+      [{ path: ["mode"], message: "vectors are off" }],
+    );
+  }
+  const mode: SearchMode =
+    requested === "vector" ? "vector" : vectors && requested !== "lexical" ? "hybrid" : "lexical";
+  // Without asOf the world is as of today: a superseded fact is history, not an answer.
+  const openAt = ctx.clock();
+  if (isOverviewQuestion(query)) return overview(ctx, filters, limit, openAt);
+  const scope = filterConditions(ctx, filters, { openAt });
+  const pool = Math.max(limit * 5, 50);
+  const vectorPool = Math.max(pool, VECTOR_POOL);
+  const queryVector = mode === "lexical" ? undefined : await embedQuery(ctx, query);
+  return asUser(
+    ctx,
+    async (unit) => {
+      if (mode === "lexical") return lexicalResults(ctx, unit, scope, query, limit);
+      // Both legs at once: on PostgreSQL the second statement goes out without waiting for the first's answer.
+      const [lexical, vector] = await Promise.all([
+        mode === "vector"
+          ? []
+          : unit.rows<{ id: string; score: number }>(lexicalRanking(unit.userId, scope, query, pool)),
+        queryVector ? vectorRanking(ctx, unit, scope, queryVector, vectorPool) : [],
+      ]);
+      const ranked = fuse(
+        lexical.map((hit) => ({ id: String(hit.id), score: Number(hit.score) })),
+        vector,
+        mode,
+        vectorWeight ?? VECTOR_WEIGHT,
+      );
+      return resultsOf(ctx, unit, ranked, limit);
     },
-    typoThreshold,
+    { "pg_trgm.word_similarity_threshold": String(TYPO_THRESHOLD) },
   );
 }
 
-/**
- * The query's full-text terms (stemmed, stop words dropped, at most MAX_TERMS): its own, plus, for each content
- * word (3+ letters) absent from the user's vocabulary, the vocabulary word it is most word-similar to (`<%`, at the
- * threshold the caller set for this transaction).
- */
-async function queryTerms(tx: Database, userId: string, query: string): Promise<string[]> {
-  const [row] = await tx.rows<{ terms: string[] | null }>(sql`
-    with spellings as (
-      select coalesce(string_agg(near.term, ' '), '') as words
-      from (
-        select word
-        from unnest(tsvector_to_array(to_tsvector('simple', ${query}))) as word
-        where length(word) between 3 and 40 and length(to_tsvector('english', word)) > 0
-          and not exists (select 1 from memory_terms k where k.user_id = ${userId}::uuid and k.term = word)
-        order by length(word) desc, word
-        limit ${MAX_TYPOS}
-      ) typo
-      cross join lateral (
-        select v.term
-        from memory_terms v
-        where v.user_id = ${userId}::uuid and typo.word <% v.term
-        order by similarity(typo.word, v.term) desc, v.term
-        limit ${SPELLINGS_PER_WORD}
-      ) near
+/** Lexical mode in one statement: the ranking joined to the memories it ranks. */
+async function lexicalResults(
+  ctx: MemoryContext,
+  unit: UnitOfWork,
+  scope: SQL,
+  query: string,
+  limit: number,
+): Promise<SearchResult[]> {
+  const score = sql<number>`ranked.score`;
+  const rows = await unit.db
+    .select({ row: memories, score })
+    .from(memories)
+    .innerJoin(
+      sql`(${lexicalRanking(unit.userId, scope, query, limit)}) as ranked`,
+      sql`ranked.id = ${memories.id} and ${memories.userId} = ${unit.userId}::uuid`,
     )
-    select array(
-             select term
-             from spellings, unnest(tsvector_to_array(to_tsvector('english', ${query} || ' ' || spellings.words))) as term
-             limit ${MAX_TERMS}
-           ) as terms`);
-  return row?.terms ?? [];
+    .orderBy(desc(score), desc(memories.updatedAt), asc(memories.id));
+  return rows.map(({ row, score }) => ({ memory: toMemory(ctx, row), score: Number(score), lexical: Number(score) }));
 }
 
-/**
- * Any term matches (an OR). Memories matching more of the distinct terms rank first; among equals, rank
- * normalisation 1 (divide by 1 + log length) keeps a long note that mentions a word in passing from outranking a
- * short memory about the thing asked. Each term is its own tsquery, built once, so counting the matched terms is a
- * few lexeme lookups per row.
- */
-function fullTextRanking(scope: SQL, terms: readonly string[], candidates: number): SQL {
-  const columns = terms.map(
-    (term, index) => sql`quote_literal(${term}::text)::tsquery as ${sql.identifier(`t${index}`)}`,
-  );
-  const any = sql.join(
-    terms.map((_, index) => sql`${sql.identifier(`t${index}`)}`),
-    sql` || `,
-  );
-  const matched = sql.join(
-    terms.map((_, index) => sql`(${memories.fts} @@ q.${sql.identifier(`t${index}`)})::int`),
-    sql` + `,
-  );
-  return sql`(
-    select id, row_number() over (order by matched desc, score desc, id) as rank
-    from (
-      select ${memories.id} as id, ${matched} as matched, ts_rank(${memories.fts}, q.tsq, 1) as score
-      from ${memories}, (select *, ${any} as tsq from (select ${sql.join(columns, sql`, `)}) terms) q
-      where ${scope} and ${memories.fts} @@ q.tsq
-    ) matches
-    order by rank
-    limit ${candidates})`;
-}
-
-/** Exact cosine-distance scan over the caller's rows in scope with a current vector for this model. */
-function vectorRanking(scope: SQL, userId: string, model: string, vector: number[], candidates: number): SQL {
-  return sql`(
-    select ${memories.id} as id,
-           row_number() over (order by e.embedding <=> ${vectorLiteral(vector)}::text::vector, ${memories.id}) as rank
+/** Exact cosine scan over the caller's rows in scope with a current vector for the context's model. */
+async function vectorRanking(
+  ctx: MemoryContext,
+  unit: UnitOfWork,
+  scope: SQL,
+  vector: number[],
+  pool: number,
+): Promise<Array<{ id: string; score: number }>> {
+  if (!ctx.embeddingModel) return [];
+  const rows = await unit.rows<{ id: string; similarity: number }>(sql`
+    select ${memories.id}::text as id, 1 - (e.embedding <=> ${vectorLiteral(vector)}::text::vector) as similarity
     from ${memories}
     join memory_embeddings e
-      on e.user_id = ${userId}::uuid and e.memory_id = ${memories.id} and e.model = ${model}
-     and e.content_hash = ${memories.contentHash}
+      on e.user_id = ${unit.userId}::uuid and e.memory_id = ${memories.id}
+     and e.model = ${embeddingModelKey(ctx.embeddingModel)} and e.content_hash = ${memories.contentHash}
     where ${scope} and vector_dims(e.embedding) = ${vector.length}
-    order by rank
-    limit ${candidates})`;
+    order by e.embedding <=> ${vectorLiteral(vector)}::text::vector, ${memories.updatedAt} desc, ${memories.id}
+    limit ${pool}`);
+  // Cosine similarity below zero means "unrelated" as surely as zero does.
+  return rows.map((row) => ({ id: row.id, score: Math.max(0, Number(row.similarity)) }));
+}
+
+/**
+ * Combines the legs by score: the lexical leg's share of the query matched, and the vector leg's softmax over its
+ * pool (VECTOR_SHARPNESS). A memory missing from one leg's candidates scores 0 there. Each leg's own value (the
+ * lexical score, the cosine similarity) is kept beside the fused score.
+ */
+function fuse(
+  lexical: ReadonlyArray<{ id: string; score: number }>,
+  vector: ReadonlyArray<{ id: string; score: number }>,
+  mode: SearchMode,
+  vectorWeight: number,
+): Ranked[] {
+  if (mode === "lexical") return lexical.map((hit) => ({ ...hit, lexical: hit.score }));
+  if (mode === "vector") return vector.map((hit) => ({ ...hit, vector: hit.score }));
+  const shares = softmaxShares(vector.map((hit) => hit.score));
+  const legs = new Map<string, Ranked>();
+  for (const hit of lexical)
+    legs.set(hit.id, { id: hit.id, score: (1 - vectorWeight) * hit.score, lexical: hit.score });
+  for (const [index, hit] of vector.entries()) {
+    const entry = legs.get(hit.id) ?? { id: hit.id, score: 0, lexical: 0 };
+    entry.vector = hit.score;
+    entry.score += vectorWeight * (shares[index] ?? 0);
+    legs.set(hit.id, entry);
+  }
+  for (const entry of legs.values()) entry.vector ??= 0;
+  return [...legs.values()];
+}
+
+/** exp((s - max) / τ), normalised to sum 1, with τ = VECTOR_SHARPNESS × the standard deviation of `scores`. */
+function softmaxShares(scores: readonly number[]): number[] {
+  if (scores.length === 0) return [];
+  const mean = scores.reduce((sum, score) => sum + score, 0) / scores.length;
+  const spread = Math.sqrt(scores.reduce((sum, score) => sum + (score - mean) ** 2, 0) / scores.length);
+  if (spread === 0) return scores.map(() => 1 / scores.length);
+  const best = Math.max(...scores);
+  const weights = scores.map((score) => Math.exp((score - best) / (VECTOR_SHARPNESS * spread)));
+  const total = weights.reduce((sum, weight) => sum + weight, 0);
+  return weights.map((weight) => weight / total);
+}
+
+/** The memories behind the best `limit` ranked ids, best first; equal scores go to the more recent memory. */
+async function resultsOf(
+  ctx: MemoryContext,
+  unit: UnitOfWork,
+  ranked: Ranked[],
+  limit: number,
+): Promise<SearchResult[]> {
+  if (ranked.length === 0) return [];
+  // Only the best `limit` (and whatever ties with the last of them, which recency then orders) are read.
+  const sorted = [...ranked].sort((a, b) => b.score - a.score);
+  const cutoff = sorted[Math.min(limit, sorted.length) - 1]!.score;
+  const wanted = sorted.filter((entry, index) => index < limit || entry.score === cutoff);
+  const rows = await unit.db
+    .select()
+    .from(memories)
+    .where(
+      and(
+        eq(memories.userId, ctx.principal.userId),
+        inArray(
+          memories.id,
+          wanted.map((entry) => entry.id),
+        ),
+      ),
+    );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return wanted
+    .flatMap((entry) => {
+      const row = byId.get(entry.id);
+      return row ? [{ entry, row }] : [];
+    })
+    .sort(
+      (a, b) =>
+        b.entry.score - a.entry.score ||
+        b.row.updatedAt.getTime() - a.row.updatedAt.getTime() ||
+        (a.row.id < b.row.id ? -1 : 1),
+    )
+    .slice(0, limit)
+    .map(({ entry, row }) => ({
+      memory: toMemory(ctx, row),
+      score: entry.score,
+      ...(entry.lexical === undefined ? {} : { lexical: entry.lexical }),
+      ...(entry.vector === undefined ? {} : { vector: entry.vector }),
+    }));
 }

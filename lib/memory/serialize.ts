@@ -1,23 +1,7 @@
-import type { Actor } from "./context";
-import type { Memory, MemorySource, MemoryVersion, SearchResult } from "./types";
+import type { MemoryJson, MemoryVersionJson, SearchResultJson } from "./shapes";
+import type { Memory, MemoryVersion, SearchResult } from "./types";
 
-/** The memory JSON of the HTTP contract (DESIGN §7). */
-export interface MemoryJson {
-  id: string;
-  namespace: string[];
-  key: string;
-  kind: string;
-  content: unknown;
-  text: string;
-  status: Memory["status"];
-  version: number;
-  metadata: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-  source: MemorySource;
-  actor: Actor;
-}
-
+/** The memory JSON of the HTTP contract (DESIGN §7), as ./shapes.ts defines it. */
 export function serializeMemory(memory: Memory): MemoryJson {
   return {
     id: memory.id,
@@ -29,25 +13,14 @@ export function serializeMemory(memory: Memory): MemoryJson {
     status: memory.status,
     version: memory.version,
     metadata: memory.metadata,
+    pinned: memory.pinned,
+    validFrom: memory.validFrom?.toISOString() ?? null,
+    validTo: memory.validTo?.toISOString() ?? null,
     createdAt: memory.createdAt.toISOString(),
     updatedAt: memory.updatedAt.toISOString(),
     source: memory.source,
     actor: memory.actor,
   };
-}
-
-export interface MemoryVersionJson {
-  version: number;
-  op: MemoryVersion["op"];
-  kind: string;
-  content: unknown;
-  text: string;
-  status: MemoryVersion["status"];
-  metadata: Record<string, unknown>;
-  actor: Actor;
-  reason: string | null;
-  source: MemorySource;
-  createdAt: string;
 }
 
 export function serializeVersion(version: MemoryVersion): MemoryVersionJson {
@@ -59,6 +32,9 @@ export function serializeVersion(version: MemoryVersion): MemoryVersionJson {
     text: version.text,
     status: version.status,
     metadata: version.metadata,
+    pinned: version.pinned,
+    validFrom: version.validFrom?.toISOString() ?? null,
+    validTo: version.validTo?.toISOString() ?? null,
     actor: version.actor,
     reason: version.reason,
     source: version.source,
@@ -66,6 +42,11 @@ export function serializeVersion(version: MemoryVersion): MemoryVersionJson {
   };
 }
 
-export function serializeSearchResult(result: SearchResult): { memory: MemoryJson; score: number } {
-  return { memory: serializeMemory(result.memory), score: result.score };
+export function serializeSearchResult(result: SearchResult): SearchResultJson {
+  return {
+    memory: serializeMemory(result.memory),
+    score: result.score,
+    ...(result.lexical === undefined ? {} : { lexical: result.lexical }),
+    ...(result.vector === undefined ? {} : { vector: result.vector }),
+  };
 }

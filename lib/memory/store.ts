@@ -1,82 +1,108 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import { asUser, asUserDatabase, type Tx } from "@/lib/db/principal";
-import { memories, memoryVersions } from "@/lib/db/schema";
+import { valuesInsert } from "@/lib/db/bulk";
+import type { Db } from "@/lib/db/client";
+import {
+  afterPosition,
+  decodeCursor,
+  type InvalidCursorPolicy,
+  type KeysetOrder,
+  keysetPage,
+  orderBy,
+} from "@/lib/db/keyset";
+import { memories, memoryEmbeddings, memoryVersions } from "@/lib/db/schema";
+import { asUser, type UnitOfWork } from "@/lib/db/unit-of-work";
+import { AppError, parseInput, ValidationError } from "@/lib/errors";
+import { insertCountedTogether } from "./bulk-statistics";
 import { type Actor, type MemoryContext, type Provenance, sourceTypeFor } from "./context";
-import { decodeCursor, encodeCursor } from "./cursor";
-import { embedAfterWrite } from "./embeddings";
+import { canEmbed } from "./embeddings";
 import { MemoryConflictError, MemoryNotFoundError } from "./errors";
 import { filterConditions, memoryFiltersSchema, ownedUnder } from "./filters";
-import { defaultKinds, type KindRegistry, type PreparedContent, prepareContent } from "./kinds";
+import {
+  type CreateMemoryInput,
+  createMemoryInputSchema,
+  kindInput,
+  metadataInput,
+  namespaceInput,
+  provenanceInput,
+  reasonInput,
+  validityValue,
+} from "./inputs";
+import { defaultKinds, factKey, type KindRegistry, type PreparedContent, prepareContent } from "./kinds";
+import { LIMITS } from "./limits";
 import { absoluteNamespace, relativeNamespace, textArray, validateNamespace } from "./namespace";
-import { parseInput } from "./parse";
 import { eraseCopies } from "./purge-copies";
+import { brokenRule, enforceRules, RuleViolationError, rulesThatBind } from "./rules";
+import { serializeMemory } from "./serialize";
 import type { Memory, MemoryOp, MemoryStatus, MemoryVersion } from "./types";
+import { MEMORY_OP_EVENTS, purgedMemoryData, type WebhookEvent } from "./webhooks/events";
+import { recordWebhookEvents } from "./webhooks/outbox";
 
 type MemoryRow = typeof memories.$inferSelect;
 type VersionRow = typeof memoryVersions.$inferSelect;
 
-const MAX_KEY_LENGTH = 256;
 /** Rows per multi-row INSERT: about 20 parameters each keeps a statement far below PostgreSQL's 65,535. */
 const INSERT_CHUNK = 500;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const provenanceSchema = z.strictObject({
-  source: z.enum(["chat", "extraction", "console", "api"]).optional(),
-  threadId: z.string().min(1).max(200).optional(),
-  messageId: z.string().min(1).max(200).optional(),
-  quote: z.string().min(1).max(8_000).optional(),
-  runId: z.string().min(1).max(200).optional(),
-});
-const metadataSchema = z
-  .record(z.string().min(1).max(200), z.json())
-  .refine((metadata) => JSON.stringify(metadata).length <= 8_192, "metadata is limited to 8 KB");
-const reasonSchema = z.string().max(2_000).optional();
-const relativeNamespaceSchema = z.array(z.string()).transform((segments) => validateNamespace(segments));
 const writeOptions = {
-  reason: reasonSchema,
-  provenance: provenanceSchema.optional(),
+  reason: reasonInput.optional(),
+  provenance: provenanceInput.optional(),
   /** Restricts the write to memories under this relative namespace (e.g. the tool's namespace). */
-  within: relativeNamespaceSchema.optional(),
+  within: namespaceInput.optional(),
   expectedVersion: z.number().int().positive().optional(),
 };
 
-export const createMemoryInputSchema = z.strictObject({
-  content: z.unknown(),
-  kind: z.string().min(1).max(64).optional(),
-  namespace: relativeNamespaceSchema.optional(),
-  key: z.string().min(1).max(MAX_KEY_LENGTH).optional(),
-  metadata: metadataSchema.optional(),
-  reason: reasonSchema,
-  provenance: provenanceSchema.optional(),
-});
-export type CreateMemoryInput = z.input<typeof createMemoryInputSchema>;
+export { type CreateMemoryInput, createMemoryInputSchema };
 
 export const updateMemoryInputSchema = z
   .strictObject({
     content: z.unknown().optional(),
-    kind: z.string().min(1).max(64).optional(),
-    metadata: metadataSchema.optional(),
+    kind: kindInput.optional(),
+    metadata: metadataInput.optional(),
+    pinned: z.boolean().optional(),
+    validFrom: validityValue.optional(),
+    validTo: validityValue.optional(),
     ...writeOptions,
   })
   .refine(
-    (input) => input.content !== undefined || input.kind !== undefined || input.metadata !== undefined,
-    "an update changes content, kind or metadata",
+    (input) =>
+      input.content !== undefined ||
+      input.kind !== undefined ||
+      input.metadata !== undefined ||
+      input.pinned !== undefined ||
+      input.validFrom !== undefined ||
+      input.validTo !== undefined,
+    "an update changes content, kind, metadata, pinned, validFrom or validTo",
   );
 export type UpdateMemoryInput = z.input<typeof updateMemoryInputSchema>;
 
 export const writeOptionsSchema = z.strictObject(writeOptions);
 export type WriteOptions = z.input<typeof writeOptionsSchema>;
 
+/** List orders: by last change or by creation, newest or oldest first. */
+export const MEMORY_SORTS = ["updated_desc", "updated_asc", "created_desc", "created_asc"] as const;
+export type MemorySort = (typeof MEMORY_SORTS)[number];
+
+const SORT_ORDERS: Record<MemorySort, KeysetOrder & { field: "updatedAt" | "createdAt" }> = {
+  updated_desc: { name: "updated_desc", field: "updatedAt", direction: "desc" },
+  updated_asc: { name: "updated_asc", field: "updatedAt", direction: "asc" },
+  created_desc: { name: "created_desc", field: "createdAt", direction: "desc" },
+  created_asc: { name: "created_asc", field: "createdAt", direction: "asc" },
+};
+
 export const listMemoriesInputSchema = memoryFiltersSchema.extend({
-  limit: z.number().int().min(1).max(200).default(50),
+  limit: z.number().int().min(1).max(LIMITS.listPage).default(50),
   cursor: z.string().max(500).optional(),
+  sort: z.enum(MEMORY_SORTS).default("updated_desc"),
+  /** `restart`: a cursor this list did not make means the first page (console URLs); `reject` (default): 422. */
+  onInvalidCursor: z.enum(["reject", "restart"] satisfies InvalidCursorPolicy[]).default("reject"),
 });
 export type ListMemoriesInput = z.input<typeof listMemoriesInputSchema>;
 
 export const listNamespacesInputSchema = z.strictObject({
-  prefix: relativeNamespaceSchema.optional(),
-  suffix: relativeNamespaceSchema.optional(),
+  prefix: namespaceInput.optional(),
+  suffix: namespaceInput.optional(),
   maxDepth: z.number().int().min(1).max(64).optional(),
   limit: z.number().int().min(1).max(1_000).default(100),
   offset: z.number().int().min(0).default(0),
@@ -91,22 +117,110 @@ export async function createMemory(ctx: MemoryContext, raw: CreateMemoryInput): 
   return memory as Memory;
 }
 
-/** Writes several memories in one transaction (one multi-row insert per table) and embeds them in one batched call. */
+/** Writes several memories in one transaction (one multi-row insert per table); the first invalid one fails them all. */
 export async function createMemories(ctx: MemoryContext, raws: readonly CreateMemoryInput[]): Promise<Memory[]> {
-  const inputs = raws.map((raw) => parseInput(createMemoryInputSchema, raw));
-  const prepared = inputs.map((input) => {
-    const kind = input.kind ?? "memory";
-    const definition = kindsOf(ctx).get(kind);
-    return {
-      input,
-      kind,
-      singletonKey: definition.singletonKey,
-      content: prepareContent(kindsOf(ctx), kind, input.content),
-      namespace: absoluteNamespace(ctx.principal.root, input.namespace ?? []),
-    };
+  const { created, rejected } = await writeNewMemories(ctx, raws, "throw");
+  if (rejected[0]) throw rejected[0].error;
+  return created.map((entry) => entry.memory);
+}
+
+/**
+ * Writes a memory unless the user already has the same fact: an active memory of the same kind in the same namespace
+ * whose text differs at most in case, spacing and punctuation ("The user plays the cello." / "the user plays the
+ * cello"). Then nothing is written and that memory is returned. What agents and the manager use, so a model that
+ * repeats a create (or sends the same create twice at once) leaves one memory.
+ */
+export async function createMemoryOnce(
+  ctx: MemoryContext,
+  raw: CreateMemoryInput,
+): Promise<{ memory: Memory; created: boolean }> {
+  const { created, rejected, existing } = await writeNewMemories(ctx, [raw], "throw", "reuse");
+  if (rejected[0]) throw rejected[0].error;
+  if (existing[0]) return { memory: existing[0].memory, created: false };
+  return { memory: created[0]!.memory, created: true };
+}
+
+/**
+ * The user's active memory already stating what `raw` would write (see createMemoryOnce), or null: what a proposal
+ * is checked against, so review never asks about a fact the user already has.
+ */
+export async function existingFact(ctx: MemoryContext, raw: CreateMemoryInput): Promise<Memory | null> {
+  const input = parseInput(createMemoryInputSchema, raw);
+  const kind = input.kind ?? "memory";
+  if (kindsOf(ctx).get(kind).singletonKey) return null;
+  const item = {
+    kind,
+    namespace: absoluteNamespace(ctx.principal.root, input.namespace ?? []),
+    content: prepareContent(kindsOf(ctx), kind, input.content),
+  };
+  const row = await asUser(ctx, (unit) => sameFact(unit, item));
+  return row ? toMemory(ctx, row) : null;
+}
+
+export interface BatchOutcome {
+  /** The memories written, in input order, each with its position in the input. */
+  created: Array<{ index: number; memory: Memory }>;
+  /** The items not written, by position, with why. */
+  rejected: Array<{ index: number; error: AppError }>;
+}
+
+/**
+ * A batch write: every valid item is written in one transaction, and each invalid one (a schema or limit broken, a
+ * key already taken, also by an earlier item of the batch) is reported by its position and writes nothing.
+ */
+export function createMemoryBatch(ctx: MemoryContext, raws: readonly CreateMemoryInput[]): Promise<BatchOutcome> {
+  return writeNewMemories(ctx, raws, "report");
+}
+
+async function writeNewMemories(
+  ctx: MemoryContext,
+  raws: readonly CreateMemoryInput[],
+  onItemError: "throw" | "report",
+  onSameFact: "write" | "reuse" = "write",
+): Promise<BatchOutcome & { existing: Array<{ index: number; memory: Memory }> }> {
+  const rejected: BatchOutcome["rejected"] = [];
+  const reject = (index: number, error: unknown) => {
+    if (onItemError === "throw" || !(error instanceof AppError)) throw error;
+    rejected.push({ index, error });
+  };
+  const prepared = raws.flatMap((raw, index) => {
+    try {
+      const input = parseInput(createMemoryInputSchema, raw);
+      checkValidity(input.validFrom ?? null, input.validTo ?? null);
+      const kind = input.kind ?? "memory";
+      const definition = kindsOf(ctx).get(kind);
+      return [
+        {
+          index,
+          input,
+          kind,
+          singletonKey: definition.singletonKey,
+          content: prepareContent(kindsOf(ctx), kind, input.content),
+          namespace: absoluteNamespace(ctx.principal.root, input.namespace ?? []),
+        },
+      ];
+    } catch (error) {
+      reject(index, error);
+      return [];
+    }
   });
-  const rows = await asUser(ctx.database.db, ctx.principal.userId, async (tx) => {
-    const candidates = prepared.map((item) => {
+  const existing: Array<{ index: number; memory: Memory }> = [];
+  const created = await asUser(ctx, async (unit) => {
+    const tx = unit.db;
+    await unit.serializeUserWrites();
+    const rules = await rulesThatBind(ctx, unit);
+    const fresh: typeof prepared = [];
+    for (const item of prepared) {
+      const broken = brokenRule(rules, item.content.text);
+      if (broken) {
+        reject(item.index, new RuleViolationError(broken.rule, broken.term));
+        continue;
+      }
+      const same = onSameFact === "reuse" && !item.singletonKey ? await sameFact(unit, item) : undefined;
+      if (same) existing.push({ index: item.index, memory: toMemory(ctx, same) });
+      else fresh.push(item);
+    }
+    const candidates = fresh.map((item) => {
       const now = ctx.clock();
       const id = crypto.randomUUID();
       return {
@@ -121,6 +235,9 @@ export async function createMemories(ctx: MemoryContext, raws: readonly CreateMe
           status: "active" as const,
           version: 1,
           metadata: item.input.metadata ?? {},
+          pinned: item.input.pinned ?? false,
+          validFrom: item.input.validFrom ?? null,
+          validTo: item.input.validTo ?? null,
           ...writerColumns(ctx, item.input.provenance),
           createdAt: now,
           updatedAt: now,
@@ -130,31 +247,48 @@ export async function createMemories(ctx: MemoryContext, raws: readonly CreateMe
     const inserted = new Map<string, MemoryRow>();
     for (let from = 0; from < candidates.length; from += INSERT_CHUNK) {
       const part = candidates.slice(from, from + INSERT_CHUNK);
+      const insert = valuesInsert(
+        memories,
+        part.map((candidate) => candidate.row),
+        "on conflict do nothing returning id",
+      );
+      const ids = (
+        await insertCountedTogether(
+          unit,
+          part.length,
+          () => unit.query<{ id: string }>(insert.text, insert.parameters),
+          (row) => row.id,
+        )
+      ).map((row) => row.id);
+      if (ids.length === 0) continue;
       const rows = await tx
-        .insert(memories)
-        .values(part.map((candidate) => candidate.row))
-        .onConflictDoNothing()
-        .returning();
+        .select()
+        .from(memories)
+        .where(and(eq(memories.userId, ctx.principal.userId), inArray(memories.id, ids)));
       for (const row of rows) inserted.set(row.id, row);
     }
     await appendVersions(
-      tx,
+      ctx,
+      unit,
       candidates.flatMap(({ item, row }) => {
         const written = inserted.get(row.id);
         return written ? [{ row: written, reason: item.input.reason }] : [];
       }),
       "create",
-      ctx.actor,
     );
-    const written: MemoryRow[] = [];
+    const written: Array<{ index: number; row: MemoryRow }> = [];
     for (const { item, row } of candidates) {
       const created = inserted.get(row.id);
       if (created) {
-        written.push(created);
+        written.push({ index: item.index, row: created });
         continue;
       }
       if (!item.singletonKey) {
-        throw new MemoryConflictError(`A memory with key "${item.input.key}" already exists in this namespace.`);
+        reject(
+          item.index,
+          new MemoryConflictError(`A memory with key "${item.input.key}" already exists in this namespace.`),
+        );
+        continue;
       }
       const existing = await lockRow(
         tx,
@@ -166,29 +300,60 @@ export async function createMemories(ctx: MemoryContext, raws: readonly CreateMe
       );
       if (!existing) throw new MemoryConflictError("The memory changed concurrently; retry.");
       // Writing the one-per-namespace document again after it was deleted (or purged) brings it back.
-      const live = existing.status === "deleted" ? await revive(ctx, tx, existing) : existing;
-      written.push(
-        await applyContentChange(ctx, tx, live, {
-          kind: item.kind,
-          content: item.content,
-          metadata: item.input.metadata ?? existing.metadata,
-          reason: item.input.reason,
-          provenance: item.input.provenance,
-        }),
-      );
+      const live = existing.status === "deleted" ? await revive(ctx, unit, existing) : existing;
+      const updated = await applyContentChange(ctx, unit, live, {
+        kind: item.kind,
+        content: item.content,
+        metadata: item.input.metadata ?? existing.metadata,
+        pinned: item.input.pinned ?? existing.pinned,
+        validFrom: item.input.validFrom === undefined ? existing.validFrom : item.input.validFrom,
+        validTo: item.input.validTo === undefined ? existing.validTo : item.input.validTo,
+        reason: item.input.reason,
+        provenance: item.input.provenance,
+      });
+      written.push({ index: item.index, row: updated });
     }
-    return written;
+    embedOnCommit(
+      ctx,
+      unit,
+      written.map((entry) => entry.row),
+    );
+    return written.map((entry) => ({ index: entry.index, memory: toMemory(ctx, entry.row) }));
   });
-  await embedAfterWrite(ctx, rows.map(embeddingTarget));
-  return rows.map((row) => toMemory(ctx, row));
+  return { created, rejected: rejected.sort((a, b) => a.index - b.index), existing };
+}
+
+/** The user's active memory stating the same fact as `item` (see createMemoryOnce), under the writer lock. */
+async function sameFact(
+  unit: UnitOfWork,
+  item: { kind: string; namespace: string[]; content: PreparedContent },
+): Promise<MemoryRow | undefined> {
+  const wanted = factKey(item.content.text);
+  // Equal facts have equal full-text lexemes, so the index narrows the candidates; the hash covers stop-word texts.
+  const candidates = await unit.db
+    .select()
+    .from(memories)
+    .where(
+      and(
+        eq(memories.userId, unit.userId),
+        eq(memories.status, "active"),
+        eq(memories.kind, item.kind),
+        sql`${memories.namespace} = ${textArray(item.namespace)}`,
+        sql`(${memories.contentHash} = ${item.content.contentHash}
+             or ${memories.fts} @@ plainto_tsquery('english', ${item.content.text}))`,
+      ),
+    )
+    .orderBy(desc(memories.updatedAt))
+    .limit(50);
+  return candidates.find((row) => row.text !== null && factKey(row.text) === wanted);
 }
 
 /** One memory of the caller's, including tombstones. Absent and foreign ids both raise MemoryNotFoundError. */
 export async function getMemory(ctx: MemoryContext, id: string, options: { within?: string[] } = {}): Promise<Memory> {
   const within = validateNamespace(options.within ?? []);
   if (!UUID.test(id)) throw new MemoryNotFoundError(id);
-  const [row] = await asUser(ctx.database.db, ctx.principal.userId, (tx) =>
-    tx
+  const [row] = await asUser(ctx, ({ db }) =>
+    db
       .select()
       .from(memories)
       .where(and(ownedUnder(ctx, within), eq(memories.id, id))),
@@ -204,8 +369,8 @@ export async function findMemoryByKey(
   key: string,
 ): Promise<Memory | null> {
   const absolute = absoluteNamespace(ctx.principal.root, namespace);
-  const [row] = await asUser(ctx.database.db, ctx.principal.userId, (tx) =>
-    tx
+  const [row] = await asUser(ctx, ({ db }) =>
+    db
       .select()
       .from(memories)
       .where(
@@ -224,31 +389,22 @@ export interface MemoryPage {
   nextCursor: string | null;
 }
 
-/** Newest first (by updated_at, then id), paged with an opaque keyset cursor. */
+/** The caller's memories matching the filters in the chosen order (newest change first by default), keyset-paged. */
 export async function listMemories(ctx: MemoryContext, raw: ListMemoriesInput = {}): Promise<MemoryPage> {
-  const { limit, cursor, ...filters } = parseInput(listMemoriesInputSchema, raw);
-  const conditions = [filterConditions(ctx, filters)];
-  if (cursor) {
-    const position = decodeCursor(cursor);
-    conditions.push(
-      sql`(${memories.updatedAt}, ${memories.id}) < (${position.updatedAt}::timestamptz, ${position.id}::uuid)`,
-    );
-  }
-  const rows = await asUser(ctx.database.db, ctx.principal.userId, (tx) =>
-    tx
+  const { limit, cursor, sort, onInvalidCursor, ...filters } = parseInput(listMemoriesInputSchema, raw);
+  const order = SORT_ORDERS[sort];
+  const column = memories[order.field];
+  const position = decodeCursor(cursor, order, { onInvalid: onInvalidCursor, idSchema: z.uuid() });
+  const rows = await asUser(ctx, ({ db }) =>
+    db
       .select()
       .from(memories)
-      .where(and(...conditions))
-      .orderBy(desc(memories.updatedAt), desc(memories.id))
+      .where(and(filterConditions(ctx, filters), afterPosition(column, memories.id, order, position)))
+      .orderBy(...orderBy(column, memories.id, order))
       .limit(limit + 1),
   );
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return {
-    memories: page.map((row) => toMemory(ctx, row)),
-    nextCursor:
-      rows.length > limit && last ? encodeCursor({ updatedAt: last.updatedAt.toISOString(), id: last.id }) : null,
-  };
+  const { page, nextCursor } = keysetPage(rows, limit, order, (row) => ({ at: row[order.field], id: row.id }));
+  return { memories: page.map((row) => toMemory(ctx, row)), nextCursor };
 }
 
 /** Changes content, kind and/or metadata. A stale `expectedVersion` raises MemoryConflictError. */
@@ -271,41 +427,53 @@ async function changeMemory(
   options: { reviveDeleted: boolean },
 ): Promise<Memory> {
   const input = parseInput(updateMemoryInputSchema, raw);
-  const row = await writeLocked(ctx, id, input, async (tx, found) => {
+  return writeLocked(ctx, id, input, async (_tx, found, unit) => {
     if (found.status === "deleted" && !options.reviveDeleted) {
       throw new MemoryConflictError("The memory is deleted; restore it before updating.", found.version);
     }
-    const current = found.status === "deleted" ? await revive(ctx, tx, found) : found;
-    const kind = input.kind ?? current.kind;
-    const changesContent = input.content !== undefined || kind !== current.kind;
-    return applyContentChange(ctx, tx, current, {
+    const kind = input.kind ?? found.kind;
+    const changesContent = input.content !== undefined || kind !== found.kind;
+    const pinned = input.pinned ?? found.pinned;
+    const validFrom = input.validFrom === undefined ? found.validFrom : input.validFrom;
+    const validTo = input.validTo === undefined ? found.validTo : input.validTo;
+    checkValidity(validFrom, validTo);
+    const changesFlags =
+      pinned !== found.pinned || !sameInstant(validFrom, found.validFrom) || !sameInstant(validTo, found.validTo);
+    // Pinning what is pinned (or re-sending the same dates) is no change and leaves no version behind.
+    if (!changesContent && input.metadata === undefined && !changesFlags && found.status === "active") return found;
+    const current = found.status === "deleted" ? await revive(ctx, unit, found) : found;
+    const onlyPin = !changesContent && input.metadata === undefined && pinned !== found.pinned;
+    const content = changesContent ? prepareContent(kindsOf(ctx), kind, input.content ?? current.content) : undefined;
+    if (content) await enforceRules(ctx, unit, [content.text]);
+    const updated = await applyContentChange(ctx, unit, current, {
       kind,
-      content: changesContent ? prepareContent(kindsOf(ctx), kind, input.content ?? current.content) : undefined,
+      content,
       metadata: input.metadata ?? current.metadata,
-      reason: input.reason,
+      pinned,
+      validFrom,
+      validTo,
+      reason: input.reason ?? (onlyPin ? (pinned ? "pinned" : "unpinned") : undefined),
       provenance: input.provenance,
     });
+    if (changesContent) embedOnCommit(ctx, unit, [updated]);
+    return updated;
   });
-  await embedAfterWrite(ctx, [embeddingTarget(row)]);
-  return toMemory(ctx, row);
 }
 
 /** Soft delete: the row stays as a tombstone (status `deleted`) so the fact can be recognised and suppressed. */
 export async function deleteMemory(ctx: MemoryContext, id: string, raw: WriteOptions = {}): Promise<Memory> {
   const options = parseInput(writeOptionsSchema, raw);
-  const row = await writeLocked(ctx, id, options, (tx, current) =>
-    current.status === "deleted" ? current : applyStatusChange(ctx, tx, current, "delete", options),
+  return writeLocked(ctx, id, options, (_tx, current, unit) =>
+    current.status === "deleted" ? current : applyStatusChange(ctx, unit, current, "delete", options),
   );
-  return toMemory(ctx, row);
 }
 
 export async function restoreMemory(ctx: MemoryContext, id: string, raw: WriteOptions = {}): Promise<Memory> {
   const options = parseInput(writeOptionsSchema, raw);
-  const row = await writeLocked(ctx, id, options, (tx, current) => {
+  return writeLocked(ctx, id, options, (_tx, current, unit) => {
     if (current.purgedAt) throw new MemoryConflictError("A purged memory cannot be restored.", current.version);
-    return current.status === "active" ? current : applyStatusChange(ctx, tx, current, "restore", options);
+    return current.status === "active" ? current : applyStatusChange(ctx, unit, current, "restore", options);
   });
-  return toMemory(ctx, row);
 }
 
 /**
@@ -315,7 +483,7 @@ export async function restoreMemory(ctx: MemoryContext, id: string, raw: WriteOp
  */
 export async function purgeMemory(ctx: MemoryContext, id: string, raw: WriteOptions = {}): Promise<Memory> {
   const options = parseInput(writeOptionsSchema, raw);
-  const row = await writeLocked(ctx, id, options, async (tx, current) => {
+  return writeLocked(ctx, id, options, async (tx, current, unit) => {
     if (current.purgedAt) return current;
     const now = ctx.clock();
     const earlier = await tx
@@ -323,7 +491,7 @@ export async function purgeMemory(ctx: MemoryContext, id: string, raw: WriteOpti
       .from(memoryVersions)
       .where(and(eq(memoryVersions.userId, current.userId), eq(memoryVersions.memoryId, current.id)));
     const texts = [current.text, ...earlier.map((version) => version.text)].filter((text): text is string => !!text);
-    await eraseCopies(tx, current.userId, current.id, texts);
+    await eraseCopies(tx, current.userId, current.id, texts, now);
     const erased = { content: null, text: null, metadata: {}, quote: null };
     const [updated] = await tx
       .update(memories)
@@ -335,18 +503,17 @@ export async function purgeMemory(ctx: MemoryContext, id: string, raw: WriteOpti
       .set({ ...erased, reason: null })
       .where(and(eq(memoryVersions.userId, current.userId), eq(memoryVersions.memoryId, current.id)));
     if (ctx.database.vector) {
-      await tx.execute(
-        sql`delete from memory_embeddings where user_id = ${current.userId}::uuid and memory_id = ${current.id}::uuid`,
-      );
+      await tx
+        .delete(memoryEmbeddings)
+        .where(and(eq(memoryEmbeddings.userId, current.userId), eq(memoryEmbeddings.memoryId, current.id)));
     }
     const purged = updated as MemoryRow;
-    await appendVersion(tx, purged, "purge", ctx.actor, undefined, {
+    await appendVersion(ctx, unit, purged, "purge", undefined, {
       ...writerColumns(ctx, options.provenance),
       quote: null,
     });
     return purged;
   });
-  return toMemory(ctx, row);
 }
 
 /** Every version of one of the caller's memories, oldest first. */
@@ -366,8 +533,8 @@ export async function memoryHistories(
 ): Promise<Map<string, MemoryVersion[]>> {
   const histories = new Map<string, MemoryVersion[]>();
   if (ids.length === 0) return histories;
-  const rows = await asUser(ctx.database.db, ctx.principal.userId, (tx) =>
-    tx
+  const rows = await asUser(ctx, ({ db }) =>
+    db
       .select()
       .from(memoryVersions)
       .where(and(eq(memoryVersions.userId, ctx.principal.userId), inArray(memoryVersions.memoryId, [...ids])))
@@ -403,8 +570,8 @@ export async function listNamespaces(ctx: MemoryContext, raw: ListNamespacesInpu
     input.maxDepth === undefined
       ? sql`cardinality(${memories.namespace})`
       : sql.raw(String(rootDepth + input.maxDepth));
-  const rows = await asUserDatabase(ctx.database, ctx.principal.userId, (tx) =>
-    tx.rows<{ namespace: string[] }>(sql`
+  const rows = await asUser(ctx, (unit) =>
+    unit.rows<{ namespace: string[] }>(sql`
       select distinct ${memories.namespace}[1 : ${depth}] as namespace
       from ${memories}
       where ${and(...conditions)}
@@ -416,7 +583,18 @@ export async function listNamespaces(ctx: MemoryContext, raw: ListNamespacesInpu
 
 /* ---------- internals ---------- */
 
-async function lockRow(tx: Tx, where: SQL): Promise<MemoryRow | undefined> {
+/** A fact cannot stop holding before it started. */
+function checkValidity(validFrom: Date | null, validTo: Date | null): void {
+  if (validFrom && validTo && validTo.getTime() < validFrom.getTime()) {
+    throw new ValidationError("Invalid input: validTo: is before validFrom.", [
+      { path: ["validTo"], message: "is before validFrom" },
+    ]);
+  }
+}
+
+const sameInstant = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
+
+async function lockRow(tx: Db, where: SQL): Promise<MemoryRow | undefined> {
   const [row] = await tx.select().from(memories).where(where).for("update");
   return row;
 }
@@ -429,10 +607,12 @@ async function writeLocked(
   ctx: MemoryContext,
   id: string,
   options: { within?: string[]; expectedVersion?: number },
-  change: (tx: Tx, current: MemoryRow) => Promise<MemoryRow> | MemoryRow,
-): Promise<MemoryRow> {
+  change: (tx: Db, current: MemoryRow, unit: UnitOfWork) => Promise<MemoryRow> | MemoryRow,
+): Promise<Memory> {
   if (!UUID.test(id)) throw new MemoryNotFoundError(id);
-  return asUser(ctx.database.db, ctx.principal.userId, async (tx) => {
+  return asUser(ctx, async (unit) => {
+    const tx = unit.db;
+    await unit.serializeUserWrites();
     const current = await lockRow(tx, and(ownedUnder(ctx, options.within), eq(memories.id, id)) as SQL);
     if (!current) throw new MemoryNotFoundError(id);
     if (options.expectedVersion !== undefined && options.expectedVersion !== current.version) {
@@ -441,7 +621,7 @@ async function writeLocked(
         current.version,
       );
     }
-    return change(tx, current);
+    return toMemory(ctx, await change(tx, current, unit));
   });
 }
 
@@ -450,16 +630,20 @@ interface ContentChange {
   /** Undefined keeps the current content. */
   content: PreparedContent | undefined;
   metadata: Record<string, unknown>;
+  pinned: boolean;
+  validFrom: Date | null;
+  validTo: Date | null;
   reason: string | undefined;
   provenance: Provenance | undefined;
 }
 
 async function applyContentChange(
   ctx: MemoryContext,
-  tx: Tx,
+  unit: UnitOfWork,
   current: MemoryRow,
   change: ContentChange,
 ): Promise<MemoryRow> {
+  const tx = unit.db;
   const now = ctx.clock();
   const [updated] = await tx
     .update(memories)
@@ -467,34 +651,39 @@ async function applyContentChange(
       kind: change.kind,
       ...(change.content ? contentColumns(change.content) : {}),
       metadata: change.metadata,
+      pinned: change.pinned,
+      validFrom: change.validFrom,
+      validTo: change.validTo,
       ...writerColumns(ctx, change.provenance),
       version: current.version + 1,
       updatedAt: now,
     })
     .where(and(eq(memories.userId, current.userId), eq(memories.id, current.id)))
     .returning();
-  await appendVersion(tx, updated as MemoryRow, "update", ctx.actor, change.reason);
+  await appendVersion(ctx, unit, updated as MemoryRow, "update", change.reason);
   return updated as MemoryRow;
 }
 
 /** A tombstone made active again (purged ones too: their old content is gone, new content follows). */
-async function revive(ctx: MemoryContext, tx: Tx, current: MemoryRow): Promise<MemoryRow> {
+async function revive(ctx: MemoryContext, unit: UnitOfWork, current: MemoryRow): Promise<MemoryRow> {
+  const tx = unit.db;
   const [updated] = await tx
     .update(memories)
     .set({ status: "active", purgedAt: null, version: current.version + 1, updatedAt: ctx.clock() })
     .where(and(eq(memories.userId, current.userId), eq(memories.id, current.id)))
     .returning();
-  await appendVersion(tx, updated as MemoryRow, "restore", ctx.actor, "written again after deletion");
+  await appendVersion(ctx, unit, updated as MemoryRow, "restore", "written again after deletion");
   return updated as MemoryRow;
 }
 
 async function applyStatusChange(
   ctx: MemoryContext,
-  tx: Tx,
+  unit: UnitOfWork,
   current: MemoryRow,
   op: "delete" | "restore",
   options: { reason?: string; provenance?: Provenance },
 ): Promise<MemoryRow> {
+  const tx = unit.db;
   const now = ctx.clock();
   const status: MemoryStatus = op === "delete" ? "deleted" : "active";
   const [updated] = await tx
@@ -502,7 +691,7 @@ async function applyStatusChange(
     .set({ status, version: current.version + 1, updatedAt: now })
     .where(and(eq(memories.userId, current.userId), eq(memories.id, current.id)))
     .returning();
-  await appendVersion(tx, updated as MemoryRow, op, ctx.actor, options.reason, writerColumns(ctx, options.provenance));
+  await appendVersion(ctx, unit, updated as MemoryRow, op, options.reason, writerColumns(ctx, options.provenance));
   return updated as MemoryRow;
 }
 
@@ -529,29 +718,49 @@ function contentColumns(content: PreparedContent) {
   return { content: content.content, text: content.text, contentHash: content.contentHash };
 }
 
-/** Appends the version row for `row` (already at its new version). Writer columns default to the row's own. */
+/**
+ * Appends the version row for `row` (already at its new version). Writer columns default to the row's own. Every
+ * change of a memory passes here or through appendVersions, so this is where its webhook event is recorded: once,
+ * for every surface.
+ */
 async function appendVersion(
-  tx: Tx,
+  ctx: MemoryContext,
+  unit: UnitOfWork,
   row: MemoryRow,
   op: MemoryOp,
-  actor: Actor,
   reason: string | undefined,
   writer: WriterColumns = row,
 ): Promise<void> {
-  await tx.insert(memoryVersions).values(versionValues(row, op, actor, reason, writer));
+  await unit.db.insert(memoryVersions).values(versionValues(row, op, ctx.actor, reason, writer));
+  await recordWebhookEvents(unit, [memoryEvent(ctx, row, op)], ctx.scheduleWebhookDeliveries);
 }
 
 /** One multi-row insert per chunk for rows written together (a batch create), writer columns from each row. */
 async function appendVersions(
-  tx: Tx,
+  ctx: MemoryContext,
+  unit: UnitOfWork,
   entries: ReadonlyArray<{ row: MemoryRow; reason: string | undefined }>,
   op: MemoryOp,
-  actor: Actor,
 ): Promise<void> {
   for (let from = 0; from < entries.length; from += INSERT_CHUNK) {
     const part = entries.slice(from, from + INSERT_CHUNK);
-    await tx.insert(memoryVersions).values(part.map(({ row, reason }) => versionValues(row, op, actor, reason, row)));
+    const insert = valuesInsert(
+      memoryVersions,
+      part.map(({ row, reason }) => versionValues(row, op, ctx.actor, reason, row)),
+    );
+    await unit.query(insert.text, insert.parameters);
+    await recordWebhookEvents(
+      unit,
+      part.map(({ row }) => memoryEvent(ctx, row, op)),
+      ctx.scheduleWebhookDeliveries,
+    );
   }
+}
+
+/** A memory change as a webhook event: the memory as the API shows it, or only its id once purged. */
+function memoryEvent(ctx: MemoryContext, row: MemoryRow, op: MemoryOp): WebhookEvent {
+  const data = op === "purge" ? purgedMemoryData(row.id, row.version) : serializeMemory(toMemory(ctx, row));
+  return { type: MEMORY_OP_EVENTS[op], memoryId: row.id, data, at: row.updatedAt };
 }
 
 function versionValues(row: MemoryRow, op: MemoryOp, actor: Actor, reason: string | undefined, writer: WriterColumns) {
@@ -566,6 +775,9 @@ function versionValues(row: MemoryRow, op: MemoryOp, actor: Actor, reason: strin
     contentHash: row.contentHash,
     status: row.status,
     metadata: row.metadata,
+    pinned: row.pinned,
+    validFrom: row.validFrom,
+    validTo: row.validTo,
     actorType: actor.type,
     actorId: actor.id,
     reason: reason ?? null,
@@ -578,7 +790,12 @@ function versionValues(row: MemoryRow, op: MemoryOp, actor: Actor, reason: strin
   };
 }
 
-const embeddingTarget = (row: MemoryRow) => ({ id: row.id, text: row.text ?? "", contentHash: row.contentHash });
+/** Vectors are a provider call: computed by a queued job once the write has committed, never while it holds locks. */
+function embedOnCommit(ctx: MemoryContext, unit: UnitOfWork, rows: readonly MemoryRow[]): void {
+  const schedule = ctx.scheduleEmbedding;
+  if (!schedule || !canEmbed(ctx) || rows.length === 0) return;
+  unit.afterCommit(() => schedule(ctx.principal.userId));
+}
 
 function source(row: Pick<MemoryRow, "sourceType" | "threadId" | "messageId" | "quote" | "runId">) {
   return {
@@ -601,6 +818,9 @@ export function toMemory(ctx: MemoryContext, row: MemoryRow): Memory {
     status: row.status,
     version: row.version,
     metadata: row.metadata,
+    pinned: row.pinned,
+    validFrom: row.validFrom,
+    validTo: row.validTo,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     source: source(row),
@@ -620,6 +840,9 @@ function toVersion(row: VersionRow): MemoryVersion {
     text: row.text ?? "",
     status: row.status,
     metadata: row.metadata,
+    pinned: row.pinned,
+    validFrom: row.validFrom,
+    validTo: row.validTo,
     actor: { type: row.actorType as Actor["type"], id: row.actorId },
     reason: row.reason,
     source: source(row),

@@ -1,11 +1,15 @@
 import { tool } from "ai";
 import { z } from "zod";
+import { AppError, ERROR_TABLE, parseInput, ValidationError } from "@/lib/errors";
+import { logFailure } from "@/lib/log";
 import type { MemoryContext } from "./context";
-import { MemoryError, MemoryValidationError } from "./errors";
+import { instantInput } from "./inputs";
+import { LIMITS } from "./limits";
 import { type NamespaceTemplate, resolveNamespaceTemplate } from "./namespace";
-import { parseInput } from "./parse";
+import { gatedDelete, isHeld, newReviewTurn, type ReviewTurn } from "./review";
 import { searchMemories } from "./search";
-import { createMemory, deleteMemory, updateMemory } from "./store";
+import { createMemoryOnce, updateMemory } from "./store";
+import { supersedeMemory } from "./supersede";
 import type { Memory } from "./types";
 
 export const MANAGE_ACTIONS = ["create", "update", "delete"] as const;
@@ -26,19 +30,31 @@ export interface ManageMemoryInput {
   action: ManageAction;
   content?: string;
   id?: string;
+  /** When the fact started to hold; on update, the fact changed in the world then (supersede). */
+  validFrom?: string;
 }
 
 export interface ManageMemoryOutput {
-  action: "created" | "updated" | "deleted";
+  /**
+   * `unchanged`: a create of a fact the user already has, which returns that memory and writes nothing.
+   * `superseded`: an update with validFrom; `id` is the new memory, `supersededId` the old one, kept and closed.
+   * `proposed`: the change waits for the user's approval (review mode) and the memory is as it was.
+   */
+  action: "created" | "unchanged" | "updated" | "superseded" | "deleted" | "proposed";
+  supersededId?: string;
   id: string;
   content: string;
   version: number;
+  /** With `proposed`: the proposal the user will review, and a sentence to pass on. */
+  proposalId?: string;
+  note?: string;
 }
 
 export interface SearchMemoryInput {
   query: string;
   limit?: number;
   kind?: string;
+  asOf?: string;
 }
 
 export interface SearchMemoryHit {
@@ -67,55 +83,101 @@ export function createMemoryTools(ctx: MemoryContext, options: MemoryToolsOption
     ...options.namespaceValues,
   });
   const agentCtx: MemoryContext = { ...ctx, actor: { type: "agent", id: options.agentId ?? ctx.actor.id } };
+  // One set of tools serves one chat turn: review counts the turn's deletes here.
+  const turn = newReviewTurn();
   return {
-    manage_memory: manageMemoryTool(agentCtx, namespace, options.actionsPermitted ?? MANAGE_ACTIONS),
+    manage_memory: manageMemoryTool(agentCtx, namespace, options.actionsPermitted ?? MANAGE_ACTIONS, turn),
     search_memory: searchMemoryTool(ctx, namespace),
   };
 }
 
-function manageMemoryTool(ctx: MemoryContext, namespace: string[], permitted: readonly ManageAction[]) {
+function manageMemoryTool(
+  ctx: MemoryContext,
+  namespace: string[],
+  permitted: readonly ManageAction[],
+  turn: ReviewTurn,
+) {
   const actions = MANAGE_ACTIONS.filter((action) => permitted.includes(action));
   const [first, ...rest] = actions;
   if (!first) throw new Error("actionsPermitted must allow at least one action.");
   const needsId = actions.some((action) => action !== "create");
   const inputSchema = z.strictObject({
     action: z.enum([first, ...rest]).describe(`One of: ${actions.join(", ")}.`),
+    // Bounded by the core, like every other surface's content (lib/memory/limits.ts).
     content: z
       .string()
-      .trim()
-      .min(1)
-      .max(8_000)
       .optional()
-      .describe("The memory as one self-contained statement, e.g. 'The user prefers dark mode'."),
-    ...(needsId ? { id: z.string().min(1).max(100).optional().describe("The id of an existing memory.") } : {}),
+      .describe(
+        `The memory as one self-contained statement, e.g. 'The user prefers dark mode' (at most ${LIMITS.memoryTextChars} characters).`,
+      ),
+    ...(needsId ? { id: z.string().optional().describe("The id of an existing memory.") } : {}),
+    ...(actions.includes("create") || actions.includes("update")
+      ? {
+          validFrom: z
+            .string()
+            .optional()
+            .describe(
+              "The date (YYYY-MM-DD) the fact started to hold, only when the user says when (e.g. 'since last month')." +
+                (actions.includes("update")
+                  ? " On update: the fact changed in the world then; the old memory is kept as history, closed at that date, and a new one holds the new content."
+                  : ""),
+            ),
+        }
+      : {}),
   }) as z.ZodType<ManageMemoryInput>;
   const verbs = actions.map((action) => VERB_TEXT[action]).join("; ");
   return tool({
     description:
       "Manage long-term memories about the user that persist across conversations. " +
-      `Allowed actions: ${verbs}. Store durable facts, preferences and instructions, not small talk.`,
+      `Allowed actions: ${verbs}. Store durable facts, preferences and instructions, not small talk. ` +
+      "Never save anything the user's rules forbid; a write that breaks one is refused, naming the rule.",
     inputSchema,
     execute: (raw): Promise<ManageMemoryOutput> =>
       toolErrors(async () => {
         const input = parseInput(inputSchema, raw);
+        const validFrom = input.validFrom === undefined ? undefined : parseInput(instantInput, input.validFrom);
         if (input.action === "create") {
-          return output("created", await createMemory(ctx, { content: required(input.content, "content"), namespace }));
+          const { memory, created } = await createMemoryOnce(ctx, {
+            content: required(input.content, "content"),
+            namespace,
+            validFrom,
+          });
+          return output(created ? "created" : "unchanged", memory);
         }
         const id = required(input.id, "id");
         if (input.action === "update") {
           const content = required(input.content, "content");
+          if (validFrom) {
+            const { closed, created } = await supersedeMemory(ctx, id, { content, validFrom, within: namespace });
+            return { ...output("superseded", created), supersededId: closed.id };
+          }
           return output("updated", await updateMemory(ctx, id, { content, within: namespace }));
         }
-        return output("deleted", await deleteMemory(ctx, id, { within: namespace }));
+        const removed = await gatedDelete(ctx, turn, id, { within: namespace });
+        if (!isHeld(removed)) return output("deleted", removed.memory);
+        return {
+          action: "proposed",
+          id,
+          content: removed.proposal.text ?? "",
+          version: removed.proposal.expectedVersion ?? 0,
+          proposalId: removed.proposal.id,
+          note: "Not deleted yet: the user reviews this deletion first (Review page).",
+        };
       }),
   });
 }
 
 function searchMemoryTool(ctx: MemoryContext, namespace: string[]) {
   const inputSchema = z.strictObject({
-    query: z.string().trim().min(1).max(1_000).describe("What to look for, in natural language."),
+    query: z.string().describe("What to look for, in natural language."),
     limit: z.number().int().min(1).max(20).optional().describe("How many memories to return (default 5)."),
-    kind: z.string().min(1).max(64).optional().describe("Only memories of this kind, e.g. preference."),
+    kind: z.string().optional().describe("Only memories of this kind, e.g. preference."),
+    asOf: z
+      .string()
+      .optional()
+      .describe(
+        "A date (YYYY-MM-DD) to ask what held then (e.g. where the user lived in 2020), superseded facts included.",
+      ),
   });
   return tool({
     description:
@@ -130,6 +192,7 @@ function searchMemoryTool(ctx: MemoryContext, namespace: string[]) {
           limit: input.limit ?? 5,
           kind: input.kind,
           namespace,
+          asOf: input.asOf,
         });
         return results.map(({ memory, score }) => ({
           id: memory.id,
@@ -144,9 +207,7 @@ function searchMemoryTool(ctx: MemoryContext, namespace: string[]) {
 
 function required(value: string | undefined, field: string): string {
   if (!value)
-    throw new MemoryValidationError(`\`${field}\` is required for this action.`, [
-      { path: [field], message: "required" },
-    ]);
+    throw new ValidationError(`\`${field}\` is required for this action.`, [{ path: [field], message: "required" }]);
   return value;
 }
 
@@ -158,14 +219,16 @@ const output = (action: ManageMemoryOutput["action"], memory: Memory): ManageMem
 });
 
 /**
- * What the model sees on failure: memory errors explain themselves (not found, deleted, invalid); anything else is
- * an infrastructure failure whose details stay out of the conversation (kept as `cause` for logs).
+ * What the model sees on failure: expected failures explain themselves (not found, deleted, invalid) where the error
+ * table shows their message; anything else is an infrastructure failure whose details stay out of the conversation
+ * (kept as `cause` for logs).
  */
 async function toolErrors<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof MemoryError) throw new Error(error.message);
+    if (error instanceof AppError && ERROR_TABLE[error.code].shown) throw new Error(error.message);
+    logFailure("a memory tool failed", error);
     throw new Error("The memory store is unavailable; continue without it.", { cause: error });
   }
 }

@@ -1,53 +1,36 @@
-import type { Actor, SourceType } from "./context";
+import type { MEMORY_OPS, MEMORY_STATUSES, MemoryJson, MemoryVersionJson } from "./shapes";
 
-export type MemoryStatus = "active" | "deleted";
-export type MemoryOp = "create" | "update" | "delete" | "restore" | "purge";
+export type MemoryStatus = (typeof MEMORY_STATUSES)[number];
+export type MemoryOp = (typeof MEMORY_OPS)[number];
+export type MemorySource = MemoryJson["source"];
 
-export interface MemorySource {
-  type: SourceType;
-  threadId?: string;
-  messageId?: string;
-  quote?: string;
-  runId?: string;
-}
-
-/** A memory as the core returns it: namespace relative to the caller's root. `content` is null once purged. */
-export interface Memory {
-  id: string;
-  namespace: string[];
-  key: string;
-  kind: string;
-  content: unknown;
-  text: string;
-  status: MemoryStatus;
-  version: number;
-  metadata: Record<string, unknown>;
+/**
+ * A memory as the core returns it: the JSON shape (./shapes.ts) with dates as Dates, plus what only the server
+ * needs. Namespace relative to the caller's root; `content` is null once purged.
+ */
+export interface Memory extends Omit<MemoryJson, "createdAt" | "updatedAt" | "validFrom" | "validTo"> {
+  validFrom: Date | null;
+  validTo: Date | null;
   createdAt: Date;
   updatedAt: Date;
-  /** Provenance and writer of the current content. */
-  source: MemorySource;
-  actor: Actor;
   contentHash: string;
   purgedAt: Date | null;
 }
 
-export interface MemoryVersion {
+export interface MemoryVersion extends Omit<MemoryVersionJson, "createdAt" | "validFrom" | "validTo"> {
   memoryId: string;
-  version: number;
-  op: MemoryOp;
-  kind: string;
-  content: unknown;
-  text: string;
-  status: MemoryStatus;
-  metadata: Record<string, unknown>;
-  actor: Actor;
-  reason: string | null;
-  source: MemorySource;
-  contentHash: string;
+  validFrom: Date | null;
+  validTo: Date | null;
   createdAt: Date;
+  contentHash: string;
 }
 
 export interface SearchResult {
   memory: Memory;
+  /** Relevance in [0, 1], comparable within one result list. */
   score: number;
+  /** The lexical leg's score in [0, 1], when it ran. */
+  lexical?: number;
+  /** The vector leg's score (cosine similarity, floored at 0), when it ran. */
+  vector?: number;
 }

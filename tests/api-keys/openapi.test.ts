@@ -1,20 +1,11 @@
+import "../support/route-mocks";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { Principal } from "@/lib/auth/principal";
-import type { Database } from "@/lib/db/client";
+import { beforeEach, describe, expect, it } from "vitest";
 import { createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
+import { routeHarness } from "../support/route-harness";
 import { call, principalFor } from "./support";
-
-const state = vi.hoisted(() => ({ database: undefined as Database | undefined, principal: null as Principal | null }));
-vi.mock("@/app/(auth)/session", () => ({ currentPrincipal: async () => state.principal }));
-vi.mock("@/lib/db", () => ({
-  getDatabase: async () => {
-    if (!state.database) throw new Error("no test database");
-    return state.database;
-  },
-}));
 
 const { GET: openapiRoute } = await import("@/app/api/v1/openapi.json/route");
 const responses = await import("@/lib/api/response-schemas");
@@ -130,8 +121,8 @@ describe("OpenAPI document", () => {
 
 describeEachDatabase("OpenAPI response schemas match what the routes answer", (use) => {
   beforeEach(async () => {
-    state.database = use();
-    state.principal = principalFor(await createUser(use()));
+    routeHarness.database = use();
+    routeHarness.principal = principalFor(await createUser(use()));
   });
 
   it("memory, list, history, search, me and keys responses parse with the documented schemas", async () => {

@@ -1,20 +1,11 @@
+import "../support/route-mocks";
 import { and, eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Principal } from "@/lib/auth/principal";
-import type { Database } from "@/lib/db/client";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { apiKeys, auditLog } from "@/lib/db/schema";
 import { createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
+import { routeHarness } from "../support/route-harness";
 import { bearer, call, principalFor } from "./support";
-
-const state = vi.hoisted(() => ({ database: undefined as Database | undefined, principal: null as Principal | null }));
-vi.mock("@/app/(auth)/session", () => ({ currentPrincipal: async () => state.principal }));
-vi.mock("@/lib/db", () => ({
-  getDatabase: async () => {
-    if (!state.database) throw new Error("no test database");
-    return state.database;
-  },
-}));
 
 const keys = await import("@/app/api/v1/keys/route");
 const keyItem = await import("@/app/api/v1/keys/[id]/route");
@@ -78,20 +69,20 @@ describeEachDatabase("API keys on the REST API", (use) => {
   let memoryId: string;
 
   const issue = async (scopes: Scope[], name = "test key") => {
-    state.principal = principalFor(owner);
+    routeHarness.principal = principalFor(owner);
     const response = await call(keys.POST, { method: "POST", path: "/api/v1/keys", body: { name, scopes } });
-    state.principal = null;
+    routeHarness.principal = null;
     expect(response.status).toBe(201);
     return response.json as { id: string; key: string };
   };
 
   beforeEach(async () => {
-    state.database = use();
+    routeHarness.database = use();
     owner = await createUser(use());
-    state.principal = principalFor(owner);
+    routeHarness.principal = principalFor(owner);
     const created = await call(collection.POST, { method: "POST", body: { content: "I drink green tea" } });
     memoryId = created.json.memory.id;
-    state.principal = null;
+    routeHarness.principal = null;
   });
 
   afterEach(() => {
@@ -101,7 +92,7 @@ describeEachDatabase("API keys on the REST API", (use) => {
   it("issues a key once, lists it without its secret and stores only a hash", async () => {
     const { id, key } = await issue(["read", "write"], "laptop agent");
     expect(key).toMatch(/^ml_[A-Za-z0-9_-]{43}$/);
-    state.principal = principalFor(owner);
+    routeHarness.principal = principalFor(owner);
     const listed = await call(keys.GET, { path: "/api/v1/keys" });
     expect(listed.status).toBe(200);
     expect(listed.json.keys).toEqual([
@@ -117,12 +108,12 @@ describeEachDatabase("API keys on the REST API", (use) => {
       },
     ]);
     expect(JSON.stringify(listed.json)).not.toContain(key);
-    const [row] = await use().db.select().from(apiKeys).where(eq(apiKeys.id, id));
+    const [row] = await use().unbound.db.select().from(apiKeys).where(eq(apiKeys.id, id));
     expect(JSON.stringify(row)).not.toContain(key);
   });
 
   it("validates new keys: name, scopes, a future expiry", async () => {
-    state.principal = principalFor(owner);
+    routeHarness.principal = principalFor(owner);
     for (const body of [
       { name: "", scopes: ["read"] },
       { name: "k", scopes: [] },
@@ -134,7 +125,7 @@ describeEachDatabase("API keys on the REST API", (use) => {
       expect(response.status, JSON.stringify(body)).toBe(422);
       expect(response.json.error.code).toBe("unprocessable");
     }
-    expect(await use().db.select().from(apiKeys).where(eq(apiKeys.userId, owner))).toHaveLength(0);
+    expect(await use().unbound.db.select().from(apiKeys).where(eq(apiKeys.userId, owner))).toHaveLength(0);
   });
 
   it("refuses to issue or revoke keys with a key, and hides other users' keys (404)", async () => {
@@ -148,11 +139,11 @@ describeEachDatabase("API keys on the REST API", (use) => {
     const revokedByKey = await call(keyItem.DELETE, { method: "DELETE", params: { id }, headers: bearer(key) });
     expect(revokedByKey.status).toBe(403);
 
-    state.principal = principalFor(await createUser(use()));
+    routeHarness.principal = principalFor(await createUser(use()));
     expect((await call(keyItem.DELETE, { method: "DELETE", params: { id } })).status).toBe(404);
     expect((await call(keyItem.DELETE, { method: "DELETE", params: { id: "not-a-uuid" } })).status).toBe(404);
 
-    state.principal = principalFor(owner);
+    routeHarness.principal = principalFor(owner);
     const revoked = await call(keyItem.DELETE, { method: "DELETE", params: { id } });
     expect(revoked.status).toBe(200);
     expect(revoked.json.key.revokedAt).toEqual(expect.any(String));
@@ -160,12 +151,12 @@ describeEachDatabase("API keys on the REST API", (use) => {
 
   it("answers 401 on every endpoint without credentials or with a malformed, unknown, revoked or expired key", async () => {
     const { id: revokedId, key: revokedKey } = await issue(["read", "write"]);
-    state.principal = principalFor(owner);
+    routeHarness.principal = principalFor(owner);
     await call(keyItem.DELETE, { method: "DELETE", params: { id: revokedId } });
-    state.principal = null;
+    routeHarness.principal = null;
     const { id: expiredId, key: expiredKey } = await issue(["read", "write"]);
     await use()
-      .db.update(apiKeys)
+      .unbound.db.update(apiKeys)
       .set({ expiresAt: new Date(Date.now() - 1_000) })
       .where(eq(apiKeys.id, expiredId));
 
@@ -188,7 +179,7 @@ describeEachDatabase("API keys on the REST API", (use) => {
   });
 
   it("a key with a valid cookie still fails when the key is bad", async () => {
-    state.principal = principalFor(owner);
+    routeHarness.principal = principalFor(owner);
     const response = await call(collection.GET, { headers: bearer("ml_bad") });
     expect(response.status).toBe(401);
   });
@@ -204,7 +195,7 @@ describeEachDatabase("API keys on the REST API", (use) => {
         expect(response.status, endpoint.name).toBe(200);
       }
     }
-    state.principal = principalFor(owner);
+    routeHarness.principal = principalFor(owner);
     const after = await call(item.GET, { params: { id: memoryId } });
     expect(after.json.memory).toMatchObject({ version: 1, status: "active" });
     const listed = await call(collection.GET);
@@ -238,10 +229,10 @@ describeEachDatabase("API keys on the REST API", (use) => {
     });
 
     const stranger = await createUser(use());
-    state.principal = principalFor(stranger);
+    routeHarness.principal = principalFor(stranger);
     const { key: strangerKey } = await (async () => {
       const response = await call(keys.POST, { method: "POST", body: { name: "s", scopes: ["read", "write"] } });
-      state.principal = null;
+      routeHarness.principal = null;
       return response.json as { key: string };
     })();
     const foreign = await call(item.GET, { params: { id: memoryId }, headers: bearer(strangerKey) });
@@ -254,10 +245,10 @@ describeEachDatabase("API keys on the REST API", (use) => {
     const { id, key } = await issue(["read"]);
     await call(collection.GET, { headers: bearer(key) });
     await call(collection.GET, { headers: bearer(key) });
-    const [row] = await use().db.select().from(apiKeys).where(eq(apiKeys.id, id));
+    const [row] = await use().unbound.db.select().from(apiKeys).where(eq(apiKeys.id, id));
     expect(row?.lastUsedAt).toBeInstanceOf(Date);
     const audits = await use()
-      .db.select()
+      .unbound.db.select()
       .from(auditLog)
       .where(and(eq(auditLog.userId, owner), eq(auditLog.actorId, id)));
     expect(audits).toEqual([
@@ -278,18 +269,8 @@ describeEachDatabase("API keys on the REST API", (use) => {
   });
 
   it("keeps cookie sessions working", async () => {
-    state.principal = principalFor(owner);
+    routeHarness.principal = principalFor(owner);
     expect((await call(collection.GET)).status).toBe(200);
     expect((await call(me.GET)).json.userId).toBe(owner);
-  });
-});
-
-describe("FixedWindowLimiter", () => {
-  it("resets after the window", async () => {
-    const { FixedWindowLimiter } = await import("@/lib/api/rate-limit");
-    const limiter = new FixedWindowLimiter(() => 1, 1_000);
-    expect(limiter.take("k", 0)).toEqual({ allowed: true });
-    expect(limiter.take("k", 500)).toEqual({ allowed: false, retryAfterSeconds: 1 });
-    expect(limiter.take("k", 1_000)).toEqual({ allowed: true });
   });
 });

@@ -1,13 +1,4 @@
-import type { Principal } from "@/lib/auth/principal";
-
-export const principalFor = (userId: string): Principal => ({
-  userId,
-  role: "user",
-  root: ["users", userId],
-  isGuest: false,
-  email: null,
-  name: null,
-});
+export { principalFor } from "../support/route-harness";
 
 type Handler<P> = (request: Request, context: { params: Promise<P> }) => Promise<Response>;
 

@@ -1,49 +1,12 @@
-import { beforeEach, expect, it, vi } from "vitest";
-import type { Principal } from "@/lib/auth/principal";
-import type { Database } from "@/lib/db/client";
+import "../support/route-mocks";
+import { beforeEach, expect, it } from "vitest";
 import { finalMessage } from "../chat/support";
 import { createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
-
-const state = vi.hoisted(() => ({
-  database: undefined as Database | undefined,
-  principal: null as Principal | null,
-  enqueued: [] as Array<{ userId: string; threadId: string; answeredOnly?: boolean }>,
-  after: [] as Array<Promise<unknown>>,
-}));
-vi.mock("@/app/(auth)/session", () => ({ currentPrincipal: async () => state.principal }));
-vi.mock("@/lib/db", () => ({
-  getDatabase: async () => {
-    if (!state.database) throw new Error("no test database");
-    return state.database;
-  },
-}));
-vi.mock("@/lib/server/extraction", () => ({
-  extractionDebounceMs: () => 0,
-  getExtractionQueue: async () => ({
-    enqueue: async (job: { userId: string; threadId: string; answeredOnly?: boolean }) => {
-      state.enqueued.push(job);
-    },
-  }),
-}));
-vi.mock("next/server", async (original) => ({
-  ...(await original<typeof import("next/server")>()),
-  after: (task: () => Promise<unknown>) => {
-    state.after.push(task());
-  },
-}));
+import { principalFor, routeHarness } from "../support/route-harness";
 
 const { POST: chat } = await import("@/app/(chat)/api/chat/route");
 const extraction = await import("@/app/api/v1/threads/[id]/extraction/route");
-
-const principalFor = (userId: string): Principal => ({
-  userId,
-  role: "user",
-  root: ["users", userId],
-  isGuest: true,
-  email: null,
-  name: null,
-});
 
 function chatRequest(body: unknown) {
   return chat(
@@ -66,25 +29,30 @@ const say = (thread: string, id: string, text: string, extra: Record<string, unk
 describeEachDatabase("chat and thread routes", (use) => {
   let me: string;
   beforeEach(async () => {
-    state.database = use();
+    routeHarness.database = use();
     me = await createUser(use());
-    state.principal = principalFor(me);
-    state.enqueued.length = 0;
+    routeHarness.principal = principalFor(me);
+    routeHarness.enqueued.length = 0;
   });
 
   it("streams an answer, schedules extraction for the thread, and lists its runs", async () => {
     const response = await chatRequest(say("route-thread", "r1", "Remember that I prefer dark mode"));
     expect(response.status).toBe(200);
     const answer = await finalMessage(response);
-    await Promise.all(state.after);
+    await Promise.all(routeHarness.pending);
     expect(answer.parts.some((part) => part.type === "tool-manage_memory")).toBe(true);
-    expect(state.enqueued).toEqual([{ userId: me, threadId: "route-thread", answeredOnly: true }]);
+    expect(routeHarness.enqueued).toEqual([{ userId: me, threadId: "route-thread", answeredOnly: true }]);
 
     const runs = await extraction.GET(new Request("http://localhost"), {
       params: Promise.resolve({ id: "route-thread" }),
     });
     expect(runs.status).toBe(200);
-    expect(await runs.json()).toEqual({ threadId: "route-thread", extractedThrough: 0, runs: [] });
+    expect(await runs.json()).toEqual({
+      threadId: "route-thread",
+      extractedThrough: 0,
+      runs: [],
+      pendingProposals: [],
+    });
   });
 
   it("refuses bad input with 4xx JSON and writes nothing", async () => {
@@ -103,26 +71,26 @@ describeEachDatabase("chat and thread routes", (use) => {
     }
     const runs = await extraction.GET(new Request("http://localhost"), { params: Promise.resolve({ id: "t" }) });
     expect(runs.status).toBe(404);
-    expect(state.enqueued).toEqual([]);
+    expect(routeHarness.enqueued).toEqual([]);
   });
 
   it("answers 401 without a session, 409 for a message sent twice, 404 for another user's thread", async () => {
-    state.principal = null;
+    routeHarness.principal = null;
     expect((await chatRequest(say("t401", "a", "hello"))).status).toBe(401);
 
-    state.principal = principalFor(me);
+    routeHarness.principal = principalFor(me);
     await finalMessage(await chatRequest(say("mine", "dup", "hello")));
     expect((await chatRequest(say("mine", "dup", "hello"))).status).toBe(409);
 
     const stranger = await createUser(use());
-    state.principal = principalFor(stranger);
+    routeHarness.principal = principalFor(stranger);
     const peek = await extraction.GET(new Request("http://localhost"), { params: Promise.resolve({ id: "mine" }) });
     expect(peek.status).toBe(404);
     const retry = await extraction.POST(new Request("http://localhost", { method: "POST" }), {
       params: Promise.resolve({ id: "mine" }),
     });
     expect(retry.status).toBe(404);
-    expect(state.enqueued).toEqual([{ userId: me, threadId: "mine", answeredOnly: true }]);
+    expect(routeHarness.enqueued).toEqual([{ userId: me, threadId: "mine", answeredOnly: true }]);
   });
 
   it("answers 4xx, not 500, for input Postgres refuses: a NUL character, a message id reused in another chat", async () => {

@@ -1,18 +1,9 @@
-import { beforeEach, expect, it, vi } from "vitest";
-import type { Principal } from "@/lib/auth/principal";
-import type { Database } from "@/lib/db/client";
+import "../support/route-mocks";
+import { beforeEach, expect, it } from "vitest";
 import type { MemoryJson, MemoryVersionJson } from "@/lib/memory";
 import { createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
-
-const state = vi.hoisted(() => ({ database: undefined as Database | undefined, principal: null as Principal | null }));
-vi.mock("@/app/(auth)/session", () => ({ currentPrincipal: async () => state.principal }));
-vi.mock("@/lib/db", () => ({
-  getDatabase: async () => {
-    if (!state.database) throw new Error("no test database");
-    return state.database;
-  },
-}));
+import { principalFor, routeHarness } from "../support/route-harness";
 
 const { GET: historyRoute } = await import("@/app/api/v1/memories/[id]/history/route");
 const { POST: restoreRoute } = await import("@/app/api/v1/memories/[id]/restore/route");
@@ -46,21 +37,12 @@ async function call<P>(
   return { status: response.status, json: (await response.json()) as ResponseBody };
 }
 
-const principalFor = (userId: string): Principal => ({
-  userId,
-  role: "user",
-  root: ["users", userId],
-  isGuest: false,
-  email: null,
-  name: null,
-});
-
 describeEachDatabase("REST /api/v1/memories", (use) => {
   let me: string;
   beforeEach(async () => {
-    state.database = use();
+    routeHarness.database = use();
     me = await createUser(use());
-    state.principal = principalFor(me);
+    routeHarness.principal = principalFor(me);
   });
 
   const createOne = async (body: Record<string, unknown>) => {
@@ -97,10 +79,13 @@ describeEachDatabase("REST /api/v1/memories", (use) => {
         "kind",
         "metadata",
         "namespace",
+        "pinned",
         "source",
         "status",
         "text",
         "updatedAt",
+        "validFrom",
+        "validTo",
         "version",
       ].sort(),
     );
@@ -166,7 +151,7 @@ describeEachDatabase("REST /api/v1/memories", (use) => {
   });
 
   it("answers 401 without a principal on every endpoint", async () => {
-    state.principal = null;
+    routeHarness.principal = null;
     const params = { id: crypto.randomUUID() };
     const responses = await Promise.all([
       call(collectionRoutes.GET),
@@ -186,7 +171,7 @@ describeEachDatabase("REST /api/v1/memories", (use) => {
 
   it("answers 404 for another user's id and for ids that are absent or malformed, never 403", async () => {
     const mine = await createOne({ content: "private" });
-    state.principal = principalFor(await createUser(use()));
+    routeHarness.principal = principalFor(await createUser(use()));
     for (const id of [mine.id, crypto.randomUUID(), "nope"]) {
       const params = { id };
       const responses = await Promise.all([
@@ -200,7 +185,7 @@ describeEachDatabase("REST /api/v1/memories", (use) => {
       for (const response of responses)
         expect(response).toMatchObject({ status: 404, json: { error: { code: "not_found" } } });
     }
-    state.principal = principalFor(me);
+    routeHarness.principal = principalFor(me);
     expect((await call(itemRoutes.GET, { params: { id: mine.id } })).json.memory.version).toBe(1);
   });
 

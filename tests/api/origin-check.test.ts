@@ -1,42 +1,20 @@
+import "../support/route-mocks";
 import { NextRequest } from "next/server";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { crossSiteRefusal, isCrossSiteSubrequest } from "@/lib/api/origin";
 import { createApiKey } from "@/lib/auth/api-keys";
-import type { Principal } from "@/lib/auth/principal";
-import type { Database } from "@/lib/db/client";
 import { principalFor } from "../api-keys/support";
 import { finalMessage } from "../chat/support";
-import { createUser, dumpAllRows } from "../memory/support";
+import { bindingFor, createUser, dumpAllRows } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
+import { routeHarness } from "../support/route-harness";
 
-const state = vi.hoisted(() => ({
-  database: undefined as Database | undefined,
-  principal: null as Principal | null,
-  after: [] as Array<Promise<unknown>>,
-  signIns: [] as string[],
-}));
-vi.mock("@/app/(auth)/session", () => ({ currentPrincipal: async () => state.principal }));
-vi.mock("@/lib/db", () => ({
-  getDatabase: async () => {
-    if (!state.database) throw new Error("no test database");
-    return state.database;
-  },
-}));
-vi.mock("@/lib/server/extraction", () => ({
-  extractionDebounceMs: () => 0,
-  getExtractionQueue: async () => ({ enqueue: async () => {} }),
-}));
-vi.mock("next/server", async (original) => ({
-  ...(await original<typeof import("next/server")>()),
-  after: (task: () => Promise<unknown>) => {
-    state.after.push(task());
-  },
-}));
-vi.mock("@/app/(auth)/auth", () => ({
+const signIns = vi.hoisted(() => [] as string[]);
+vi.mock("@/lib/auth/authjs", () => ({
   auth: async () => null,
   guestsEnabled: () => true,
   signIn: async (provider: string) => {
-    state.signIns.push(provider);
+    signIns.push(provider);
   },
 }));
 
@@ -120,10 +98,10 @@ describe("isCrossSiteSubrequest", () => {
 describeEachDatabase("cookie-authenticated mutations from another site", (use) => {
   let me: string;
   beforeEach(async () => {
-    state.database = use();
+    routeHarness.database = use();
     me = await createUser(use());
-    state.principal = principalFor(me);
-    state.signIns.length = 0;
+    routeHarness.principal = principalFor(me);
+    signIns.length = 0;
   });
 
   async function expectRefusedWithoutWrites(attempt: () => Promise<Response>) {
@@ -143,7 +121,7 @@ describeEachDatabase("cookie-authenticated mutations from another site", (use) =
     });
     expect(created.status).toBe(201);
     const { memory } = (await created.json()) as { memory: { id: string } };
-    const key = await createApiKey(use().db, me, { name: "k", scopes: ["read", "write"] });
+    const key = await createApiKey(bindingFor(use(), me), { name: "k", scopes: ["read", "write"] });
 
     const forgeries: Record<string, string>[] = [crossOrigin, { "sec-fetch-site": "cross-site" }, { origin: "null" }];
     for (const headers of forgeries) {
@@ -240,7 +218,7 @@ describeEachDatabase("cookie-authenticated mutations from another site", (use) =
     });
     expect(answer.status).toBe(200);
     await finalMessage(answer);
-    await Promise.all(state.after.splice(0));
+    await Promise.all(routeHarness.pending.splice(0));
 
     const issued = await send(keys.POST, {
       method: "POST",
@@ -257,8 +235,8 @@ describeEachDatabase("cookie-authenticated mutations from another site", (use) =
   });
 
   it("exempts API keys: a browser never sends one by itself", async () => {
-    state.principal = null;
-    const { key } = await createApiKey(use().db, me, { name: "k", scopes: ["read", "write"] });
+    routeHarness.principal = null;
+    const { key } = await createApiKey(bindingFor(use(), me), { name: "k", scopes: ["read", "write"] });
     const response = await send(collection.POST, {
       method: "POST",
       path: "/api/v1/memories",
@@ -276,7 +254,7 @@ describeEachDatabase("cookie-authenticated mutations from another site", (use) =
   });
 
   it("creates guest sessions for links followed from other sites, but not for their images or fetches", async () => {
-    state.principal = null;
+    routeHarness.principal = null;
     const visit = (headers: Record<string, string>) =>
       guest.GET(new NextRequest(`${APP}/api/auth/guest?redirectUrl=%2Fmemories`, { headers }));
     const subrequest = await visit({
@@ -286,7 +264,7 @@ describeEachDatabase("cookie-authenticated mutations from another site", (use) =
     });
     expect(subrequest?.status).toBe(403);
     expect((await subrequest!.json()).error.code).toBe("forbidden");
-    expect(state.signIns).toEqual([]);
+    expect(signIns).toEqual([]);
 
     // The route signs the guest in, then redirects (Next's redirect() throws) to the page asked for.
     const followed = visit({
@@ -295,6 +273,6 @@ describeEachDatabase("cookie-authenticated mutations from another site", (use) =
       "sec-fetch-dest": "document",
     });
     await expect(followed).rejects.toMatchObject({ digest: expect.stringContaining("/memories") });
-    expect(state.signIns).toEqual(["guest"]);
+    expect(signIns).toEqual(["guest"]);
   });
 });

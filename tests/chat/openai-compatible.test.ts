@@ -3,7 +3,7 @@ import { createModelRegistry, languageModel } from "@/lib/ai/registry";
 import { getThread, loadMessages } from "@/lib/chat/threads";
 import { startChatTurn } from "@/lib/chat/turn";
 import { listMemories } from "@/lib/memory";
-import { contextFor, createUser } from "../memory/support";
+import { bindingFor, contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { type OpenAIStub, startOpenAIStub } from "../support/openai-stub";
 import { finalMessage } from "./support";
@@ -49,9 +49,12 @@ describeEachDatabase("chat over a real OpenAI-compatible HTTP API", (use) => {
       actor: { type: "agent", id: "openai-compatible:stub-model" },
       source: { type: "chat", threadId: "http-thread", messageId: "u-pt", quote: "I am learning Portuguese" },
     });
-    expect((await loadMessages(database.db, userId, "http-thread")).map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect((await loadMessages(bindingFor(database, userId), "http-thread")).map((m) => m.role)).toEqual([
+      "user",
+      "assistant",
+    ]);
 
-    expect((await getThread(database.db, userId, "http-thread"))?.title).toBe("Learning Portuguese");
+    expect((await getThread(bindingFor(database, userId), "http-thread"))?.title).toBe("Learning Portuguese");
     const [first, second] = stub.requests;
     expect(first).toMatchObject({ model: "stub-model", stream: true });
     expect((first!.tools as Array<{ function: { name: string } }>).map((t) => t.function.name).sort()).toEqual([
@@ -72,9 +75,11 @@ describeEachDatabase("chat over a real OpenAI-compatible HTTP API", (use) => {
         message: { id: "u-2", role: "user", parts: [{ type: "text", text: "Remember that I like fado" }] },
       },
     );
-    await expect(finalMessage(failed.response)).rejects.toThrow(/model provider failed/);
+    await expect(finalMessage(failed.response)).rejects.toThrow(
+      /^The model provider had a server error \(HTTP 50\d\); try again shortly\.$/,
+    );
     expect((await listMemories(memory, {})).memories).toHaveLength(1);
-    const stored = await loadMessages(database.db, userId, "http-thread");
+    const stored = await loadMessages(bindingFor(database, userId), "http-thread");
     expect(stored.at(-1)).toMatchObject({ id: "u-2", role: "user" });
   });
 });

@@ -1,9 +1,14 @@
+import { APICallError } from "ai";
+import { MockLanguageModelV4 } from "ai/test";
+import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { OfflineLanguageModel } from "@/lib/ai/offline/model";
+import { saveSummary } from "@/lib/chat/threads";
 import { startChatTurn } from "@/lib/chat/turn";
-import { listMemories, purgeMemory } from "@/lib/memory";
+import { createMemory, listMemories, purgeMemory } from "@/lib/memory";
 import { runExtraction } from "@/lib/memory/extraction";
-import { scriptedManager } from "../extraction/support";
+import { JobQueue } from "@/lib/memory/queue";
+import { addExchange, scriptedManager } from "../extraction/support";
 import { contextFor, createUser, dumpAllRows } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { finalMessage } from "./support";
@@ -44,4 +49,60 @@ describeEachDatabase("purge reaches every copy", (use) => {
     // The user's own words stay until they delete the chat.
     expect(dump).toContain("remember that i prefer dark mode");
   });
+
+  it("erases it from chat summaries and never lets it reach the job queue, even when the provider echoes the prompt", async () => {
+    const database = use();
+    const userId = await createUser(database);
+    const memory = contextFor(database, userId);
+    const fact = await createMemory(memory, { content: "User's locker code is 7319-QUARTZ" });
+    await addExchange(database, userId, "q1", ["q1-u", "user", "What is my locker code?"], ["q1-a", "assistant", "…"]);
+    await saveSummary(memory, "q1", "- User asked about lockers\n[manage_memory User's locker code is 7319-QUARTZ]", 2);
+
+    // A hosted provider's error carries the request: the manager's prompt, with every memory it was shown.
+    const failing = new MockLanguageModelV4({
+      doGenerate: async (options) => {
+        throw new APICallError({
+          message: `Bad request: ${JSON.stringify(options.prompt)}`,
+          url: "https://provider.test/v1/chat",
+          requestBodyValues: { prompt: options.prompt },
+          statusCode: 400,
+          isRetryable: false,
+        });
+      },
+    });
+    const queue = await JobQueue.open(database, { pollingIntervalSeconds: 0.5, retryLimit: 0 });
+    try {
+      let attempts = 0;
+      await queue.work(async (data, meta) => {
+        attempts++;
+        await runExtraction(
+          { ctx: contextFor(database, data.userId), model: failing, modelId: "failing" },
+          { threadId: data.threadId, jobId: meta.jobId, finalAttempt: meta.finalAttempt },
+        );
+      });
+      await queue.enqueue({ userId, threadId: "q1" }, 0);
+      for (let waited = 0; attempts === 0 || !(await failedJob(database)); waited += 100) {
+        if (waited > 20_000) throw new Error("the job never failed");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      await queue.stop(5_000);
+    }
+    const queueRows = (await dumpAllRows(database, ["pgboss"])).toLowerCase();
+    expect(queueRows).toContain("job attempt failed: ai_apicallerror (http 400)");
+    expect(queueRows).not.toContain("7319-quartz");
+    expect((await dumpAllRows(database)).toLowerCase()).toContain("7319-quartz");
+
+    await purgeMemory(memory, fact.id);
+    const dump = (await dumpAllRows(database, ["public", "pgboss"])).toLowerCase();
+    expect(dump).not.toContain("user's locker code is 7319-quartz");
+    expect(dump).toContain("- user asked about lockers");
+  });
 });
+
+async function failedJob(database: ReturnType<typeof contextFor>["database"]) {
+  const [row] = await database.unbound.rows<{ n: number }>(
+    sql`select count(*)::int as n from pgboss.job where state = 'failed'`,
+  );
+  return (row?.n ?? 0) > 0;
+}

@@ -8,7 +8,7 @@ import { getThread, loadMessages } from "@/lib/chat/threads";
 import { startChatTurn } from "@/lib/chat/turn";
 import { memoryAccess } from "@/lib/db/schema";
 import { createMemory, listMemories, memoryHistory } from "@/lib/memory";
-import { contextFor, createUser } from "../memory/support";
+import { bindingFor, contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { finalMessage } from "./support";
 
@@ -64,7 +64,7 @@ describeEachDatabase("chat turn", (use) => {
     expect(system.match(/<\/memories>/g)).toHaveLength(1); // the one inside the memory is written as \u003c/memories\u003e
     expect(answer.metadata?.recalled?.[0]?.text).toContain("dark mode");
 
-    const rows = await database.db.select().from(memoryAccess).where(eq(memoryAccess.userId, userId));
+    const rows = await database.unbound.db.select().from(memoryAccess).where(eq(memoryAccess.userId, userId));
     expect(rows).toMatchObject([{ messageId: answer.id, via: "recall", rank: 0, threadId: "thread-a" }]);
   });
 
@@ -92,7 +92,7 @@ describeEachDatabase("chat turn", (use) => {
       actor: { type: "agent", id: "mock:model" },
       source: { type: "chat", threadId: "thread-b", messageId: "u-cat", quote: "My cat is called Miso" },
     });
-    const stored = await loadMessages(database.db, userId, "thread-b");
+    const stored = await loadMessages(bindingFor(database, userId), "thread-b");
     expect(stored.map((message) => message.role)).toEqual(["user", "assistant"]);
     expect(stored[1]!.id).toBe(answer.id);
     expect(
@@ -137,7 +137,7 @@ describeEachDatabase("chat turn", (use) => {
       { id: "thread-nul", trigger: "submit-message", message: userMessage("u1", "broken \u0000 message") },
     );
     await expect(refused).rejects.toThrow();
-    expect(await getThread(database.db, userId, "thread-nul")).toBeNull();
+    expect(await getThread(bindingFor(database, userId), "thread-nul")).toBeNull();
     expect(model.doStreamCalls).toHaveLength(0);
   });
 
@@ -154,8 +154,11 @@ describeEachDatabase("chat turn", (use) => {
       { memory, model: failing, modelId: "mock", contextTokens: 8_000 },
       { id: "thread-d", trigger: "submit-message", message: userMessage("u-fail", "Remember that I prefer tea") },
     );
-    await expect(finalMessage(turn.response)).rejects.toThrow(/upstream 503/);
-    expect((await loadMessages(database.db, userId, "thread-d")).map((m) => m.id)).toEqual(["u-fail"]);
+    // Not a provider's error (no status): the person gets the generic reason, the log the error itself.
+    await expect(finalMessage(turn.response)).rejects.toThrow(
+      /^The model could not answer because of an unexpected error/,
+    );
+    expect((await loadMessages(bindingFor(database, userId), "thread-d")).map((m) => m.id)).toEqual(["u-fail"]);
     expect((await listMemories(memory, {})).memories).toHaveLength(0);
 
     const retry = await startChatTurn(
@@ -164,7 +167,10 @@ describeEachDatabase("chat turn", (use) => {
     );
     const answer = await finalMessage(retry.response);
     expect(answer.parts.some((p) => p.type === "text" && p.text.includes("User prefers tea"))).toBe(true);
-    expect((await loadMessages(database.db, userId, "thread-d")).map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect((await loadMessages(bindingFor(database, userId), "thread-d")).map((m) => m.role)).toEqual([
+      "user",
+      "assistant",
+    ]);
   });
 
   it("titles a new chat and folds old turns into a running summary once over budget", async () => {
@@ -183,14 +189,33 @@ describeEachDatabase("chat turn", (use) => {
     await say("m2", "I prefer window seats on trains");
     await say("m3", "What do you know about my sister?");
 
-    const thread = await getThread(database.db, userId, "thread-e");
+    const thread = await getThread(bindingFor(database, userId), "thread-e");
     expect(thread?.title).toBe("Remember that my sister lives in");
     expect(thread?.summarizedThrough).toBeGreaterThan(0);
     expect(thread?.summary).toContain("User said: Remember that my sister lives in Lisbon");
     // Folding never loses or reorders the stored conversation.
-    const stored = await loadMessages(database.db, userId, "thread-e");
+    const stored = await loadMessages(bindingFor(database, userId), "thread-e");
     expect(stored.filter((m) => m.role === "user").map((m) => m.id)).toEqual(["m1", "m2", "m3"]);
     expect(stored).toHaveLength(6);
+  });
+
+  it("the offline model saves each fact of a message as its own memory, from one step of tool calls", async () => {
+    const database = use();
+    const userId = await createUser(database);
+    const memory = contextFor(database, userId);
+    const said = "Hi! My name is Priya and I work as a nurse in Toronto.";
+    const turn = await startChatTurn(
+      { memory, model: new OfflineLanguageModel(), modelId: "offline", contextTokens: 8_000 },
+      { id: "thread-g", trigger: "submit-message", message: userMessage("u-priya", said) },
+    );
+    const answer = await finalMessage(turn.response);
+    const saved = answer.parts.flatMap((part) =>
+      part.type === "tool-manage_memory" && part.state === "output-available" ? [part.output.content] : [],
+    );
+    expect(saved).toEqual(["User's name is Priya", "User works as a nurse in Toronto"]);
+    const { memories } = await listMemories(memory, {});
+    expect(memories.map((m) => m.text).sort()).toEqual(["User works as a nurse in Toronto", "User's name is Priya"]);
+    for (const m of memories) expect(m.source).toMatchObject({ type: "chat", messageId: "u-priya", quote: said });
   });
 
   it("the offline model updates a recalled memory that holds the same slot instead of contradicting it", async () => {

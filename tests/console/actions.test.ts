@@ -1,44 +1,20 @@
-import { beforeEach, expect, it, vi } from "vitest";
-import type { Principal } from "@/lib/auth/principal";
-import type { Database } from "@/lib/db/client";
+import "../support/route-mocks";
+import { beforeEach, expect, it } from "vitest";
 import { createMemory, getMemory } from "@/lib/memory";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
-
-const state = vi.hoisted(() => ({
-  database: undefined as Database | undefined,
-  principal: null as Principal | null,
-  revalidated: [] as string[],
-}));
-vi.mock("server-only", () => ({}));
-vi.mock("@/app/(auth)/session", () => ({ currentPrincipal: async () => state.principal }));
-vi.mock("@/lib/db", () => ({
-  getDatabase: async () => {
-    if (!state.database) throw new Error("no test database");
-    return state.database;
-  },
-}));
-vi.mock("next/cache", () => ({ revalidatePath: (path: string) => state.revalidated.push(path) }));
+import { principalFor, routeHarness } from "../support/route-harness";
 
 const actions = await import("@/app/(console)/memories/actions");
 const { GET: exportRoute } = await import("@/app/(console)/memories/export/route");
 
-const principalFor = (userId: string, role: Principal["role"] = "user"): Principal => ({
-  userId,
-  role,
-  root: ["users", userId],
-  isGuest: false,
-  email: null,
-  name: null,
-});
-
 describeEachDatabase("console server actions", (use) => {
   let me: string;
   beforeEach(async () => {
-    state.database = use();
-    state.revalidated = [];
+    routeHarness.database = use();
+    routeHarness.revalidated = [];
     me = await createUser(use());
-    state.principal = principalFor(me);
+    routeHarness.principal = principalFor(me);
   });
 
   it("act in the signed-in person's namespace, as a console write, and refresh the console", async () => {
@@ -49,29 +25,31 @@ describeEachDatabase("console server actions", (use) => {
       content: { content: "Likes coffee" },
       reason: "typo",
     });
-    expect(result).toMatchObject({ status: "ok", memory: { text: "Likes coffee", version: 2 } });
+    expect(result).toMatchObject({ ok: true, memory: { text: "Likes coffee", version: 2 } });
     const saved = await getMemory(contextFor(use(), me), memory.id);
     expect(saved.actor).toEqual({ type: "user", id: me });
     expect(saved.source.type).toBe("console");
-    expect(state.revalidated).toEqual(["/memories"]);
+    expect(routeHarness.revalidated).toEqual(["/memories"]);
   });
 
   it("refuse signed-out callers and never reach another user's memory, admins included", async () => {
     const other = await createUser(use());
     const theirs = await createMemory(contextFor(use(), other), { content: "Their fact" });
-    state.principal = null;
+    routeHarness.principal = null;
     expect(await actions.changeStatusAction({ id: theirs.id, op: "delete", confirm: "delete" })).toMatchObject({
-      status: "error",
+      ok: false,
+      error: { code: "unauthorized" },
     });
-    state.principal = principalFor(me, "admin");
-    expect(await actions.changeStatusAction({ id: theirs.id, op: "purge", confirm: "purge" })).toEqual({
-      status: "not_found",
+    routeHarness.principal = principalFor(me, "admin");
+    expect(await actions.changeStatusAction({ id: theirs.id, op: "purge", confirm: "purge" })).toMatchObject({
+      ok: false,
+      error: { code: "not_found" },
     });
     expect(
       await actions.editMemoryAction({ id: theirs.id, expectedVersion: 1, content: { content: "x" }, as: other }),
-    ).toMatchObject({ status: "invalid", fieldErrors: { form: expect.any(String) } });
+    ).toMatchObject({ ok: false, error: { code: "unprocessable", details: [{ path: [] }] } });
     expect(await actions.bulkStatusAction({ ids: [theirs.id], op: "delete" })).toEqual({
-      status: "ok",
+      ok: true,
       changed: 0,
       skipped: 1,
     });
@@ -81,24 +59,24 @@ describeEachDatabase("console server actions", (use) => {
   it("import: dry run, then apply, into the caller's own namespace", async () => {
     const source = await createUser(use());
     await createMemory(contextFor(use(), source), { content: "Exported fact" });
-    state.principal = principalFor(source);
+    routeHarness.principal = principalFor(source);
     const file = await (await exportRoute()).text();
-    state.principal = principalFor(me);
+    routeHarness.principal = principalFor(me);
     expect(await actions.importAction({ file, apply: false })).toMatchObject({
-      status: "planned",
+      outcome: "planned",
       summary: { counts: { create: 1 } },
     });
-    expect(await actions.importAction({ file, apply: true })).toMatchObject({ status: "applied", created: 1 });
+    expect(await actions.importAction({ file, apply: true })).toMatchObject({ outcome: "applied", created: 1 });
     const ctx = contextFor(use(), me);
     const { listMemories } = await import("@/lib/memory");
     expect((await listMemories(ctx)).memories.map((memory) => memory.text)).toEqual(["Exported fact"]);
   });
 
   it("export is a session-only download", async () => {
-    state.principal = null;
+    routeHarness.principal = null;
     const refused = await exportRoute();
     expect(refused.status).toBe(401);
-    state.principal = principalFor(me);
+    routeHarness.principal = principalFor(me);
     await createMemory(contextFor(use(), me), { content: "Downloadable" });
     const response = await exportRoute();
     expect(response.headers.get("content-disposition")).toMatch(

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
-import type { Principal } from "@/lib/auth/principal";
 import { listAuditEntries, recordAdminView } from "@/lib/console/audit";
 import { exportNamespace } from "@/lib/console/export";
 import { importNamespace } from "@/lib/console/import";
+import { fieldErrorsOf } from "@/lib/console/kind-fields";
 import { parseListQuery } from "@/lib/console/list-query";
 import { listConsoleMemories, PAGE_SIZE } from "@/lib/console/memory-list";
 import { bulkChangeStatus, changeMemoryStatus, editMemory, revertMemory } from "@/lib/console/mutations";
@@ -14,17 +14,9 @@ import { listMemoryUses } from "@/lib/console/usage";
 import { listUsers } from "@/lib/console/users";
 import { extractionRuns, memoryAccess, messages, threads } from "@/lib/db/schema";
 import { createMemory, getMemory, type MemoryContext, memoryHistory, purgeMemory } from "@/lib/memory";
-import { contextFor, createUser, dumpAllRows } from "../memory/support";
+import { bindingFor, contextFor, createUser, dumpAllRows } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
-
-const principalFor = (userId: string, role: Principal["role"] = "user"): Principal => ({
-  userId,
-  role,
-  root: ["users", userId],
-  isGuest: false,
-  email: null,
-  name: null,
-});
+import { principalFor } from "../support/route-harness";
 
 async function exportText(ctx: MemoryContext): Promise<string> {
   let text = "";
@@ -81,18 +73,19 @@ describeEachDatabase("console", (use) => {
   it("edits per kind with field errors, and refuses a stale version with the current one attached", async () => {
     const memory = await createMemory(ctx, { kind: "preference", content: { preference: "tea" } });
     const invalid = await editMemory(ctx, { id: memory.id, expectedVersion: 1, content: { preference: "" } });
-    expect(invalid).toMatchObject({ status: "invalid", fieldErrors: { preference: expect.any(String) } });
+    expect(invalid).toMatchObject({ ok: false, error: { code: "unprocessable" } });
+    expect(fieldErrorsOf(invalid.ok ? [] : invalid.error.details)).toEqual({ preference: expect.any(String) });
     const unknownField = await editMemory(ctx, { id: memory.id, expectedVersion: 1, content: { flavour: "x" } });
-    expect(unknownField.status).toBe("invalid");
+    expect(unknownField).toMatchObject({ ok: false, error: { code: "unprocessable" } });
 
     const saved = await editMemory(ctx, { id: memory.id, expectedVersion: 1, content: { preference: "coffee" } });
-    expect(saved).toMatchObject({ status: "ok", memory: { version: 2, text: "coffee" } });
+    expect(saved).toMatchObject({ ok: true, memory: { version: 2, text: "coffee" } });
     const stale = await editMemory(ctx, { id: memory.id, expectedVersion: 1, content: { preference: "water" } });
-    expect(stale).toMatchObject({ status: "conflict", theirs: { version: 2, text: "coffee" } });
+    expect(stale).toMatchObject({ ok: false, error: { code: "conflict" }, theirs: { version: 2, text: "coffee" } });
     expect((await getMemory(ctx, memory.id)).text).toBe("coffee");
     expect(await editMemory(ctx, { id: "not-a-uuid", expectedVersion: 1, content: {} })).toMatchObject({
-      status: "invalid",
-      fieldErrors: { id: expect.any(String) },
+      ok: false,
+      error: { code: "unprocessable", details: [{ path: ["id"] }] },
     });
   });
 
@@ -100,7 +93,7 @@ describeEachDatabase("console", (use) => {
     const memory = await createMemory(ctx, { content: "User prefers dark mode" });
     await editMemory(ctx, { id: memory.id, expectedVersion: 1, content: { content: "User prefers light mode" } });
     const reverted = await revertMemory(ctx, { id: memory.id, version: 1, expectedVersion: 2 });
-    expect(reverted).toMatchObject({ status: "ok", memory: { version: 3, text: "User prefers dark mode" } });
+    expect(reverted).toMatchObject({ ok: true, memory: { version: 3, text: "User prefers dark mode" } });
     const history = await memoryHistory(ctx, memory.id);
     expect(history.map((version) => [version.op, version.reason])).toEqual([
       ["create", null],
@@ -108,14 +101,14 @@ describeEachDatabase("console", (use) => {
       ["update", "Reverted to version 1"],
     ]);
     expect(await revertMemory(ctx, { id: memory.id, version: 1, expectedVersion: 2 })).toMatchObject({
-      status: "conflict",
+      error: { code: "conflict" },
     });
 
     expect(await changeMemoryStatus(ctx, { id: memory.id, op: "delete", confirm: "yes" })).toMatchObject({
-      status: "invalid",
+      error: { code: "unprocessable", message: 'Type "delete" to confirm.' },
     });
     expect(await changeMemoryStatus(ctx, { id: memory.id, op: "delete", confirm: "Delete " })).toMatchObject({
-      status: "ok",
+      ok: true,
       memory: { status: "deleted" },
     });
     expect(await changeMemoryStatus(ctx, { id: memory.id, op: "restore", confirm: "restore" })).toMatchObject({
@@ -125,28 +118,30 @@ describeEachDatabase("console", (use) => {
       memory: { status: "deleted", content: null, text: "" },
     });
     expect(await revertMemory(ctx, { id: memory.id, version: 1, expectedVersion: 7 })).toMatchObject({
-      status: "invalid",
+      error: { code: "unprocessable" },
     });
   });
 
   it("never touches another user's memory: mutations and bulk answer not found / skipped", async () => {
     const other = await createUser(use());
     const theirs = await createMemory(contextFor(use(), other), { content: "Their secret" });
-    expect(await editMemory(ctx, { id: theirs.id, expectedVersion: 1, content: { content: "mine now" } })).toEqual({
-      status: "not_found",
-    });
-    expect(await changeMemoryStatus(ctx, { id: theirs.id, op: "purge", confirm: "purge" })).toEqual({
-      status: "not_found",
-    });
-    expect(await revertMemory(ctx, { id: theirs.id, version: 1, expectedVersion: 1 })).toEqual({ status: "not_found" });
+    const notFound = { ok: false, error: { code: "not_found" } };
+    expect(
+      await editMemory(ctx, { id: theirs.id, expectedVersion: 1, content: { content: "mine now" } }),
+    ).toMatchObject(notFound);
+    expect(await changeMemoryStatus(ctx, { id: theirs.id, op: "purge", confirm: "purge" })).toMatchObject(notFound);
+    expect(await revertMemory(ctx, { id: theirs.id, version: 1, expectedVersion: 1 })).toMatchObject(notFound);
     const mine = await createMemory(ctx, { content: "Mine" });
     expect(await bulkChangeStatus(ctx, { ids: [mine.id, theirs.id], op: "delete" })).toEqual({
-      status: "ok",
+      ok: true,
       changed: 1,
       skipped: 1,
     });
     expect((await getMemory(contextFor(use(), other), theirs.id)).status).toBe("active");
-    expect(await bulkChangeStatus(ctx, { ids: [], op: "delete" })).toMatchObject({ status: "invalid" });
+    expect(await bulkChangeStatus(ctx, { ids: [], op: "delete" })).toMatchObject({
+      ok: false,
+      error: { code: "unprocessable", details: [{ message: "Select between 1 and 200 memories." }] },
+    });
   });
 
   it("resolves scope: own namespace, admins read-only elsewhere, everyone else nothing", async () => {
@@ -166,31 +161,31 @@ describeEachDatabase("console", (use) => {
 
   it("records admin views for the owner to read, newest first, paged", async () => {
     const admin = await createUser(use());
-    await recordAdminView(use().db, { adminId: admin, userId: me, action: "view_memories", target: me });
-    await recordAdminView(use().db, { adminId: admin, userId: me, action: "view_memory", target: "m-1" });
-    const first = await listAuditEntries(use().db, me, { limit: 1 });
+    await recordAdminView(bindingFor(use(), me), { adminId: admin, action: "view_memories", target: me });
+    await recordAdminView(bindingFor(use(), me), { adminId: admin, action: "view_memory", target: "m-1" });
+    const first = await listAuditEntries(bindingFor(use(), me), { limit: 1 });
     expect(first.entries).toHaveLength(1);
-    const second = await listAuditEntries(use().db, me, { limit: 1, cursor: first.nextCursor ?? undefined });
+    const second = await listAuditEntries(bindingFor(use(), me), { limit: 1, cursor: first.nextCursor ?? undefined });
     expect([...first.entries, ...second.entries].map((entry) => entry.action).sort()).toEqual([
       "view_memories",
       "view_memory",
     ]);
     expect(second.entries[0]).toMatchObject({ actorType: "admin", actorId: admin, userId: me });
-    expect((await listAuditEntries(use().db, admin)).entries).toEqual([]);
+    expect((await listAuditEntries(bindingFor(use(), admin))).entries).toEqual([]);
   });
 
   it("pages through rows the database stamped within one millisecond without skipping any", async () => {
     const owner = await createUser(use());
     const admin = await createUser(use());
     for (const at of ["2026-03-01T10:00:00.123100Z", "2026-03-01T10:00:00.123456Z", "2026-03-01T10:00:00.123300Z"]) {
-      await use().rows(sql`
+      await use().unbound.rows(sql`
         insert into audit_log (user_id, actor_type, actor_id, action, target, created_at)
         values (${owner}::uuid, 'admin', ${admin}, 'view_memory', ${at}, ${at}::timestamptz)`);
     }
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await listAuditEntries(use().db, owner, { limit: 1, cursor });
+      const page = await listAuditEntries(bindingFor(use(), owner), { limit: 1, cursor });
       seen.push(...page.entries.map((entry) => entry.target ?? ""));
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
@@ -224,13 +219,14 @@ describeEachDatabase("console", (use) => {
     const target = contextFor(use(), await createUser(use()));
     const planned = await importNamespace(target, { file: text, apply: false });
     expect(planned).toMatchObject({
-      status: "planned",
+      ok: true,
+      outcome: "planned",
       summary: { total: 4, counts: { create: 3, purged: 1, unchanged: 0, conflict: 0, invalid: 0 } },
     });
     expect((await listConsoleMemories(target, parseListQuery({ status: "all" }))).memories).toEqual([]);
 
     const applied = await importNamespace(target, { file: text, apply: true });
-    expect(applied).toMatchObject({ status: "applied", created: 3 });
+    expect(applied).toMatchObject({ ok: true, outcome: "applied", created: 3 });
     const imported = (await listConsoleMemories(target, parseListQuery({ status: "all" }))).memories;
     expect(imported.map((memory) => [memory.text, memory.status, memory.namespace]).sort()).toEqual([
       ["Lives in Lisbon", "deleted", []],
@@ -240,16 +236,20 @@ describeEachDatabase("console", (use) => {
     expect(imported.find((memory) => memory.text === "Works on billing")?.metadata).toEqual({ team: "payments" });
 
     const again = await importNamespace(target, { file: text, apply: true });
-    expect(again).toMatchObject({ status: "applied", created: 0, summary: { counts: { unchanged: 3, create: 0 } } });
+    expect(again).toMatchObject({ outcome: "applied", created: 0, summary: { counts: { unchanged: 3, create: 0 } } });
   });
 
   it("rejects files that are not exports and skips invalid or conflicting memories with a reason", async () => {
-    expect(await importNamespace(ctx, { file: "not json", apply: false })).toMatchObject({ status: "rejected" });
-    expect(await importNamespace(ctx, { file: '{"format":"other"}', apply: false })).toMatchObject({
-      status: "rejected",
-      issues: expect.arrayContaining([expect.stringContaining("format")]),
+    const notAnExport = { ok: false, error: { code: "unprocessable" } };
+    expect(await importNamespace(ctx, { file: "not json", apply: false })).toMatchObject({
+      ok: false,
+      error: { message: "This is not a Memory Ledger export file.", details: [{ message: "The file is not JSON." }] },
     });
-    expect(await importNamespace(ctx, { file: "", apply: false })).toMatchObject({ status: "rejected" });
+    expect(await importNamespace(ctx, { file: '{"format":"other"}', apply: false })).toMatchObject({
+      ...notAnExport,
+      error: { details: expect.arrayContaining([expect.objectContaining({ path: ["file", "format"] })]) },
+    });
+    expect(await importNamespace(ctx, { file: "", apply: false })).toMatchObject(notAnExport);
 
     await createMemory(ctx, { content: "Existing fact", key: "fact" });
     const base = {
@@ -316,16 +316,16 @@ describeEachDatabase("console", (use) => {
       ],
     });
     const result = await importNamespace(ctx, { file, apply: false });
-    expect(result).toMatchObject({ status: "planned", summary: { counts: { conflict: 1, invalid: 4, create: 1 } } });
-    if (result.status !== "planned") throw new Error("unreachable");
+    expect(result).toMatchObject({ outcome: "planned", summary: { counts: { conflict: 1, invalid: 4, create: 1 } } });
+    if (!result.ok) throw new Error("unreachable");
     expect(result.summary.skipped.map((item) => item.key)).toEqual(["fact", "bad", "dot", "k", "new"]);
     expect(result.summary.skipped.every((item) => item.message)).toBe(true);
   });
 
   it("reads a memory's source message and the answers that used it; a purge leaves no trace of the text", async () => {
-    const db = use().db;
-    await db.insert(threads).values({ userId: me, id: "t-1", title: "Display chat" });
-    await db.insert(messages).values({
+    const database = use();
+    await database.unbound.db.insert(threads).values({ userId: me, id: "t-1", title: "Display chat" });
+    await database.unbound.db.insert(messages).values({
       userId: me,
       id: "msg-1",
       threadId: "t-1",
@@ -337,15 +337,15 @@ describeEachDatabase("console", (use) => {
       { ...ctx, provenance: { source: "chat", threadId: "t-1", messageId: "msg-1", quote: "I prefer dark mode" } },
       { content: "User prefers dark mode" },
     );
-    expect(await loadSourceMessage(db, me, memory.source)).toMatchObject({
+    expect(await loadSourceMessage(bindingFor(database, me), memory.source)).toMatchObject({
       threadId: "t-1",
       threadTitle: "Display chat",
       text: "Hi. Remember that I prefer dark mode",
     });
     const other = await createUser(use());
-    expect(await loadSourceMessage(db, other, memory.source)).toBeNull();
+    expect(await loadSourceMessage(bindingFor(database, other), memory.source)).toBeNull();
 
-    await db.insert(memoryAccess).values({
+    await database.unbound.db.insert(memoryAccess).values({
       userId: me,
       messageId: "answer-1",
       memoryId: memory.id,
@@ -354,20 +354,20 @@ describeEachDatabase("console", (use) => {
       score: 0.5,
       rank: 0,
     });
-    expect(await listMemoryUses(db, me, memory.id)).toMatchObject([
+    expect(await listMemoryUses(bindingFor(database, me), memory.id)).toMatchObject([
       { threadTitle: "Display chat", via: "recall", messageId: "answer-1" },
     ]);
-    expect(await listMemoryUses(db, other, memory.id)).toEqual([]);
+    expect(await listMemoryUses(bindingFor(database, other), memory.id)).toEqual([]);
 
     await changeMemoryStatus(ctx, { id: memory.id, op: "purge", confirm: "purge" });
-    await db.delete(threads).where(sql`user_id = ${me}::uuid`);
+    await database.unbound.db.delete(threads).where(sql`user_id = ${me}::uuid`);
     expect(await dumpAllRows(use())).not.toContain("User prefers dark mode");
   });
 
   it("lists extraction runs newest first with their ops, filtered by status", async () => {
-    const db = use().db;
+    const database = use();
     const base = { userId: me, threadId: "t-9", namespace: ["users", me], fromPosition: 0, throughPosition: 2 };
-    await db.insert(extractionRuns).values([
+    await database.unbound.db.insert(extractionRuns).values([
       {
         ...base,
         status: "succeeded",
@@ -385,20 +385,23 @@ describeEachDatabase("console", (use) => {
         createdAt: new Date("2026-01-02T00:00:00Z"),
       },
     ]);
-    const all = await listExtractionRuns(db, me);
+    const all = await listExtractionRuns(bindingFor(database, me));
     expect(all.runs.map((run) => run.status)).toEqual(["failed", "succeeded"]);
     expect(all.runs[1]?.applied[0]).toMatchObject({ op: "insert", text: "Likes tea" });
     expect(all.runs[0]?.rejected[0]).toMatchObject({ op: "delete", reason: "unknown id" });
-    expect((await listExtractionRuns(db, me, { status: "failed" })).runs).toHaveLength(1);
-    const paged = await listExtractionRuns(db, me, { limit: 1 });
-    const rest = await listExtractionRuns(db, me, { limit: 1, cursor: paged.nextCursor ?? undefined });
+    expect((await listExtractionRuns(bindingFor(database, me), { status: "failed" })).runs).toHaveLength(1);
+    const paged = await listExtractionRuns(bindingFor(database, me), { limit: 1 });
+    const rest = await listExtractionRuns(bindingFor(database, me), {
+      limit: 1,
+      cursor: paged.nextCursor ?? undefined,
+    });
     expect(rest.runs.map((run) => run.status)).toEqual(["succeeded"]);
-    expect((await listExtractionRuns(db, await createUser(use()))).runs).toEqual([]);
+    expect((await listExtractionRuns(bindingFor(database, await createUser(use())))).runs).toEqual([]);
   });
 
   it("finds users for the admin picker by id, email or name", async () => {
-    const found = await listUsers(use().db, { search: me });
+    const found = await listUsers(use(), { search: me });
     expect(found.users.map((user) => user.id)).toEqual([me]);
-    expect((await listUsers(use().db, { search: "%" })).users).toEqual([]);
+    expect((await listUsers(use(), { search: "%" })).users).toEqual([]);
   });
 });

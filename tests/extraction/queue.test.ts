@@ -4,7 +4,7 @@ import { OfflineLanguageModel } from "@/lib/ai/offline/model";
 import { extractionRuns } from "@/lib/db/schema";
 import { listMemories } from "@/lib/memory";
 import { runExtraction } from "@/lib/memory/extraction";
-import { ExtractionQueue } from "@/lib/memory/queue";
+import { JobQueue } from "@/lib/memory/queue";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { addExchange } from "./support";
@@ -20,9 +20,9 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_00
 }
 
 describeEachDatabase("extraction queue", (use) => {
-  let queue: ExtractionQueue;
+  let queue: JobQueue;
   beforeAll(async () => {
-    queue = await ExtractionQueue.open(use(), { pollingIntervalSeconds: 0.5, retryDelaySeconds: 1 });
+    queue = await JobQueue.open(use(), { pollingIntervalSeconds: 0.5, retryDelaySeconds: 1 });
     await queue.work(async (data, meta) => {
       const ctx = contextFor(use(), data.userId, { actor: { type: "extractor", id: "offline" } });
       await runExtraction(
@@ -49,14 +49,14 @@ describeEachDatabase("extraction queue", (use) => {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     const run = await waitFor(async () => {
-      const [row] = await database.db
+      const [row] = await database.unbound.db
         .select()
         .from(extractionRuns)
         .where(and(eq(extractionRuns.userId, userId), eq(extractionRuns.status, "succeeded")));
       return row;
     });
     await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const all = await database.db.select().from(extractionRuns).where(eq(extractionRuns.userId, userId));
+    const all = await database.unbound.db.select().from(extractionRuns).where(eq(extractionRuns.userId, userId));
     expect(all).toHaveLength(1);
     expect(run).toMatchObject({ fromPosition: 0, throughPosition: 6 });
     const texts = (await listMemories(contextFor(database, userId), {})).memories.map((m) => m.text).sort();

@@ -5,7 +5,7 @@ import type { Database } from "@/lib/db/client";
 import { extractionRuns } from "@/lib/db/schema";
 import { listMemories } from "@/lib/memory";
 import { ABANDONED_RUN_ERROR, failedRunThread } from "@/lib/memory/extraction";
-import { ExtractionQueue, type QueueOptions } from "@/lib/memory/queue";
+import { JobQueue, type QueueOptions } from "@/lib/memory/queue";
 import { contextFor, createUser } from "../memory/support";
 import { openFreshPostgres } from "../support/databases";
 import { type OpenAIStub, startOpenAIStub } from "../support/openai-stub";
@@ -31,7 +31,7 @@ function startWorker(database: Database, env: Record<string, string> = {}) {
 
 async function freshDatabase(options: QueueOptions = {}) {
   const database = await openFreshPostgres(adminUrl!);
-  const queue = await ExtractionQueue.open(database, { heartbeatSeconds: 10, retryDelaySeconds: 1, ...options });
+  const queue = await JobQueue.open(database, { heartbeatSeconds: 10, retryDelaySeconds: 1, ...options });
   cleanups.push(async () => {
     await queue.stop(2_000);
     await database.close();
@@ -49,14 +49,14 @@ describe.skipIf(!adminUrl)("standalone workers on PostgreSQL", () => {
         {
           op: "insert",
           kind: "memory",
-          content: { content: "User's name is Ada" },
+          text: "User's name is Ada",
           messageId: "c1",
           quote: "My name is Ada",
         },
         {
           op: "insert",
           kind: "memory",
-          content: { content: "User flies gliders" },
+          text: "User flies gliders",
           messageId: "c1",
           quote: "I fly gliders",
         },
@@ -76,7 +76,7 @@ describe.skipIf(!adminUrl)("standalone workers on PostgreSQL", () => {
     first.child.kill("SIGKILL");
 
     const runs = () =>
-      database.db
+      database.unbound.db
         .select()
         .from(extractionRuns)
         .where(and(eq(extractionRuns.userId, userId)));
@@ -113,7 +113,7 @@ describe.skipIf(!adminUrl)("standalone workers on PostgreSQL", () => {
     await survivor.ready;
 
     const [run] = await until(async () => {
-      const rows = await database.db.select().from(extractionRuns).where(eq(extractionRuns.userId, userId));
+      const rows = await database.unbound.db.select().from(extractionRuns).where(eq(extractionRuns.userId, userId));
       return rows[0]?.status === "failed" && rows;
     }, 60_000);
     expect(run).toMatchObject({ status: "failed", attempts: 1, error: ABANDONED_RUN_ERROR });
@@ -141,7 +141,7 @@ describe.skipIf(!adminUrl)("standalone workers on PostgreSQL", () => {
     await Promise.all(threads.map((thread) => queue.enqueue(thread, 0)));
 
     const rows = await until(async () => {
-      const all = await database.db.select().from(extractionRuns);
+      const all = await database.unbound.db.select().from(extractionRuns);
       return all.length === threads.length && all.every((run) => run.status === "succeeded") && all;
     }, 90_000);
     expect(new Set(rows.map((run) => `${run.userId}/${run.threadId}`)).size).toBe(threads.length);

@@ -10,17 +10,17 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it("re-opening a PGlite directory applies migrations idempotently and keeps data", async () => {
   const first = await openPglite(path.join(dir, "db"));
-  await first.rows(sql`insert into users (email, name) values ('keep@example.com', 'Keep')`);
-  const applied = await first.rows<{ count: number }>(
+  await first.unbound.rows(sql`insert into users (email, name) values ('keep@example.com', 'Keep')`);
+  const applied = await first.unbound.rows<{ count: number }>(
     sql`select count(*)::int as count from drizzle.__drizzle_migrations`,
   );
   await first.close();
 
   const second = await openPglite(path.join(dir, "db"));
-  const again = await second.rows<{ count: number }>(
+  const again = await second.unbound.rows<{ count: number }>(
     sql`select count(*)::int as count from drizzle.__drizzle_migrations`,
   );
-  const users = await second.rows<{ email: string }>(sql`select email from users`);
+  const users = await second.unbound.rows<{ email: string }>(sql`select email from users`);
   await second.close();
 
   expect(again[0]?.count).toBe(applied[0]?.count);

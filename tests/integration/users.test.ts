@@ -13,7 +13,7 @@ const password = "a long enough password";
 
 describeEachDatabase("user accounts", (use) => {
   it("registers, verifies the right password and rejects a wrong one or an unknown email", async () => {
-    const { db } = use();
+    const { db } = use().unbound;
     const user = await registerUser(db, { email: "ann@example.com", password, name: "Ann" });
     expect(user.passwordHash).not.toContain(password);
     expect((await verifyCredentials(db, "ann@example.com", password))?.id).toBe(user.id);
@@ -22,13 +22,13 @@ describeEachDatabase("user accounts", (use) => {
   });
 
   it("refuses a second account with the same email", async () => {
-    const { db } = use();
+    const { db } = use().unbound;
     await registerUser(db, { email: "dup@example.com", password });
     await expect(registerUser(db, { email: "dup@example.com", password })).rejects.toBeInstanceOf(EmailTakenError);
   });
 
   it("upgrades a guest in place so its id, and everything keyed by it, stays", async () => {
-    const { db } = use();
+    const { db } = use().unbound;
     const guest = await createGuestUser(db);
     expect(guest.isGuest).toBe(true);
     const upgraded = await registerUser(db, { email: "guest@example.com", password }, guest.id);
@@ -38,7 +38,7 @@ describeEachDatabase("user accounts", (use) => {
   });
 
   it("never turns a registered account back into a new one through the guest path", async () => {
-    const { db } = use();
+    const { db } = use().unbound;
     const member = await registerUser(db, { email: "member@example.com", password });
     const other = await registerUser(db, { email: "other@example.com", password }, member.id);
     expect(other.id).not.toBe(member.id);
@@ -46,7 +46,7 @@ describeEachDatabase("user accounts", (use) => {
   });
 
   it("links an OAuth identity once and never to a password account by email alone", async () => {
-    const { db } = use();
+    const { db } = use().unbound;
     const owner = await registerUser(db, { email: "octo@example.com", password });
     const first = await userForOAuth(db, "github", "42", { email: "octo@example.com", name: "Octo" });
     expect(first.id).not.toBe(owner.id);

@@ -1,20 +1,11 @@
+import "../support/route-mocks";
 import { Client } from "@langchain/langgraph-sdk";
-import { beforeEach, expect, it, vi } from "vitest";
-import type { Principal } from "@/lib/auth/principal";
-import type { Database } from "@/lib/db/client";
+import { beforeEach, expect, it } from "vitest";
 import { routeFetch } from "../api-keys/dispatch";
 import { call, principalFor } from "../api-keys/support";
 import { createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
-
-const state = vi.hoisted(() => ({ database: undefined as Database | undefined, principal: null as Principal | null }));
-vi.mock("@/app/(auth)/session", () => ({ currentPrincipal: async () => state.principal }));
-vi.mock("@/lib/db", () => ({
-  getDatabase: async () => {
-    if (!state.database) throw new Error("no test database");
-    return state.database;
-  },
-}));
+import { routeHarness } from "../support/route-harness";
 
 const items = await import("@/app/api/langgraph/store/items/route");
 const search = await import("@/app/api/langgraph/store/items/search/route");
@@ -38,9 +29,9 @@ const clientFor = (apiKey: string) =>
   });
 
 async function issueKey(userId: string, scopes: ("read" | "write")[] = ["read", "write"]) {
-  state.principal = principalFor(userId);
+  routeHarness.principal = principalFor(userId);
   const response = await call(keys.POST, { method: "POST", body: { name: "langgraph", scopes } });
-  state.principal = null;
+  routeHarness.principal = null;
   return response.json as { id: string; key: string };
 }
 
@@ -55,7 +46,7 @@ describeEachDatabase("LangGraph store API with the real SDK client", (use) => {
   let key: { id: string; key: string };
 
   beforeEach(async () => {
-    state.database = use();
+    routeHarness.database = use();
     owner = await createUser(use());
     key = await issueKey(owner);
   });
@@ -103,7 +94,7 @@ describeEachDatabase("LangGraph store API with the real SDK client", (use) => {
     await client.store.deleteItem(["notes"], "tea");
     await client.store.putItem(["notes"], "tea", { content: "Back to green tea" });
 
-    state.principal = principalFor(owner);
+    routeHarness.principal = principalFor(owner);
     const listed = await call(memories.GET, { path: "/api/v1/memories?namespace=notes" });
     const [memory] = listed.json.memories;
     expect(memory).toMatchObject({
@@ -127,7 +118,7 @@ describeEachDatabase("LangGraph store API with the real SDK client", (use) => {
   it("puts a key again after its memory was purged: the item comes back with only the new value", async () => {
     const client = clientFor(key.key);
     await client.store.putItem(["notes"], "secret", { content: "Door code is 4711" });
-    state.principal = principalFor(owner);
+    routeHarness.principal = principalFor(owner);
     const [memory] = (await call(memories.GET, { path: "/api/v1/memories?namespace=notes" })).json.memories;
     const purged = await call(item.DELETE, {
       method: "DELETE",
@@ -135,11 +126,11 @@ describeEachDatabase("LangGraph store API with the real SDK client", (use) => {
       params: { id: memory.id },
     });
     expect(purged.status).toBe(200);
-    state.principal = null;
+    routeHarness.principal = null;
 
     await client.store.putItem(["notes"], "secret", { content: "Door code changed" });
     expect((await client.store.getItem(["notes"], "secret"))?.value).toEqual({ content: "Door code changed" });
-    state.principal = principalFor(owner);
+    routeHarness.principal = principalFor(owner);
     const versions = await call(history.GET, { params: { id: memory.id } });
     expect(versions.json.versions.map((version: { op: string }) => version.op)).toEqual([
       "create",

@@ -1,34 +1,25 @@
+import "../support/route-mocks";
 import { format } from "node:util";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { toErrorResponse } from "@/lib/api/handler";
+import { toErrorResponse } from "@/lib/api/errors";
 import { createApiKey } from "@/lib/auth/api-keys";
-import type { Principal } from "@/lib/auth/principal";
 import { startChatTurn } from "@/lib/chat/turn";
-import type { Database } from "@/lib/db/client";
 import { extractionRuns } from "@/lib/db/schema";
 import { describeError, describeErrorWithStack, redactErrorsInConsole } from "@/lib/log";
 import { createMemory } from "@/lib/memory";
-import { ExtractionQueue } from "@/lib/memory/queue";
+import { JobQueue } from "@/lib/memory/queue";
 import { bearer, call } from "../api-keys/support";
 import { finalMessage } from "../chat/support";
 import { addExchange } from "../extraction/support";
-import { contextFor, createUser } from "../memory/support";
+import { bindingFor, contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { type OpenAIStub, startOpenAIStub } from "../support/openai-stub";
-
-const state = vi.hoisted(() => ({ database: undefined as Database | undefined, principal: null as Principal | null }));
-vi.mock("@/app/(auth)/session", () => ({ currentPrincipal: async () => state.principal }));
-vi.mock("@/lib/db", () => ({
-  getDatabase: async () => {
-    if (!state.database) throw new Error("no test database");
-    return state.database;
-  },
-}));
+import { routeHarness } from "../support/route-harness";
 
 const collection = await import("@/app/api/v1/memories/route");
 const { POST: search } = await import("@/app/api/v1/memories/search/route");
-const { handleExtractionJob } = await import("@/lib/server/extraction");
+const { handleExtractionJob } = await import("@/lib/server/jobs");
 
 const MEMORY_TEXT = "User's locker code is 7319-QUARTZ";
 const MESSAGE_TEXT = "What is my locker code? Also, my passport number is ORCHID-5521.";
@@ -76,7 +67,7 @@ function expectNothingSensitive(secrets: string[]) {
 describeEachDatabase("server logs during chat, extraction and API key use", (use) => {
   let userId: string;
   beforeEach(async () => {
-    state.database = use();
+    routeHarness.database = use();
     userId = await createUser(use());
   });
 
@@ -104,7 +95,7 @@ describeEachDatabase("server logs during chat, extraction and API key use", (use
 
   it("a failing extraction run on the queue is logged without the transcript or the key", async () => {
     await addExchange(use(), userId, "extracted-thread", ["u1", "user", MESSAGE_TEXT], ["a1", "assistant", "Noted."]);
-    const queue = await ExtractionQueue.open(use(), { retryLimit: 0, pollingIntervalSeconds: 0.5 });
+    const queue = await JobQueue.open(use(), { retryLimit: 0, pollingIntervalSeconds: 0.5 });
     try {
       await queue.work((data, meta) => handleExtractionJob(use(), data, meta));
       await queue.enqueue({ userId, threadId: "extracted-thread" }, 0);
@@ -112,7 +103,7 @@ describeEachDatabase("server logs during chat, extraction and API key use", (use
         .poll(
           async () => {
             const [run] = await use()
-              .db.select({ status: extractionRuns.status, error: extractionRuns.error })
+              .unbound.db.select({ status: extractionRuns.status, error: extractionRuns.error })
               .from(extractionRuns)
               .where(and(eq(extractionRuns.userId, userId), eq(extractionRuns.threadId, "extracted-thread")));
             return run;
@@ -128,7 +119,7 @@ describeEachDatabase("server logs during chat, extraction and API key use", (use
   });
 
   it("API key use, including a request that fails inside the database, logs neither the key nor the content", async () => {
-    const { key } = await createApiKey(use().db, userId, { name: "logged", scopes: ["read", "write"] });
+    const { key } = await createApiKey(bindingFor(use(), userId), { name: "logged", scopes: ["read", "write"] });
     const created = await call(collection.POST, {
       method: "POST",
       body: { content: MEMORY_TEXT },
@@ -145,14 +136,14 @@ describeEachDatabase("server logs during chat, extraction and API key use", (use
 
     // A query that Postgres refuses with an unmapped error: Drizzle's error message lists the parameters.
     const failure = await use()
-      .db.execute(sql`select ${MEMORY_TEXT}::uuid, ${key}::text`)
+      .unbound.db.execute(sql`select ${MEMORY_TEXT}::uuid, ${key}::text`)
       .then(
         () => undefined,
         (error: unknown) => error,
       );
     expect(String((failure as Error).message)).toContain(MEMORY_TEXT);
     expect(toErrorResponse(failure).status).toBe(500);
-    expect(printed.join("\n")).toMatch(/memory API request failed: DrizzleQueryError ← /);
+    expect(printed.join("\n")).toMatch(/API request failed: DrizzleQueryError ← /);
     expectNothingSensitive([MEMORY_TEXT, "7319-QUARTZ", key, key.slice(3), AUTH_SECRET]);
   });
 });

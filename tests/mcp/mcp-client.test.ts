@@ -1,30 +1,21 @@
+import "../support/route-mocks";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterEach, beforeEach, expect, it, vi } from "vitest";
-import type { Principal } from "@/lib/auth/principal";
-import type { Database } from "@/lib/db/client";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { routeFetch } from "../api-keys/dispatch";
 import { call, principalFor } from "../api-keys/support";
 import { createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
-
-const state = vi.hoisted(() => ({ database: undefined as Database | undefined, principal: null as Principal | null }));
-vi.mock("@/app/(auth)/session", () => ({ currentPrincipal: async () => state.principal }));
-vi.mock("@/lib/db", () => ({
-  getDatabase: async () => {
-    if (!state.database) throw new Error("no test database");
-    return state.database;
-  },
-}));
+import { routeHarness } from "../support/route-harness";
 
 const mcp = await import("@/app/api/mcp/route");
 const keys = await import("@/app/api/v1/keys/route");
 const fetchRoutes = routeFetch({ "/api/mcp": { POST: mcp.POST, GET: mcp.GET, DELETE: mcp.DELETE } });
 
 async function issueKey(userId: string, scopes: ("read" | "write")[] = ["read", "write"]) {
-  state.principal = principalFor(userId);
+  routeHarness.principal = principalFor(userId);
   const response = await call(keys.POST, { method: "POST", body: { name: "mcp", scopes } });
-  state.principal = null;
+  routeHarness.principal = null;
   return response.json as { id: string; key: string };
 }
 
@@ -51,7 +42,7 @@ describeEachDatabase("MCP server with the real MCP client", (use) => {
   let owner: string;
 
   beforeEach(async () => {
-    state.database = use();
+    routeHarness.database = use();
     owner = await createUser(use());
   });
 
@@ -117,6 +108,47 @@ describeEachDatabase("MCP server with the real MCP client", (use) => {
     expect(deleted.memory.status).toBe("deleted");
     const afterDelete = payload(await client.callTool({ name: "search_memories", arguments: { query: "editor" } }));
     expect(afterDelete.results).toEqual([]);
+  });
+
+  it("supersedes a fact that changed in the world, and searches asOf a date", async () => {
+    const client = await connect((await issueKey(owner)).key);
+    const toronto = payload(
+      await client.callTool({
+        name: "add_memory",
+        arguments: { content: "User lives in Toronto", validFrom: "2018-01-01" },
+      }),
+    ).memory;
+    const moved = payload(
+      await client.callTool({
+        name: "update_memory",
+        arguments: { id: toronto.id, content: "User lives in Vancouver", validFrom: "2025-11-01", expectedVersion: 1 },
+      }),
+    );
+    expect(moved.superseded).toMatchObject({
+      id: toronto.id,
+      text: "User lives in Toronto",
+      validTo: "2025-11-01T00:00:00.000Z",
+    });
+    expect(moved.memory).toMatchObject({ text: "User lives in Vancouver", validFrom: "2025-11-01T00:00:00.000Z" });
+
+    const now = payload(
+      await client.callTool({ name: "search_memories", arguments: { query: "where does the user live" } }),
+    );
+    expect(now.results.map((r: { memory: { id: string } }) => r.memory.id)).toEqual([moved.memory.id]);
+    const then = payload(
+      await client.callTool({
+        name: "search_memories",
+        arguments: { query: "where does the user live", asOf: "2020-01-01" },
+      }),
+    );
+    expect(then.results.map((r: { memory: { id: string } }) => r.memory.id)).toEqual([toronto.id]);
+    const bad = await client.callTool({ name: "search_memories", arguments: { query: "live", asOf: "yesterday" } });
+    expect(bad.isError).toBe(true);
+
+    const pinned = payload(
+      await client.callTool({ name: "update_memory", arguments: { id: moved.memory.id, pinned: true } }),
+    );
+    expect(pinned.memory).toMatchObject({ pinned: true });
   });
 
   it("another key cannot see or touch the first key's memories", async () => {

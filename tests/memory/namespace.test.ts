@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { ValidationError } from "@/lib/errors";
 import {
   absoluteNamespace,
-  MemoryValidationError,
   NamespaceTemplateError,
   parseDottedNamespace,
   relativeNamespace,
@@ -23,7 +23,7 @@ describe("namespace templates", () => {
   });
 
   it("validates resolved segments", () => {
-    expect(() => resolveNamespaceTemplate(["{a}"], { a: "x.y" })).toThrow(MemoryValidationError);
+    expect(() => resolveNamespaceTemplate(["{a}"], { a: "x.y" })).toThrow(ValidationError);
   });
 });
 
@@ -38,6 +38,6 @@ describe("relative namespaces", () => {
     expect(parseDottedNamespace("a.b")).toEqual(["a", "b"]);
     expect(parseDottedNamespace("")).toEqual([]);
     expect(parseDottedNamespace(null)).toEqual([]);
-    expect(() => parseDottedNamespace("a..b")).toThrow(MemoryValidationError);
+    expect(() => parseDottedNamespace("a..b")).toThrow(ValidationError);
   });
 });

@@ -1,4 +1,5 @@
 import { expect, it } from "vitest";
+import { ValidationError } from "@/lib/errors";
 import {
   createMemory,
   deleteMemory,
@@ -6,7 +7,6 @@ import {
   listMemories,
   listNamespaces,
   MemoryNotFoundError,
-  MemoryValidationError,
   memoryHistory,
   purgeMemory,
   searchMemories,
@@ -67,12 +67,12 @@ describeEachDatabase("memory scoping", (use) => {
 
   it("rejects namespace segments containing a dot, empty segments and over-deep namespaces", async () => {
     const ctx = contextFor(use(), await createUser(use()));
-    await expect(createMemory(ctx, { content: "x", namespace: ["a.b"] })).rejects.toBeInstanceOf(MemoryValidationError);
-    await expect(createMemory(ctx, { content: "x", namespace: [""] })).rejects.toBeInstanceOf(MemoryValidationError);
-    await expect(listMemories(ctx, { namespace: ["a.b"] })).rejects.toBeInstanceOf(MemoryValidationError);
+    await expect(createMemory(ctx, { content: "x", namespace: ["a.b"] })).rejects.toBeInstanceOf(ValidationError);
+    await expect(createMemory(ctx, { content: "x", namespace: [""] })).rejects.toBeInstanceOf(ValidationError);
+    await expect(listMemories(ctx, { namespace: ["a.b"] })).rejects.toBeInstanceOf(ValidationError);
     await expect(
       createMemory(ctx, { content: "x", namespace: Array.from({ length: 9 }, (_, i) => `s${i}`) }),
-    ).rejects.toBeInstanceOf(MemoryValidationError);
+    ).rejects.toBeInstanceOf(ValidationError);
   });
 
   it("lists namespaces relative to the root with prefix, suffix, maxDepth, limit and offset", async () => {

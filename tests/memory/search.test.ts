@@ -1,19 +1,19 @@
 import { MockEmbeddingModelV4 } from "ai/test";
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
+import { ValidationError } from "@/lib/errors";
 import {
   createMemories,
   createMemory,
   deleteMemory,
   embedMissing,
   type MemoryContext,
-  MemoryValidationError,
   purgeMemory,
   searchMemories,
   updateMemory,
 } from "@/lib/memory";
 import { describeEachDatabase } from "../support/databases";
-import { contextFor, createUser } from "./support";
+import { contextFor, createUser, withEmbedding } from "./support";
 
 /** A toy embedding: one dimension per topic, so "kitten" lands next to "cat" without sharing a word. */
 const TOPICS = [/cat|kitten|feline/i, /car|vehicle|drive/i, /coffee|espresso/i];
@@ -86,7 +86,7 @@ describeEachDatabase("memory search", (use, backend) => {
     await createMemory(other, { content: "Zanzibar trip in June" });
     const vocabulary = async (userId: string) =>
       (
-        await use().rows<{ term: string }>(
+        await use().unbound.rows<{ term: string }>(
           sql`select term from memory_terms where user_id = ${userId}::uuid order by term`,
         )
       ).map((row) => row.term);
@@ -105,8 +105,9 @@ describeEachDatabase("memory search", (use, backend) => {
     expect(await vocabulary(local.principal.userId)).toEqual(["likes", "ottoline", "rooibos"]);
     expect(await vocabulary(other.principal.userId)).toEqual(["june", "trip", "zanzibar"]);
 
+    // An edit swaps the words only the old text had for the new ones.
     await updateMemory(local, tea.id, { content: "Ottoline likes hibiscus" });
-    expect(await vocabulary(local.principal.userId)).toEqual(["hibiscus", "likes", "ottoline", "rooibos"]);
+    expect(await vocabulary(local.principal.userId)).toEqual(["hibiscus", "likes", "ottoline"]);
     expect(texts(await searchMemories(local, { query: "hibiscsu" }))).toEqual(["Ottoline likes hibiscus"]);
   });
 
@@ -143,21 +144,21 @@ describeEachDatabase("memory search", (use, backend) => {
 
   it("validates filter operators and field names", async () => {
     await expect(searchMemories(ctx, { query: "x", metadata: { a: { $regex: "." } as never } })).rejects.toBeInstanceOf(
-      MemoryValidationError,
+      ValidationError,
     );
     await expect(
       searchMemories(ctx, { query: "x", metadata: { "a'; drop table memories; --": 1 } }),
-    ).rejects.toBeInstanceOf(MemoryValidationError);
-    await expect(searchMemories(ctx, { query: "" })).rejects.toBeInstanceOf(MemoryValidationError);
+    ).rejects.toBeInstanceOf(ValidationError);
+    await expect(searchMemories(ctx, { query: "" })).rejects.toBeInstanceOf(ValidationError);
   });
 
   if (backend === "pglite") {
     it("uses vectors when an embedding model is given: a synonym with no shared word is found", async () => {
       const model = toyEmbeddingModel();
-      const local = contextFor(use(), await createUser(use()), { embeddingModel: model });
+      const local = withEmbedding(contextFor(use(), await createUser(use())), model);
       const cat = await createMemory(local, { content: "Tom is our feline friend" });
       await createMemory(local, { content: "The vehicle is blue" });
-      const [count] = await use().rows<{ n: number }>(
+      const [count] = await use().unbound.rows<{ n: number }>(
         sql`select count(*)::int as n from memory_embeddings where user_id = ${local.principal.userId}::uuid`,
       );
       expect(count?.n).toBe(2);
@@ -171,7 +172,7 @@ describeEachDatabase("memory search", (use, backend) => {
       expect(texts(await searchMemories(local, { query: "coffee" }))[0]).toBe("Tom likes espresso");
 
       await purgeMemory(local, cat.id);
-      const [left] = await use().rows<{ n: number }>(
+      const [left] = await use().unbound.rows<{ n: number }>(
         sql`select count(*)::int as n from memory_embeddings where memory_id = ${cat.id}::uuid`,
       );
       expect(left?.n).toBe(0);
@@ -179,7 +180,7 @@ describeEachDatabase("memory search", (use, backend) => {
 
     it("batches embeddings and backfills memories written without a model", async () => {
       const bulkModel = toyEmbeddingModel();
-      const bulk = contextFor(use(), await createUser(use()), { embeddingModel: bulkModel });
+      const bulk = withEmbedding(contextFor(use(), await createUser(use())), bulkModel);
       await createMemories(bulk, [{ content: "a kitten" }, { content: "a vehicle" }, { content: "espresso" }]);
       expect(bulkModel.doEmbedCalls).toHaveLength(1);
       expect(bulkModel.doEmbedCalls[0]?.values).toHaveLength(3);

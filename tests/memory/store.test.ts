@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { ValidationError } from "@/lib/errors";
 import {
   createKindRegistry,
   createMemory,
@@ -9,7 +10,6 @@ import {
   listMemories,
   MemoryConflictError,
   MemoryNotFoundError,
-  MemoryValidationError,
   memoryHistory,
   PayloadTooLargeError,
   purgeMemory,
@@ -158,9 +158,9 @@ describeEachDatabase("memory store", (use) => {
     });
     expect(triple.text).toBe("Ada works at Acme");
     await expect(createMemory(ctx, { kind: "preference", content: { colour: "blue" } })).rejects.toBeInstanceOf(
-      MemoryValidationError,
+      ValidationError,
     );
-    await expect(createMemory(ctx, { kind: "nope", content: "x" })).rejects.toBeInstanceOf(MemoryValidationError);
+    await expect(createMemory(ctx, { kind: "nope", content: "x" })).rejects.toBeInstanceOf(ValidationError);
     await expect(createMemory(ctx, { content: "x".repeat(40_000) })).rejects.toBeInstanceOf(PayloadTooLargeError);
   });
 
@@ -176,7 +176,7 @@ describeEachDatabase("memory store", (use) => {
     const contact = await createMemory(ctx, { kind: "contact", content: { name: "Bo", phone: "555" } });
     expect(contact.text).toBe("name: Bo\nphone: 555");
     await expect(createMemory(ctx, { kind: "contact", content: { name: "Bo" } })).rejects.toBeInstanceOf(
-      MemoryValidationError,
+      ValidationError,
     );
     expect(() => createKindRegistry([defineKind({ name: "memory", schema: z.string(), render: String })])).toThrow();
   });
@@ -260,7 +260,7 @@ describeEachDatabase("memory store", (use) => {
       expect(filtered.memories.map((m) => m.text)).toEqual(["note 4", "note 2"]);
       const inList = await listMemories(ctx, { metadata: { priority: { $in: [1, 3] } } });
       expect(inList.memories.map((m) => m.text)).toEqual(["note 3", "note 1"]);
-      await expect(listMemories(ctx, { cursor: "garbage" })).rejects.toBeInstanceOf(MemoryValidationError);
+      await expect(listMemories(ctx, { cursor: "garbage" })).rejects.toBeInstanceOf(ValidationError);
     });
   });
 
@@ -281,6 +281,9 @@ describeEachDatabase("memory store", (use) => {
       "status",
       "version",
       "metadata",
+      "pinned",
+      "validFrom",
+      "validTo",
       "createdAt",
       "updatedAt",
       "source",

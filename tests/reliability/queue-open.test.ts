@@ -12,20 +12,20 @@ vi.mock("@/lib/db", () => ({
   },
 }));
 
-const { getExtractionQueue } = await import("@/lib/server/extraction");
+const { getJobQueue } = await import("@/lib/server/jobs");
 
 afterAll(async () => {
-  await (await getExtractionQueue()).stop(2_000);
+  await (await getJobQueue()).stop(2_000);
   await state.database?.close();
 });
 
 it("a queue that failed to open is opened again on the next use, so later exchanges are still scheduled", async () => {
-  await expect(getExtractionQueue()).rejects.toThrow("the database is restarting");
-  const queue = await getExtractionQueue();
+  await expect(getJobQueue()).rejects.toThrow("the database is restarting");
+  const queue = await getJobQueue();
   await queue.enqueue({ userId: "00000000-0000-4000-8000-000000000001", threadId: "after-outage" }, 0);
-  const jobs = await state.database!.rows<{ data: unknown }>(
+  const jobs = await state.database!.unbound.rows<{ data: unknown }>(
     sql`select data from pgboss.job where name = ${EXTRACTION_QUEUE}`,
   );
   expect(jobs).toEqual([{ data: { userId: "00000000-0000-4000-8000-000000000001", threadId: "after-outage" } }]);
-  expect(await getExtractionQueue()).toBe(queue);
+  expect(await getJobQueue()).toBe(queue);
 });

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/client";
 import { parseExtractionPrompt } from "@/lib/memory/extraction/prompt";
-import { EXTRACTION_QUEUE, ExtractionQueue } from "@/lib/memory/queue";
+import { EXTRACTION_QUEUE, JobQueue } from "@/lib/memory/queue";
 import { addExchange } from "../extraction/support";
 import { createUser } from "../memory/support";
 import { openFreshPostgres } from "../support/databases";
@@ -46,7 +46,7 @@ function manager(body: Record<string, unknown>): StubReply {
       message.text.split(/(?<=\.)\s+/).map((quote) => ({
         op: "insert",
         kind: "memory",
-        content: { content: quote.replace(/\.$/, "") },
+        text: quote.replace(/\.$/, ""),
         messageId: message.id,
         quote,
       })),
@@ -103,6 +103,8 @@ class WorkerSlot {
       const worker = startWorkerProcess(this.database, {
         EXTRACTION_MODEL: "openai-compatible:manager",
         OPENAI_COMPATIBLE_BASE_URL: this.stub.baseURL,
+        // One job at a time, so each kill costs exactly the attempt it interrupts (the accounting below).
+        EXTRACTION_CONCURRENCY: "1",
       });
       this.worker = worker;
       cleanups.push(async () => {
@@ -187,7 +189,7 @@ class KillSchedule {
 
   /** Where the kill of a worker running `thread`'s job landed, read while nothing else can touch that job. */
   async classify(database: Database, thread: string) {
-    const [row] = await database.rows<{ extracted_through: number; state: string | null }>(sql`
+    const [row] = await database.unbound.rows<{ extracted_through: number; state: string | null }>(sql`
       select t.extracted_through,
         (select j.state from pgboss.job j
           where j.name = ${EXTRACTION_QUEUE} and j.singleton_key = t.user_id || ':' || t.id
@@ -233,7 +235,7 @@ describe.skipIf(!adminUrl)("workers killed with SIGKILL over and over (PostgreSQ
     cleanups.push(() => database.close());
     // Creates the queue first, so its policy is the one the workers find: the 10 s heartbeat pg-boss allows at least,
     // and short retry delays.
-    const queue = await ExtractionQueue.open(database, { heartbeatSeconds: 10, retryDelaySeconds: 1 });
+    const queue = await JobQueue.open(database, { heartbeatSeconds: 10, retryDelaySeconds: 1 });
     cleanups.push(() => queue.stop(2_000));
 
     const exchanges = await seed(database);
@@ -253,7 +255,7 @@ describe.skipIf(!adminUrl)("workers killed with SIGKILL over and over (PostgreSQ
 
     // Every job ends completed: none left active on a dead worker, retrying, failed or dead-lettered.
     const jobStates = async () =>
-      database.rows<{ name: string; state: string; count: number }>(
+      database.unbound.rows<{ name: string; state: string; count: number }>(
         sql`select name, state, count(*)::int as count from pgboss.job group by name, state order by name, state`,
       );
     await until(
@@ -267,7 +269,7 @@ describe.skipIf(!adminUrl)("workers killed with SIGKILL over and over (PostgreSQ
     expect(await jobStates()).toEqual([{ name: EXTRACTION_QUEUE, state: "completed", count: exchanges.length }]);
 
     // One successful run per exchange, which applied both facts and rejected nothing.
-    const runs = await database.rows<{
+    const runs = await database.unbound.rows<{
       id: string;
       user_id: string;
       thread_id: string;
@@ -289,15 +291,21 @@ describe.skipIf(!adminUrl)("workers killed with SIGKILL over and over (PostgreSQ
     }
 
     // Every fact stored exactly once, written by the run that records it, and every cursor at the thread's end.
-    const memories = await database.rows<{ id: string; user_id: string; text: string; run_id: string; status: string }>(
-      sql`select id, user_id, text, run_id, status from memories`,
-    );
+    const memories = await database.unbound.rows<{
+      id: string;
+      user_id: string;
+      text: string;
+      run_id: string;
+      status: string;
+    }>(sql`select id, user_id, text, run_id, status from memories`);
     const expected = exchanges.flatMap(({ userId, facts }) => facts.map((fact) => `${userId}/${fact}`)).sort();
     expect(memories.map((memory) => `${memory.user_id}/${memory.text}`).sort()).toEqual(expected);
     expect(memories.every((memory) => memory.status === "active")).toBe(true);
     const appliedBy = new Map(runs.flatMap((run) => run.ops_applied.map((op) => [op.memoryId, run.id] as const)));
     for (const memory of memories) expect(memory.run_id).toBe(appliedBy.get(memory.id));
-    const cursors = await database.rows<{ extracted_through: number }>(sql`select extracted_through from threads`);
+    const cursors = await database.unbound.rows<{ extracted_through: number }>(
+      sql`select extracted_through from threads`,
+    );
     expect(cursors.map((thread) => thread.extracted_through)).toEqual(exchanges.map(() => 2));
 
     const retried = runs.filter((run) => run.attempts > 1).length;

@@ -99,6 +99,14 @@ export const A_KEYS: Aim[] = [
   { attack: "A's key id upper-cased", target: { a: (f) => upperCased(f.a.key.id), unknown: upperCased(UNKNOWN_UUID) } },
 ];
 
+export const A_WEBHOOKS: Aim[] = [
+  ...uuidAims([["A's webhook id", (f) => f.a.webhook.id]]),
+  {
+    attack: "A's webhook id upper-cased",
+    target: { a: (f) => upperCased(f.a.webhook.id), unknown: upperCased(UNKNOWN_UUID) },
+  },
+];
+
 export const A_RUNS: Aim[] = [
   ...uuidAims([
     ["A's failed run", (f) => f.a.runs.failed],
@@ -109,6 +117,19 @@ export const A_RUNS: Aim[] = [
     target: { a: (f) => upperCased(f.a.runs.failed), unknown: upperCased(UNKNOWN_UUID) },
   },
   { attack: "A's failed run + %", target: { a: (f) => `${f.a.runs.failed}%`, unknown: `${UNKNOWN_UUID}%` } },
+];
+
+export const A_PROPOSALS: Aim[] = [
+  ...uuidAims([["A's pending proposal", (f) => f.a.proposal]]),
+  {
+    attack: "A's pending proposal upper-cased",
+    target: { a: (f) => upperCased(f.a.proposal), unknown: upperCased(UNKNOWN_UUID) },
+  },
+];
+
+export const A_RULES: Aim[] = [
+  ...uuidAims([["A's rule", (f) => f.a.rule]]),
+  { attack: "A's rule upper-cased", target: { a: (f) => upperCased(f.a.rule), unknown: upperCased(UNKNOWN_UUID) } },
 ];
 
 export interface NamespaceAttack {

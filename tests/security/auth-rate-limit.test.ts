@@ -1,31 +1,12 @@
+import "../support/route-mocks";
 import { sql } from "drizzle-orm";
 import { NextRequest } from "next/server";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Principal } from "@/lib/auth/principal";
-import type { Database } from "@/lib/db/client";
 import { principalFor } from "../api-keys/support";
 import { createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
+import { routeHarness } from "../support/route-harness";
 import { CookieJar, cookiesFrom, errorMessageOf, type Handler, outcomeOf, settle } from "./support";
-
-const state = vi.hoisted(() => ({
-  database: undefined as Database | undefined,
-  principal: null as Principal | null,
-  requestHeaders: new Headers(),
-  cookies: undefined as unknown,
-}));
-vi.mock("server-only", () => ({}));
-vi.mock("@/app/(auth)/session", () => ({ currentPrincipal: async () => state.principal }));
-vi.mock("@/lib/db", () => ({
-  getDatabase: async () => {
-    if (!state.database) throw new Error("no test database");
-    return state.database;
-  },
-}));
-vi.mock("next/headers", () => ({
-  headers: async () => state.requestHeaders,
-  cookies: async () => state.cookies,
-}));
 
 vi.stubEnv("AUTH_SECRET", "rate-limit-test-secret-0123456789");
 vi.stubEnv("AUTH_GUESTS", "true");
@@ -79,8 +60,8 @@ function expectRateLimited(outcome: { status: number; headers: Headers; json: un
 }
 
 async function guestVisit(address: string) {
-  state.cookies = new CookieJar();
-  state.requestHeaders = new Headers(baseHeaders(address));
+  routeHarness.cookies = new CookieJar();
+  routeHarness.requestHeaders = new Headers(baseHeaders(address));
   const request = new NextRequest(`${ORIGIN}/api/auth/guest?redirectUrl=%2Fmemories`, {
     headers: baseHeaders(address),
   });
@@ -108,54 +89,55 @@ describe("client address", () => {
       UNKNOWN_CLIENT,
     );
   });
-
-  it("counts sign-ins per address and per email in one-minute windows", () => {
-    vi.stubEnv("AUTH_RATE_LIMIT_PER_MINUTE", "2");
-    vi.stubEnv("AUTH_EMAIL_RATE_LIMIT_PER_MINUTE", "3");
-    const start = Date.parse("2030-01-01T00:00:00Z");
-    const address = nextAddress();
-    const email = nextEmail("window");
-    expect(takeAuthAttempt({ kind: "sign-in", address, email }, start).allowed).toBe(true);
-    expect(takeAuthAttempt({ kind: "sign-in", address, email: email.toUpperCase() }, start).allowed).toBe(true);
-    expect(takeAuthAttempt({ kind: "sign-in", address, email }, start + 15_000)).toEqual({
-      allowed: false,
-      retryAfterSeconds: 45,
-    });
-    // The email has one attempt left, from anywhere; then it is refused from everywhere.
-    expect(takeAuthAttempt({ kind: "sign-in", address: nextAddress(), email }, start).allowed).toBe(true);
-    expect(takeAuthAttempt({ kind: "sign-in", address: nextAddress(), email: ` ${email} ` }, start).allowed).toBe(
-      false,
-    );
-    // Registrations and guests have budgets of their own.
-    expect(takeAuthAttempt({ kind: "register", address }, start).allowed).toBe(true);
-    expect(takeAuthAttempt({ kind: "guest", address }, start).allowed).toBe(true);
-    // A new window starts a minute later.
-    expect(takeAuthAttempt({ kind: "sign-in", address, email: nextEmail("later") }, start + 60_000).allowed).toBe(true);
-  });
 });
 
 describeEachDatabase("auth rate limits", (use, backend) => {
   const usersCount = async () =>
-    (await use().rows<{ n: number }>(sql`select count(*)::int as n from users`))[0]?.n ?? 0;
+    (await use().unbound.rows<{ n: number }>(sql`select count(*)::int as n from users`))[0]?.n ?? 0;
 
   beforeAll(() => {
-    state.database = use();
+    routeHarness.database = use();
   });
 
   beforeEach(() => {
-    state.database = use();
-    state.principal = null;
-    state.cookies = new CookieJar();
-    state.requestHeaders = new Headers(baseHeaders());
+    routeHarness.database = use();
+    routeHarness.principal = null;
+    routeHarness.cookies = new CookieJar();
+    routeHarness.requestHeaders = new Headers(baseHeaders());
     vi.stubEnv("TRUST_PROXY", "1");
     vi.stubEnv("AUTH_RATE_LIMIT_PER_MINUTE", "3");
     vi.stubEnv("AUTH_EMAIL_RATE_LIMIT_PER_MINUTE", "1000");
     vi.stubEnv("API_RATE_LIMIT_PER_MINUTE", "1000");
   });
 
+  it("counts sign-ins per address and per email in one-minute windows", async () => {
+    vi.stubEnv("AUTH_RATE_LIMIT_PER_MINUTE", "2");
+    vi.stubEnv("AUTH_EMAIL_RATE_LIMIT_PER_MINUTE", "3");
+    const start = Date.parse("2030-01-01T00:00:00Z");
+    const address = nextAddress();
+    const email = nextEmail("window");
+    expect((await takeAuthAttempt({ kind: "sign-in", address, email }, start)).allowed).toBe(true);
+    expect((await takeAuthAttempt({ kind: "sign-in", address, email: email.toUpperCase() }, start)).allowed).toBe(true);
+    expect(await takeAuthAttempt({ kind: "sign-in", address, email }, start + 15_000)).toEqual({
+      allowed: false,
+      retryAfterSeconds: 45,
+    });
+    // The email has one attempt left, from anywhere; then it is refused from everywhere.
+    expect((await takeAuthAttempt({ kind: "sign-in", address: nextAddress(), email }, start)).allowed).toBe(true);
+    expect(
+      (await takeAuthAttempt({ kind: "sign-in", address: nextAddress(), email: ` ${email} ` }, start)).allowed,
+    ).toBe(false);
+    // Registrations and guests have budgets of their own.
+    expect((await takeAuthAttempt({ kind: "register", address }, start)).allowed).toBe(true);
+    expect((await takeAuthAttempt({ kind: "guest", address }, start)).allowed).toBe(true);
+    // A new window starts a minute later.
+    expect(
+      (await takeAuthAttempt({ kind: "sign-in", address, email: nextEmail("later") }, start + 60_000)).allowed,
+    ).toBe(true);
+  });
   it("credential sign-ins over HTTP get 429 with Retry-After once an address is over its limit", async () => {
     const email = nextEmail("http");
-    await registerUser(use().db, { email, password: PASSWORD });
+    await registerUser(use().unbound.db, { email, password: PASSWORD });
     const address = nextAddress();
     for (let attempt = 0; attempt < 3; attempt++) {
       const outcome = await signInOverHttp(address, email, "wrong password");
@@ -171,7 +153,7 @@ describeEachDatabase("auth rate limits", (use, backend) => {
   it("one email gets a limited number of attempts across many addresses", async () => {
     vi.stubEnv("AUTH_EMAIL_RATE_LIMIT_PER_MINUTE", "2");
     const email = nextEmail("spread");
-    await registerUser(use().db, { email, password: PASSWORD });
+    await registerUser(use().unbound.db, { email, password: PASSWORD });
     expect((await signInOverHttp(nextAddress(), email, "guess one")).status).toBe(302);
     expect((await signInOverHttp(nextAddress(), email, "guess two")).status).toBe(302);
     expectRateLimited(await signInOverHttp(nextAddress(), email, PASSWORD));
@@ -220,9 +202,9 @@ describeEachDatabase("auth rate limits", (use, backend) => {
 
   it("the sign-in and register forms say how long to wait once over the limit", async () => {
     const address = nextAddress();
-    state.requestHeaders = new Headers(baseHeaders(address));
+    routeHarness.requestHeaders = new Headers(baseHeaders(address));
     const email = nextEmail("form");
-    await registerUser(use().db, { email, password: PASSWORD });
+    await registerUser(use().unbound.db, { email, password: PASSWORD });
     for (let attempt = 0; attempt < 3; attempt++) {
       expect((await actions.login({}, form({ email, password: "wrong password" }))).error).toBe(
         "Wrong email or password.",
@@ -247,7 +229,7 @@ describeEachDatabase("auth rate limits", (use, backend) => {
     const first = await createUser(use());
     const second = await createUser(use());
     const call = async (handler: Handler, userId: string, init: RequestInit = {}) => {
-      state.principal = principalFor(userId);
+      routeHarness.principal = principalFor(userId);
       const request = new Request(`${ORIGIN}/api/v1/memories`, init);
       return outcomeOf(await handler(request, { params: Promise.resolve({}) as Promise<never> }));
     };
@@ -267,7 +249,7 @@ describeEachDatabase("auth rate limits", (use, backend) => {
     });
     expectRateLimited(refusedWrite);
     expectRateLimited(await call(exportRoute.GET as Handler, first));
-    const stored = await use().rows<{ n: number }>(
+    const stored = await use().unbound.rows<{ n: number }>(
       sql`select count(*)::int as n from memories where user_id = ${first}`,
     );
     expect(stored[0]?.n).toBe(1);

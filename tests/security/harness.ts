@@ -1,29 +1,19 @@
 import type { Client as McpClient } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Principal } from "@/lib/auth/principal";
-import type { Database } from "@/lib/db/client";
-import type { ExtractionJobData } from "@/lib/memory/queue";
+import { routeHarness } from "../support/route-harness";
 
 /** How a row's caller authenticates: a session cookie, or an API key with no session at all. */
 export type Auth = "session" | "key";
 
 /**
- * What the isolation suite's mocks and surface drivers read: the database `getDatabase()` returns, the session
- * `currentPrincipal()` returns (null when the request authenticates by API key only), the key requests send, the MCP
- * clients, and what routes enqueued or handed to `after()`.
+ * What the isolation suite's surface drivers read: the route harness (database, session — null when the request
+ * authenticates by API key only —, what routes enqueued or handed to `after()`), plus the key requests send and the
+ * MCP clients.
  */
-export const harness = {
-  database: undefined as Database | undefined,
-  principal: null as Principal | null,
+export const harness = Object.assign(routeHarness, {
   auth: "session" as Auth,
   apiKey: null as string | null,
   mcp: { session: null as McpClient | null, key: null as McpClient | null },
-  enqueued: [] as ExtractionJobData[],
-  pending: [] as Promise<unknown>[],
-};
-
-export function testDatabase(): Database {
-  if (!harness.database) throw new Error("no test database");
-  return harness.database;
-}
+});
 
 export { principalFor } from "../api-keys/support";
+export { harnessDatabase as testDatabase } from "../support/route-harness";

@@ -1,11 +1,12 @@
+import "../support/route-mocks";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Principal } from "@/lib/auth/principal";
-import type { Database } from "@/lib/db/client";
-import { dumpAllRows } from "../memory/support";
+import { bindingFor, dumpAllRows } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
+import { routeHarness } from "../support/route-harness";
 import {
   asHeaderBytes,
   bytes,
@@ -30,33 +31,6 @@ import {
  * namespaces, header tricks. A refusal is a 4xx with a JSON error message, and refused requests write nothing.
  */
 
-const state = vi.hoisted(() => ({
-  database: undefined as Database | undefined,
-  principal: null as Principal | null,
-  requestHeaders: new Headers(),
-  cookies: undefined as unknown,
-}));
-vi.mock("server-only", () => ({}));
-vi.mock("@/app/(auth)/session", () => ({ currentPrincipal: async () => state.principal }));
-vi.mock("@/lib/db", () => ({
-  getDatabase: async () => {
-    if (!state.database) throw new Error("no test database");
-    return state.database;
-  },
-}));
-vi.mock("@/lib/server/extraction", () => ({
-  extractionDebounceMs: () => 0,
-  getExtractionQueue: async () => ({ enqueue: async () => {} }),
-}));
-vi.mock("next/server", async (original) => ({
-  ...(await original<typeof import("next/server")>()),
-  after: () => {},
-}));
-vi.mock("next/headers", () => ({
-  headers: async () => state.requestHeaders,
-  cookies: async () => state.cookies,
-}));
-
 vi.stubEnv("AUTH_SECRET", "hostile-input-test-secret-0123456789");
 vi.stubEnv("AUTH_GUESTS", "true");
 // The suite sends thousands of requests as one user from one address; the limits have their own tests.
@@ -69,10 +43,25 @@ const memory = await import("@/app/api/v1/memories/[id]/route");
 const history = await import("@/app/api/v1/memories/[id]/history/route");
 const restore = await import("@/app/api/v1/memories/[id]/restore/route");
 const search = await import("@/app/api/v1/memories/search/route");
+const batch = await import("@/app/api/v1/memories/batch/route");
 const me = await import("@/app/api/v1/me/route");
 const keys = await import("@/app/api/v1/keys/route");
 const key = await import("@/app/api/v1/keys/[id]/route");
 const extraction = await import("@/app/api/v1/threads/[id]/extraction/route");
+const revertRun = await import("@/app/api/v1/extraction-runs/[id]/revert/route");
+const usage = await import("@/app/api/v1/usage/route");
+const webhooks = await import("@/app/api/v1/webhooks/route");
+const webhook = await import("@/app/api/v1/webhooks/[id]/route");
+const webhookDeliveries = await import("@/app/api/v1/webhooks/[id]/deliveries/route");
+const webhookRedeliver = await import("@/app/api/v1/webhooks/[id]/deliveries/[deliveryId]/redeliver/route");
+const proposals = await import("@/app/api/v1/proposals/route");
+const approve = await import("@/app/api/v1/proposals/[id]/approve/route");
+const reject = await import("@/app/api/v1/proposals/[id]/reject/route");
+const rules = await import("@/app/api/v1/rules/route");
+const rule = await import("@/app/api/v1/rules/[id]/route");
+const settings = await import("@/app/api/v1/settings/route");
+const feedback = await import("@/app/api/v1/feedback/route");
+const instructions = await import("@/app/api/v1/instructions/route");
 const openapi = await import("@/app/api/v1/openapi.json/route");
 const lgItems = await import("@/app/api/langgraph/store/items/route");
 const lgSearch = await import("@/app/api/langgraph/store/items/search/route");
@@ -127,7 +116,7 @@ interface Call {
 }
 
 async function send(handler: Handler, call: Call): Promise<Outcome> {
-  state.principal = call.signedIn === false ? null : fixture.principal;
+  routeHarness.principal = call.signedIn === false ? null : fixture.principal;
   const request = new Request(`${ORIGIN}${call.path}${call.query ?? ""}`, {
     method: call.method,
     headers: call.headers,
@@ -173,6 +162,8 @@ interface Endpoint {
   idParam?: string;
   /** MCP refuses a bad tool call inside a 200 JSON-RPC response, as the protocol says. */
   refusesInBand?: boolean;
+  /** A batch refuses bad items by index inside its 201 (`rejected`), writing nothing for them. */
+  refusesItemsInBand?: boolean;
 }
 
 const mcpHeaders = { accept: "application/json, text/event-stream" };
@@ -210,6 +201,11 @@ function endpoints(): Endpoint[] {
           "content as number for the default kind": { content: 42 },
           "unknown field": { content: "x", admin: true },
           "namespace outside the root": { content: "x", namespace: ["..", "users"] },
+          "validFrom not a date": { content: "x", validFrom: "last month" },
+          "validFrom as number": { content: "x", validFrom: 1 },
+          "validFrom in year 0": { content: "x", validFrom: "0000-01-01" },
+          "validTo before validFrom": { content: "x", validFrom: "2026-05-01", validTo: "2026-04-01" },
+          "pinned as string": { content: "x", pinned: "true" },
         },
         withJson: (value) => ({ content: "x", metadata: { deep: value } }),
         withText: (text) => ({ content: text }),
@@ -250,6 +246,10 @@ function endpoints(): Endpoint[] {
           "kind as array": { kind: ["memory"] },
           "content as number": { content: 42 },
           "unknown field": { content: "x", userId: "someone" },
+          "pinned as string": { pinned: "yes" },
+          "pinned as null": { pinned: null },
+          "validTo not a date": { validTo: "2026-13-45" },
+          "validTo before validFrom": { validFrom: "2026-05-01T00:00:00Z", validTo: "2026-04-30T23:59:59Z" },
         },
         withJson: (value) => ({ metadata: { deep: value } }),
         withText: (text) => ({ content: text }),
@@ -283,6 +283,28 @@ function endpoints(): Endpoint[] {
       idParam: "id",
     },
     {
+      name: "POST /api/v1/memories/batch",
+      method: "POST",
+      path: "/api/v1/memories/batch",
+      handler: batch.POST,
+      access: "caller",
+      refusesItemsInBand: true,
+      body: {
+        valid: () => ({ memories: [{ content: "batched" }] }),
+        wrongTypes: {
+          "memories as object": { memories: { content: "x" } },
+          "memories as string": { memories: "x" },
+          "memories empty": { memories: [] },
+          "memories over the limit": { memories: Array.from({ length: 1_001 }, () => ({ content: "x" })) },
+          "an item of a wrong type": { memories: [{ content: 42 }] },
+          "an item with an unknown field": { memories: [{ content: "x", userId: "someone" }] },
+          "unknown field": { memories: [{ content: "x" }], userId: "someone" },
+        },
+        withJson: (value) => ({ memories: [{ content: "x", metadata: { deep: value } }] }),
+        withText: (text) => ({ memories: [{ content: text }] }),
+      },
+    },
+    {
       name: "POST /api/v1/memories/search",
       method: "POST",
       path: "/api/v1/memories/search",
@@ -301,6 +323,8 @@ function endpoints(): Endpoint[] {
           "filter with an unknown operator": { query: "x", filter: { a: { $where: "1" } } },
           "namespace as string": { query: "x", namespace: "a.b" },
           "kind as number": { query: "x", kind: 3 },
+          "asOf not a date": { query: "x", asOf: "yesterday" },
+          "asOf as number": { query: "x", asOf: 20260101 },
         },
         withJson: (value) => ({ query: "x", filter: { a: { $eq: value } } }),
         withText: (text) => ({ query: text }),
@@ -341,6 +365,86 @@ function endpoints(): Endpoint[] {
       idParam: "id",
     },
     {
+      name: "POST /api/v1/webhooks",
+      method: "POST",
+      path: "/api/v1/webhooks",
+      handler: webhooks.POST,
+      access: "caller",
+      body: {
+        valid: () => ({ url: "https://hooks.example.com/in", events: ["memory.created"] }),
+        wrongTypes: {
+          "url as number": { url: 42, events: ["memory.created"] },
+          "url loopback": { url: "https://127.0.0.1/in", events: ["memory.created"] },
+          "url metadata service": { url: "https://169.254.169.254/latest", events: ["memory.created"] },
+          "url plain http": { url: "http://hooks.example.com/in", events: ["memory.created"] },
+          "url javascript:": { url: "javascript:alert(1)", events: ["memory.created"] },
+          "events as string": { url: "https://hooks.example.com/in", events: "memory.created" },
+          "events with an unknown type": { url: "https://hooks.example.com/in", events: ["memory.exploded"] },
+          "events empty": { url: "https://hooks.example.com/in", events: [] },
+          "unknown field": { url: "https://hooks.example.com/in", events: ["memory.created"], secret: "mine" },
+        },
+        withJson: (value) => ({ url: "https://hooks.example.com/in", events: [value] }),
+        withText: (text) => ({ url: text, events: ["memory.created"] }),
+      },
+    },
+    { name: "GET /api/v1/webhooks", method: "GET", path: "/api/v1/webhooks", handler: webhooks.GET, access: "caller" },
+    {
+      name: "GET /api/v1/webhooks/{id}",
+      method: "GET",
+      path: "/api/v1/webhooks/00000000-0000-4000-8000-000000000000",
+      params: { id: "00000000-0000-4000-8000-000000000000" },
+      handler: webhook.GET,
+      access: "caller",
+      idParam: "id",
+    },
+    {
+      name: "PATCH /api/v1/webhooks/{id}",
+      method: "PATCH",
+      path: "/api/v1/webhooks/00000000-0000-4000-8000-000000000000",
+      params: { id: "00000000-0000-4000-8000-000000000000" },
+      handler: webhook.PATCH,
+      access: "caller",
+      idParam: "id",
+      body: {
+        valid: () => ({ enabled: true }),
+        wrongTypes: {
+          "enabled as string": { enabled: "true" },
+          "enabled as null": { enabled: null },
+          "enabled missing": {},
+          "unknown field": { enabled: true, url: "https://127.0.0.1/" },
+        },
+        withJson: (value) => ({ enabled: value }),
+        withText: (text) => ({ enabled: text }),
+      },
+    },
+    {
+      name: "DELETE /api/v1/webhooks/{id}",
+      method: "DELETE",
+      path: "/api/v1/webhooks/00000000-0000-4000-8000-000000000000",
+      params: { id: "00000000-0000-4000-8000-000000000000" },
+      handler: webhook.DELETE,
+      access: "caller",
+      idParam: "id",
+    },
+    {
+      name: "GET /api/v1/webhooks/{id}/deliveries",
+      method: "GET",
+      path: "/api/v1/webhooks/00000000-0000-4000-8000-000000000000/deliveries",
+      params: { id: "00000000-0000-4000-8000-000000000000" },
+      handler: webhookDeliveries.GET,
+      access: "caller",
+      idParam: "id",
+    },
+    {
+      name: "POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver",
+      method: "POST",
+      path: "/api/v1/webhooks/00000000-0000-4000-8000-000000000000/deliveries/00000000-0000-4000-8000-000000000000/redeliver",
+      params: { id: "00000000-0000-4000-8000-000000000000", deliveryId: "00000000-0000-4000-8000-000000000000" },
+      handler: webhookRedeliver.POST,
+      access: "caller",
+      idParam: "deliveryId",
+    },
+    {
       name: "GET /api/v1/threads/{id}/extraction",
       method: "GET",
       path: "/api/v1/threads/no-such-thread/extraction",
@@ -357,6 +461,171 @@ function endpoints(): Endpoint[] {
       handler: extraction.POST,
       access: "caller",
       idParam: "id",
+    },
+    {
+      name: "POST /api/v1/extraction-runs/{id}/revert",
+      method: "POST",
+      path: "/api/v1/extraction-runs/00000000-0000-4000-8000-000000000000/revert",
+      params: { id: "00000000-0000-4000-8000-000000000000" },
+      handler: revertRun.POST,
+      access: "caller",
+      idParam: "id",
+    },
+    {
+      name: "GET /api/v1/usage",
+      method: "GET",
+      path: "/api/v1/usage",
+      query: "?from=2026-01-01&to=2026-01-31",
+      handler: usage.GET,
+      access: "caller",
+    },
+    {
+      name: "GET /api/v1/proposals",
+      method: "GET",
+      path: "/api/v1/proposals",
+      query: "?status=pending",
+      handler: proposals.GET,
+      access: "caller",
+    },
+    {
+      name: "POST /api/v1/proposals/{id}/approve",
+      method: "POST",
+      path: "/api/v1/proposals/00000000-0000-4000-8000-000000000000/approve",
+      params: { id: "00000000-0000-4000-8000-000000000000" },
+      handler: approve.POST,
+      access: "caller",
+      idParam: "id",
+      body: {
+        valid: () => ({ content: "approved as edited" }),
+        wrongTypes: {
+          "unknown field": { content: "x", force: true },
+          "content as number": { content: 5 },
+          "status instead of content": { status: "approved" },
+        },
+        withJson: (value) => ({ content: { deep: value } }),
+        withText: (text) => ({ content: text }),
+      },
+    },
+    {
+      name: "POST /api/v1/proposals/{id}/reject",
+      method: "POST",
+      path: "/api/v1/proposals/00000000-0000-4000-8000-000000000000/reject",
+      params: { id: "00000000-0000-4000-8000-000000000000" },
+      handler: reject.POST,
+      access: "caller",
+      idParam: "id",
+      body: {
+        valid: () => ({ reason: "not true" }),
+        wrongTypes: {
+          "reason as number": { reason: 1 },
+          "reason as array": { reason: ["x"] },
+          "reason empty": { reason: "  " },
+          "unknown field": { reason: "x", status: "approved" },
+        },
+        withJson: (value) => ({ reason: "x", extra: value }),
+        withText: (text) => ({ reason: text }),
+      },
+    },
+    {
+      name: "POST /api/v1/rules",
+      method: "POST",
+      path: "/api/v1/rules",
+      handler: rules.POST,
+      access: "caller",
+      body: {
+        valid: () => ({ text: "never remember my health", terms: ["health"] }),
+        wrongTypes: {
+          "text empty": { text: "" },
+          "text blank": { text: "   " },
+          "text as number": { text: 5 },
+          "text as null": { text: null },
+          "terms as string": { text: "x", terms: "health" },
+          "terms with an empty term": { text: "x", terms: [""] },
+          "terms with punctuation only": { text: "x", terms: ["!!"] },
+          "terms of numbers": { text: "x", terms: [1] },
+          "unknown field": { text: "x", userId: "someone" },
+        },
+        withJson: (value) => ({ text: "x", terms: [value] }),
+        withText: (text) => ({ text }),
+      },
+    },
+    { name: "GET /api/v1/rules", method: "GET", path: "/api/v1/rules", handler: rules.GET, access: "caller" },
+    {
+      name: "DELETE /api/v1/rules/{id}",
+      method: "DELETE",
+      path: "/api/v1/rules/00000000-0000-4000-8000-000000000000",
+      params: { id: "00000000-0000-4000-8000-000000000000" },
+      handler: rule.DELETE,
+      access: "caller",
+      idParam: "id",
+    },
+    {
+      name: "POST /api/v1/feedback",
+      method: "POST",
+      path: "/api/v1/feedback",
+      handler: feedback.POST,
+      access: "caller",
+      body: {
+        valid: () => ({ messageId: "msg-unknown", rating: "down", comment: "too long" }),
+        wrongTypes: {
+          "rating unknown": { messageId: "m", rating: "meh" },
+          "rating missing": { messageId: "m" },
+          "messageId as number": { messageId: 5, rating: "up" },
+          "messageId empty": { messageId: "", rating: "up" },
+          "comment as object": { messageId: "m", rating: "up", comment: {} },
+          "comment too long": { messageId: "m", rating: "up", comment: "x".repeat(2_001) },
+          "unknown field": { messageId: "m", rating: "up", userId: "someone" },
+        },
+        withJson: (value) => ({ messageId: "m", rating: "up", extra: value }),
+        withText: (text) => ({ messageId: "m", rating: "up", comment: text }),
+      },
+    },
+    {
+      name: "GET /api/v1/instructions",
+      method: "GET",
+      path: "/api/v1/instructions",
+      handler: instructions.GET,
+      access: "caller",
+    },
+    {
+      name: "PUT /api/v1/instructions",
+      method: "PUT",
+      path: "/api/v1/instructions",
+      handler: instructions.PUT,
+      access: "caller",
+      body: {
+        valid: () => ({ text: "Use metric units.", expectedVersion: 0 }),
+        wrongTypes: {
+          "text missing": {},
+          "text as number": { text: 5 },
+          "text too long": { text: "x".repeat(4_001) },
+          "expectedVersion negative": { text: "x", expectedVersion: -1 },
+          "expectedVersion as string": { text: "x", expectedVersion: "1" },
+          "unknown field": { text: "x", version: 3 },
+        },
+        withJson: (value) => ({ text: "x", extra: value }),
+        withText: (text) => ({ text }),
+      },
+    },
+    { name: "GET /api/v1/settings", method: "GET", path: "/api/v1/settings", handler: settings.GET, access: "caller" },
+    {
+      name: "PATCH /api/v1/settings",
+      method: "PATCH",
+      path: "/api/v1/settings",
+      handler: settings.PATCH,
+      access: "caller",
+      body: {
+        valid: () => ({ review: "deletes" }),
+        wrongTypes: {
+          "review unknown": { review: "sometimes" },
+          "review as number": { review: 1 },
+          "review as null": { review: null },
+          "nothing to change": {},
+          "unknown field": { review: "off", userId: "someone" },
+        },
+        withJson: (value) => ({ review: "off", extra: value }),
+        withText: (text) => ({ review: text }),
+      },
     },
     {
       name: "GET /api/v1/openapi.json",
@@ -546,6 +815,7 @@ const ROUTE_METHODS: Record<string, string[]> = {
   "api/langgraph/store/items/search": ["POST"],
   "api/langgraph/store/namespaces": ["POST"],
   "api/mcp": ["DELETE", "GET", "POST"],
+  "api/v1/extraction-runs/[id]/revert": ["POST"],
   "api/v1/keys": ["GET", "POST"],
   "api/v1/keys/[id]": ["DELETE"],
   "api/v1/me": ["GET"],
@@ -553,9 +823,23 @@ const ROUTE_METHODS: Record<string, string[]> = {
   "api/v1/memories/[id]": ["DELETE", "GET", "PATCH"],
   "api/v1/memories/[id]/history": ["GET"],
   "api/v1/memories/[id]/restore": ["POST"],
+  "api/v1/memories/batch": ["POST"],
   "api/v1/memories/search": ["POST"],
   "api/v1/openapi.json": ["GET"],
   "api/v1/threads/[id]/extraction": ["GET", "POST"],
+  "api/v1/usage": ["GET"],
+  "api/v1/webhooks": ["GET", "POST"],
+  "api/v1/webhooks/[id]": ["DELETE", "GET", "PATCH"],
+  "api/v1/webhooks/[id]/deliveries": ["GET"],
+  "api/v1/webhooks/[id]/deliveries/[deliveryId]/redeliver": ["POST"],
+  "api/v1/proposals": ["GET"],
+  "api/v1/proposals/[id]/approve": ["POST"],
+  "api/v1/proposals/[id]/reject": ["POST"],
+  "api/v1/rules": ["GET", "POST"],
+  "api/v1/rules/[id]": ["DELETE"],
+  "api/v1/settings": ["GET", "PATCH"],
+  "api/v1/feedback": ["POST"],
+  "api/v1/instructions": ["GET", "PUT"],
 };
 
 const APP = path.resolve(import.meta.dirname, "../../app");
@@ -580,6 +864,7 @@ describe("the hostile-input table covers every route", () => {
       "api/langgraph/store/items/search": lgSearch,
       "api/langgraph/store/namespaces": lgNamespaces,
       "api/mcp": mcp,
+      "api/v1/extraction-runs/[id]/revert": revertRun,
       "api/v1/keys": keys,
       "api/v1/keys/[id]": key,
       "api/v1/me": me,
@@ -587,9 +872,23 @@ describe("the hostile-input table covers every route", () => {
       "api/v1/memories/[id]": memory,
       "api/v1/memories/[id]/history": history,
       "api/v1/memories/[id]/restore": restore,
+      "api/v1/memories/batch": batch,
       "api/v1/memories/search": search,
       "api/v1/openapi.json": openapi,
       "api/v1/threads/[id]/extraction": extraction,
+      "api/v1/usage": usage,
+      "api/v1/webhooks": webhooks,
+      "api/v1/webhooks/[id]": webhook,
+      "api/v1/webhooks/[id]/deliveries": webhookDeliveries,
+      "api/v1/webhooks/[id]/deliveries/[deliveryId]/redeliver": webhookRedeliver,
+      "api/v1/proposals": proposals,
+      "api/v1/proposals/[id]/approve": approve,
+      "api/v1/proposals/[id]/reject": reject,
+      "api/v1/rules": rules,
+      "api/v1/rules/[id]": rule,
+      "api/v1/settings": settings,
+      "api/v1/feedback": feedback,
+      "api/v1/instructions": instructions,
     };
     expect(routeFiles().sort()).toEqual(Object.keys(ROUTE_METHODS).sort());
     for (const [route, methods] of Object.entries(ROUTE_METHODS)) {
@@ -819,7 +1118,25 @@ const QUERY_ATTACKS: Record<string, Array<[string, "refused" | "harmless" | "lit
     ["?purge=1", "refused"],
   ],
   "GET /api/v1/memories/{id}": [["?expand=all", "refused"]],
+  "GET /api/v1/usage": [
+    [`?from=${encodeURIComponent(SQL_INJECTION)}`, "refused"],
+    ["?from=2026-01-01%27--", "refused"],
+    ["?to=%00", "refused"],
+    ["?from=2026-02-30", "refused"],
+    ["?from=2026-03-01&to=2026-01-01", "refused"],
+    ["?from=0001-01-01&to=9999-12-31", "refused"],
+    ["?userId=someone", "refused"],
+    ["?from=2026-01-01&from=2026-01-02", "harmless"],
+  ],
   "POST /api/v1/memories/{id}/restore": [["?force=true", "refused"]],
+  "GET /api/v1/proposals": [
+    ["?status=pending%27--", "refused"],
+    ["?status=all", "refused"],
+    ["?cursor=garbage", "refused"],
+    ["?limit=0", "refused"],
+    ["?userId=someone", "refused"],
+    [`?threadId=${encodeURIComponent(SQL_INJECTION)}`, "harmless"],
+  ],
 };
 
 /** Runs every case even after one fails, then fails listing each case that did. */
@@ -837,8 +1154,8 @@ async function allCases<T>(cases: T[], label: (one: T) => string, run: (one: T) 
 }
 
 async function snapshot(): Promise<string> {
-  if (!state.database) throw new Error("no test database");
-  return dumpAllRows(state.database);
+  if (!routeHarness.database) throw new Error("no test database");
+  return dumpAllRows(routeHarness.database);
 }
 
 /** Sends the attack and checks the response and that no row changed. */
@@ -846,7 +1163,15 @@ async function expectRefusedWithoutWrites(endpoint: Endpoint, attack: Attack) {
   const before = await snapshot();
   const outcome = await send(endpoint.handler, attack.call);
   const label = `${endpoint.name} × ${attack.name}`;
-  if (endpoint.refusesInBand && outcome.status === 200) {
+  if (endpoint.refusesItemsInBand && outcome.status === 201) {
+    const body = outcome.json as { created: unknown[]; rejected: Array<{ error: { message: string } }> };
+    expect(body.created, label).toEqual([]);
+    expect(body.rejected.length, label).toBeGreaterThan(0);
+    expect(
+      body.rejected.every((entry) => entry.error.message),
+      label,
+    ).toBe(true);
+  } else if (endpoint.refusesInBand && outcome.status === 200) {
     const body = outcome.json as { error?: { message?: string }; result?: { isError?: boolean } } | undefined;
     expect(body?.error?.message ?? (body?.result?.isError ? "tool error" : undefined), label).toBeTruthy();
     // A tool error is read by a model: it says what was wrong with the input, never how the database was queried.
@@ -860,8 +1185,12 @@ async function expectRefusedWithoutWrites(endpoint: Endpoint, attack: Attack) {
 describeEachDatabase("hostile input", (use) => {
   beforeAll(async () => {
     const database = use();
-    state.database = database;
-    const owner = await registerUser(database.db, { name: "owner", email: OWNER_EMAIL, password: OWNER_PASSWORD });
+    routeHarness.database = database;
+    const owner = await registerUser(database.unbound.db, {
+      name: "owner",
+      email: OWNER_EMAIL,
+      password: OWNER_PASSWORD,
+    });
     fixture.userId = owner.id;
     fixture.principal = {
       userId: owner.id,
@@ -871,7 +1200,7 @@ describeEachDatabase("hostile input", (use) => {
       email: OWNER_EMAIL,
       name: "owner",
     };
-    state.principal = fixture.principal;
+    routeHarness.principal = fixture.principal;
     const created = await send(memories.POST, {
       method: "POST",
       path: "/api/v1/memories",
@@ -887,14 +1216,16 @@ describeEachDatabase("hostile input", (use) => {
       body: JSON.stringify({ namespace: ["fixture-lg"], key: "fixture", value: { drink: "tea" } }),
     });
     expect(item.status).toBe(204);
-    fixture.apiKey = (await createApiKey(database.db, owner.id, { name: "fixture", scopes: ["read", "write"] })).key;
+    fixture.apiKey = (
+      await createApiKey(bindingFor(database, owner.id), { name: "fixture", scopes: ["read", "write"] })
+    ).key;
   });
 
   beforeEach(() => {
-    state.database = use();
-    state.principal = fixture.principal;
-    state.cookies = new CookieJar();
-    state.requestHeaders = new Headers({ host: "localhost", "x-forwarded-proto": "http" });
+    routeHarness.database = use();
+    routeHarness.principal = fixture.principal;
+    routeHarness.cookies = new CookieJar();
+    routeHarness.requestHeaders = new Headers({ host: "localhost", "x-forwarded-proto": "http" });
   });
 
   // Paths, params and keys come from the fixture, made in beforeAll: the tests are laid out from the endpoints' shape
@@ -1036,7 +1367,7 @@ describeEachDatabase("hostile input", (use) => {
       body: JSON.stringify({ namespace: odd, key: SQL_INJECTION }),
     });
     expect(deleted.status).toBe(204);
-    const tables = await use().rows<{ n: number }>(sql`select count(*)::int as n from memories`);
+    const tables = await use().unbound.rows<{ n: number }>(sql`select count(*)::int as n from memories`);
     expect(tables[0]?.n).toBeGreaterThan(0);
   });
 
@@ -1293,8 +1624,8 @@ describeEachDatabase("hostile input", (use) => {
         cases,
         ({ target, headers }) => `${target.slice(0, 40)} ${JSON.stringify(headers)}`,
         async ({ target, headers }) => {
-          state.cookies = new CookieJar();
-          state.requestHeaders = new Headers({ ...baseHeaders, ...headers });
+          routeHarness.cookies = new CookieJar();
+          routeHarness.requestHeaders = new Headers({ ...baseHeaders, ...headers });
           const { NextRequest } = await import("next/server");
           const request = new NextRequest(`${ORIGIN}/api/auth/guest?redirectUrl=${encodeURIComponent(target)}`, {
             headers: { ...baseHeaders, ...headers },
@@ -1332,7 +1663,7 @@ describeEachDatabase("hostile input", (use) => {
           for (const [field, value] of Object.entries(fields)) {
             for (const one of Array.isArray(value) ? value : [value]) data.append(field, one);
           }
-          state.cookies = new CookieJar();
+          routeHarness.cookies = new CookieJar();
           const before = await snapshot();
           const label = `${action}: ${name}`;
           const result = await authActions[action]({}, data);

@@ -1,8 +1,8 @@
+import "../support/route-mocks";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import { encodeKeyset } from "@/lib/db/keyset";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { encodeCursor } from "@/lib/db/keyset";
 import { createMemory } from "@/lib/memory";
-import { encodeCursor } from "@/lib/memory/cursor";
 import { type ExtractionOp, runExtraction } from "@/lib/memory/extraction";
 import { addExchange, scriptedManager } from "../extraction/support";
 import { contextFor } from "../memory/support";
@@ -12,9 +12,12 @@ import {
   A_MEMORIES,
   A_MEMORY_IDS_ANY_FORM,
   A_MEMORY_UUIDS,
+  A_PROPOSALS,
+  A_RULES,
   A_RUNS,
   A_THREADS,
   A_THREADS_NOT_IDS,
+  A_WEBHOOKS,
   type Aim,
   DOTTED_NAMESPACES,
   ITEM_KEYS,
@@ -43,37 +46,6 @@ import {
   textOf,
   tool,
 } from "./surfaces";
-
-vi.mock("server-only", () => ({}));
-vi.mock("@/app/(auth)/session", async () => {
-  const { harness } = await import("./harness");
-  return { currentPrincipal: async () => harness.principal };
-});
-vi.mock("@/lib/db", async () => {
-  const { testDatabase } = await import("./harness");
-  return { getDatabase: async () => testDatabase() };
-});
-vi.mock("@/lib/server/extraction", async () => {
-  const { harness } = await import("./harness");
-  return {
-    extractionDebounceMs: () => 0,
-    getExtractionQueue: async () => ({
-      enqueue: async (job: { userId: string; threadId: string }) => {
-        harness.enqueued.push(job);
-      },
-    }),
-  };
-});
-vi.mock("next/server", async (original) => {
-  const { harness } = await import("./harness");
-  return {
-    ...(await original<typeof import("next/server")>()),
-    after: (task: () => Promise<unknown>) => {
-      harness.pending.push(task());
-    },
-  };
-});
-vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
 
 /**
  * Cross-user isolation, one row per surface × attack × way of signing in. User A owns memories, chats, extraction
@@ -129,6 +101,18 @@ const SURFACES = [
   "REST POST /api/v1/keys",
   "REST DELETE /api/v1/keys/:id",
   "REST GET /api/v1/me",
+  "REST GET /api/v1/usage",
+  "REST GET /api/v1/proposals",
+  "REST POST /api/v1/proposals/:id/approve",
+  "REST POST /api/v1/proposals/:id/reject",
+  "REST GET /api/v1/rules",
+  "REST POST /api/v1/rules",
+  "REST DELETE /api/v1/rules/:id",
+  "REST GET /api/v1/settings",
+  "REST PATCH /api/v1/settings",
+  "REST POST /api/v1/feedback",
+  "REST GET /api/v1/instructions",
+  "REST PUT /api/v1/instructions",
   "LangGraph PUT /store/items",
   "LangGraph GET /store/items",
   "LangGraph DELETE /store/items",
@@ -153,7 +137,15 @@ const SURFACES = [
   "console page /memories",
   "console page /memories/[id]",
   "console page /memories/runs",
+  "console page /memories/review",
+  "console page /memories/rules",
+  "console page /memories/instructions",
+  "settings page /settings",
+  "console action decideProposal",
+  "console action decideProposals",
+  "console action removeRule",
   "console page /memories/access-log",
+  "console page /memories/usage",
   "console page /memories/admin",
   "console page /memories/transfer",
   "console loader listMemoryUses",
@@ -168,6 +160,17 @@ const SURFACES = [
   "settings page /settings/keys",
   "settings action createKey",
   "settings action revokeKey",
+  "REST GET /api/v1/webhooks",
+  "REST POST /api/v1/webhooks",
+  "REST GET /api/v1/webhooks/:id",
+  "REST PATCH /api/v1/webhooks/:id",
+  "REST DELETE /api/v1/webhooks/:id",
+  "REST GET /api/v1/webhooks/:id/deliveries",
+  "REST POST /api/v1/webhooks/:id/deliveries/:deliveryId/redeliver",
+  "settings page /settings/webhooks",
+  "settings action deleteWebhook",
+  "settings action enableWebhook",
+  "settings action redeliver",
 ] as const;
 type Surface = (typeof SURFACES)[number];
 
@@ -240,6 +243,8 @@ let written = 0;
 /** A fresh key per write, so B's own writes never collide with each other. */
 const freshKey = () => `k${++written}`;
 const FAR_FUTURE = new Date("2999-01-01T00:00:00.000Z");
+/** A cursor as the app makes them, naming a row the attacker does not own. */
+const forged = (order: string, id: string) => encodeCursor({ name: order, direction: "desc" }, { at: FAR_FUTURE, id });
 const agentOfB = () => contextFor(testDatabase(), B_ID, { actor: { type: "agent", id: "offline" } });
 /** B's own memory with the words A's chat and A's run log also hold: purging it erases copies, B's only. */
 const sharedMemoryOfB = () => createMemory(contextFor(testDatabase(), B_ID), { content: SHARED_MEMORY });
@@ -318,8 +323,8 @@ aimAt(A_MEMORIES.slice(0, 1), [
 
 const MCP_ERROR = refusedWith({ isError: true });
 const NO_MEMORY = refusedWith({ thrown: expect.stringMatching(/^No memory with id/) });
-const NOT_FOUND = refusedWith({ status: "not_found" });
-const NOTHING_CHANGED = refusedWith({ status: "ok", changed: 0, skipped: 1 });
+const NOT_FOUND = refusedWith({ ok: false, error: expect.objectContaining({ code: "not_found" }) });
+const NOTHING_CHANGED = refusedWith({ ok: true, changed: 0, skipped: 1 });
 aimAt(A_MEMORY_UUIDS, [
   { surface: "MCP get_memory", auths: BOTH, expect: MCP_ERROR, send: (id) => mcp("get_memory", { id }) },
   {
@@ -453,6 +458,52 @@ aimAt(
   [{ surface: "REST DELETE /api/v1/keys/:id", auths: SESSION, expect: refused(404), send: (id) => rest.revokeKey(id) }],
 );
 
+aimAt(A_WEBHOOKS, [
+  { surface: "REST GET /api/v1/webhooks/:id", auths: BOTH, expect: refused(404), send: (id) => rest.webhook(id) },
+  {
+    surface: "REST PATCH /api/v1/webhooks/:id",
+    auths: BOTH,
+    expect: refused(404),
+    send: (id) => rest.patchWebhook(id, { enabled: false }),
+  },
+  {
+    surface: "REST DELETE /api/v1/webhooks/:id",
+    auths: BOTH,
+    expect: refused(404),
+    send: (id) => rest.deleteWebhook(id),
+  },
+  {
+    surface: "REST GET /api/v1/webhooks/:id/deliveries",
+    auths: BOTH,
+    expect: refused(404),
+    send: (id) => rest.webhookDeliveries(id),
+  },
+  {
+    surface: "REST POST /api/v1/webhooks/:id/deliveries/:deliveryId/redeliver",
+    auths: BOTH,
+    expect: refused(404),
+    send: (id, f) => rest.redeliver(id, f.a.webhook.deliveryId),
+  },
+  {
+    surface: "settings action deleteWebhook",
+    auths: SESSION,
+    expect: refusedWith({ ok: false }),
+    send: (id) => consoleActions.deleteWebhook(id),
+  },
+  {
+    surface: "settings action enableWebhook",
+    auths: SESSION,
+    expect: refusedWith({ ok: false }),
+    send: (id) => consoleActions.enableWebhook(id),
+  },
+  {
+    surface: "settings action redeliver",
+    auths: SESSION,
+    expect: refusedWith({ ok: false }),
+    send: (id, f) => consoleActions.redeliver(id, f.a.webhook.deliveryId),
+  },
+]);
+
 aimAt(A_RUNS, [
   {
     surface: "console action retryRun",
@@ -577,10 +628,10 @@ alongNamespaces([
     verb: "a file with A's memory id under",
     auths: SESSION,
     valid: own(),
-    invalid: refusedWith({ status: "applied", created: 0 }),
+    invalid: refusedWith({ outcome: "applied", created: 0 }),
     send: (namespace, f) =>
       consoleActions.import({ file: exportFile([exported(f.a.memories.active, namespace, freshKey())]), apply: true }),
-    check: (body) => expect(body).toMatchObject({ status: "applied", created: 1 }),
+    check: (body) => expect(body).toMatchObject({ outcome: "applied", created: 1 }),
   },
 ]);
 
@@ -667,7 +718,7 @@ add("REST GET /api/v1/memories", BOTH, "a raw encoded slash in the namespace", o
   rest.list("?namespace=team%2F1"),
 );
 add("REST GET /api/v1/memories", BOTH, "a cursor built from A's memory", own(200), (_t, f) =>
-  rest.list(`?status=all&cursor=${encodeCursor({ updatedAt: FAR_FUTURE.toISOString(), id: f.a.memories.active })}`),
+  rest.list(`?status=all&cursor=${forged("updated_desc", f.a.memories.active)}`),
 );
 add("REST GET /api/v1/memories", BOTH, "every status, no filter", own(200), () => rest.list("?status=all&limit=200"));
 add("REST GET /api/v1/memories", BOTH, "a repeated namespace parameter", own(200), () =>
@@ -694,6 +745,178 @@ add("REST POST /api/v1/keys", SESSION, "issue a key naming A's user id", refused
 add("REST GET /api/v1/me", BOTH, "who am I", own(200), () => rest.me(), {
   check: (body) => expect(body).toMatchObject({ userId: B_ID, root: ["users", B_ID] }),
 });
+
+add("REST GET /api/v1/usage", BOTH, "the last 30 days", own(200), () => rest.usage());
+add(
+  "REST GET /api/v1/usage",
+  BOTH,
+  "the day A spent on",
+  own(200),
+  () => rest.usage("?from=2026-01-15&to=2026-01-15"),
+  {
+    check: (body) => expect((body as { days: unknown[] }).days).toEqual([]),
+  },
+);
+add("REST GET /api/v1/usage", BOTH, "naming A's user id", refused(422), () => rest.usage(`?userId=${A_ID}`));
+
+/* ---------- review, rules, settings ---------- */
+
+aimAt(A_PROPOSALS, [
+  {
+    surface: "REST POST /api/v1/proposals/:id/approve",
+    auths: SESSION,
+    expect: refused(404),
+    send: (id) => rest.approve(id),
+  },
+  {
+    surface: "REST POST /api/v1/proposals/:id/approve",
+    verb: "as edited,",
+    auths: SESSION,
+    expect: refused(404),
+    send: (id) => rest.approve(id, { content: "B's words" }),
+  },
+  {
+    surface: "REST POST /api/v1/proposals/:id/approve",
+    auths: KEY,
+    expect: refused(403),
+    send: (id) => rest.approve(id),
+  },
+  {
+    surface: "REST POST /api/v1/proposals/:id/reject",
+    auths: SESSION,
+    expect: refused(404),
+    send: (id) => rest.reject(id, { reason: "no" }),
+  },
+  {
+    surface: "REST POST /api/v1/proposals/:id/reject",
+    auths: KEY,
+    expect: refused(403),
+    send: (id) => rest.reject(id),
+  },
+]);
+aimAt(A_RULES, [
+  { surface: "REST DELETE /api/v1/rules/:id", auths: SESSION, expect: refused(404), send: (id) => rest.deleteRule(id) },
+  { surface: "REST DELETE /api/v1/rules/:id", auths: KEY, expect: refused(403), send: (id) => rest.deleteRule(id) },
+]);
+const noProposals = (body: unknown) => expect((body as { proposals: unknown[] }).proposals).toEqual([]);
+add("REST GET /api/v1/proposals", BOTH, "list B's proposals", own(200), () => rest.proposals(), {
+  check: noProposals,
+});
+add(
+  "REST GET /api/v1/proposals",
+  BOTH,
+  "A's pending ones by status",
+  own(200),
+  () => rest.proposals("?status=pending"),
+  {
+    check: noProposals,
+  },
+);
+add(
+  "REST GET /api/v1/proposals",
+  BOTH,
+  "naming A's thread",
+  own(200),
+  (_t, f) => rest.proposals(`?threadId=${f.a.threadId}`),
+  {
+    check: noProposals,
+  },
+);
+add(
+  "REST GET /api/v1/proposals",
+  BOTH,
+  "a cursor built from A's proposal",
+  own(200),
+  (_t, f) => rest.proposals(`?cursor=${forged("proposals", f.a.proposal)}`),
+  { check: noProposals },
+);
+add("REST GET /api/v1/proposals", BOTH, "naming A's user id", refused(422), () => rest.proposals(`?userId=${A_ID}`));
+add("REST GET /api/v1/rules", BOTH, "list rules", own(200), () => rest.rules(), {
+  check: (body) =>
+    expect((body as { rules: unknown[] }).rules.every((r) => !JSON.stringify(r).includes("qz"))).toBe(true),
+});
+add("REST POST /api/v1/rules", BOTH, "add a rule", own(201), () =>
+  rest.createRule({ text: "Bob's rule", terms: ["tuba"] }),
+);
+add("REST POST /api/v1/rules", BOTH, "add a rule naming A's user id", refused(422), () =>
+  rest.createRule({ text: "for A", userId: A_ID }),
+);
+add("REST GET /api/v1/settings", BOTH, "B's settings, not A's", own(200), () => rest.settings(), {
+  check: (body) => expect(body).toEqual({ review: "deletes" }),
+});
+add("REST PATCH /api/v1/settings", SESSION, "B's review mode", own(200), () =>
+  rest.patchSettings({ review: "deletes" }),
+);
+add("REST PATCH /api/v1/settings", KEY, "with a key", refused(403), () => rest.patchSettings({ review: "off" }));
+add("REST POST /api/v1/feedback", BOTH, "rate A's answer", refused(404), (_t, f) =>
+  rest.feedback({ messageId: f.a.answerId, rating: "down", comment: "B's words" }),
+);
+add("REST POST /api/v1/feedback", BOTH, "naming A's user id", refused(422), (_t, f) =>
+  rest.feedback({ messageId: f.a.answerId, rating: "up", userId: A_ID }),
+);
+add("REST GET /api/v1/instructions", BOTH, "B's instructions, not A's", own(200), () => rest.instructions(), {
+  check: (body) => expect(body).toEqual({ instructions: null, versions: [] }),
+});
+add("REST PUT /api/v1/instructions", SESSION, "B's own instructions", own(200), () =>
+  rest.putInstructions({ text: "Bob likes haiku." }),
+);
+add("REST PUT /api/v1/instructions", KEY, "with a key", refused(403), () =>
+  rest.putInstructions({ text: "Obey the agent." }),
+);
+add("REST PATCH /api/v1/settings", SESSION, "naming A's user id", refused(422), () =>
+  rest.patchSettings({ review: "off", userId: A_ID }),
+);
+
+aimAt(A_PROPOSALS.slice(0, 1), [
+  {
+    surface: "console action decideProposal",
+    verb: "approve",
+    auths: SESSION,
+    expect: NOT_FOUND,
+    send: (id) => consoleActions.decideProposal({ id, decision: "approve" }),
+  },
+  {
+    surface: "console action decideProposal",
+    verb: "reject",
+    auths: SESSION,
+    expect: NOT_FOUND,
+    send: (id) => consoleActions.decideProposal({ id, decision: "reject", reason: "no" }),
+  },
+  {
+    surface: "console action decideProposals",
+    verb: "bulk approve",
+    auths: SESSION,
+    expect: refusedWith({ ok: true, decided: 0, skipped: [expect.objectContaining({ message: expect.any(String) })] }),
+    send: (id) => consoleActions.decideProposals({ ids: [id], decision: "approve" }),
+  },
+]);
+aimAt(A_RULES.slice(0, 1), [
+  {
+    surface: "console action removeRule",
+    auths: SESSION,
+    expect: NOT_FOUND,
+    send: (id) => consoleActions.removeRule(id),
+  },
+]);
+add("console page /memories/review", SESSION, "B's review queue", own(200), () => consolePages.review());
+add("console page /memories/review", SESSION, "rejected ones", own(200), () =>
+  consolePages.review({ status: "rejected" }),
+);
+add("console page /memories/review", SESSION, "a cursor built from A's proposal", own(200), (_t, f) =>
+  consolePages.review({ cursor: forged("proposals", f.a.proposal) }),
+);
+add("console page /memories/review", SESSION, "as A (not an admin)", refused(404), () =>
+  consolePages.review({ as: A_ID }),
+);
+add("console page /memories/rules", SESSION, "B's rules", own(200), () => consolePages.rules());
+add("console page /memories/instructions", SESSION, "B's instructions", own(200), () => consolePages.instructions());
+add("console page /memories/instructions", SESSION, "as A (not an admin)", refused(404), () =>
+  consolePages.instructions({ as: A_ID }),
+);
+add("console page /memories/rules", SESSION, "as A (not an admin)", refused(404), () =>
+  consolePages.rules({ as: A_ID }),
+);
+add("settings page /settings", SESSION, "B's review mode", own(200), () => consolePages.settings());
 
 /* ---------- LangGraph: the rest ---------- */
 
@@ -738,7 +961,7 @@ add("MCP search_memories", BOTH, "A's words everywhere", own(), () =>
   mcp("search_memories", { query: "what is Alice's locker code?", limit: 50 }),
 );
 add("MCP list_memories", BOTH, "a cursor built from A's memory", own(), (_t, f) =>
-  mcp("list_memories", { cursor: encodeCursor({ updatedAt: FAR_FUTURE.toISOString(), id: f.a.memories.active }) }),
+  mcp("list_memories", { cursor: forged("updated_desc", f.a.memories.active) }),
 );
 add("chat tool search_memory", SESSION, "A's words", own(), () =>
   tool(agentOfB(), "search_memory", { query: "Alice's locker code plan", limit: 20 }),
@@ -755,7 +978,7 @@ add("chat tool manage_memory", SESSION, "a {threadId} namespace filled with A's 
 /* ---------- chat threads, console pages and loaders ---------- */
 
 add("chat action loadThreads", SESSION, "a cursor built from A's thread", own(), (_t, f) =>
-  chatThreads.load(encodeKeyset(FAR_FUTURE, f.a.threadId)),
+  chatThreads.load(forged("threads", f.a.threadId)),
 );
 add("chat action loadThreads", SESSION, "an empty cursor", own(), () => chatThreads.load(""));
 add("chat sidebar", SESSION, "B's thread list", own(200), () => consolePages.sidebar());
@@ -791,22 +1014,30 @@ add("console page /memories", SESSION, "a cursor built from A's user id", own(20
 add("console page /memories/runs", SESSION, "B's runs", own(200), () => consolePages.runs());
 add("console page /memories/runs", SESSION, "failed runs", own(200), () => consolePages.runs({ status: "failed" }));
 add("console page /memories/runs", SESSION, "a cursor built from A's run", own(200), (_t, f) =>
-  consolePages.runs({ cursor: encodeKeyset(FAR_FUTURE, f.a.runs.succeeded) }),
+  consolePages.runs({ cursor: forged("runs", f.a.runs.succeeded) }),
 );
 add("console page /memories/runs", SESSION, "a cursor whose id is not a run id", own(200), () =>
-  consolePages.runs({ cursor: encodeKeyset(FAR_FUTURE, "t1") }),
+  consolePages.runs({ cursor: forged("runs", "t1") }),
 );
 add("console page /memories/access-log", SESSION, "B's access log", own(200), () => consolePages.accessLog());
+add("console page /memories/usage", SESSION, "B's usage and cost", own(200), () => consolePages.usage());
 add("console page /memories/access-log", SESSION, "a cursor from the far future", own(200), () =>
-  consolePages.accessLog({ cursor: encodeKeyset(FAR_FUTURE, UNKNOWN_UUID) }),
+  consolePages.accessLog({ cursor: forged("audit", UNKNOWN_UUID) }),
 );
 add("console page /memories/access-log", SESSION, "a cursor whose id is not an entry id", own(200), () =>
-  consolePages.accessLog({ cursor: encodeKeyset(FAR_FUTURE, "t1") }),
+  consolePages.accessLog({ cursor: forged("audit", "t1") }),
 );
 add("console page /memories/admin", SESSION, "the user picker", refused(404), () => consolePages.admin());
 add("console page /memories/admin", SESSION, "a search for A", refused(404), () => consolePages.admin({ q: "Alice" }));
 add("console page /memories/transfer", SESSION, "export and import", own(200), () => consolePages.transfer());
 add("settings page /settings/keys", SESSION, "B's keys", own(200), () => consolePages.keys());
+add("settings page /settings/webhooks", SESSION, "B's webhooks", own(200), () => consolePages.webhooks());
+add("REST GET /api/v1/webhooks", BOTH, "list webhooks", own(200), () => rest.webhooks(), {
+  check: (body) => expect((body as { webhooks: unknown[] }).webhooks).toEqual([]),
+});
+add("REST POST /api/v1/webhooks", BOTH, "add a webhook", own(201), () =>
+  rest.createWebhook({ url: "https://hooks.example.com/bob", events: ["memory.created"] }),
+);
 
 /* ---------- console and settings actions: the rest ---------- */
 
@@ -843,15 +1074,15 @@ function exported(id: string, namespace: string[], key: string) {
 add("console action changeStatus", SESSION, "purge B's memory worded like A's chat and run log", own(), async () =>
   consoleActions.status({ id: (await sharedMemoryOfB()).id, op: "purge", confirm: "purge" }),
 );
-add("console action editMemory", SESSION, "A's id naming A as the owner", refusedWith({ status: "invalid" }), (_t, f) =>
-  consoleActions.edit({ id: f.a.memories.active, expectedVersion: 1, content: { content: "x" }, as: A_ID }),
-);
 add(
-  "console action bulkStatus",
+  "console action editMemory",
   SESSION,
-  "all of A's ids at once",
-  refusedWith({ status: "ok", changed: 0 }),
-  (_t, f) => consoleActions.bulk({ ids: [...Object.values(f.a.memories), ...f.a.namespaced], op: "delete" }),
+  "A's id naming A as the owner",
+  refusedWith({ ok: false, error: expect.objectContaining({ code: "unprocessable" }) }),
+  (_t, f) => consoleActions.edit({ id: f.a.memories.active, expectedVersion: 1, content: { content: "x" }, as: A_ID }),
+);
+add("console action bulkStatus", SESSION, "all of A's ids at once", refusedWith({ ok: true, changed: 0 }), (_t, f) =>
+  consoleActions.bulk({ ids: [...Object.values(f.a.memories), ...f.a.namespaced], op: "delete" }),
 );
 add("console action import", SESSION, "A's key plan in A's namespace team/1", own(), (_t, f) =>
   consoleActions.import({ file: exportFile([exported(f.a.memories.active, ["team", "1"], "plan")]), apply: true }),
@@ -919,7 +1150,7 @@ for (const messageId of ["m-a-2", "m-a-3"]) {
     `B's memory sourced from B's message ${messageId} (A has one too)`,
     own(200),
     async () => {
-      const [memory] = await testDatabase().rows<{ id: string }>(
+      const [memory] = await testDatabase().unbound.rows<{ id: string }>(
         sql`select id from memories where user_id = ${B_ID}::uuid and message_id = ${messageId} limit 1`,
       );
       if (!memory) throw new Error(`B has no memory from ${messageId}`);
@@ -965,7 +1196,10 @@ for (const { attack, target } of proposals) {
     SESSION,
     `delete ${attack}`,
     own(),
-    (id, f) => extractForB(f, "Forget the plan", () => [{ op: "delete", id, reason: "asked to" }]),
+    (id, f) =>
+      extractForB(f, "Forget the plan", (messageId) => [
+        { op: "delete", id, messageId, quote: "Forget the plan", reason: "asked to" },
+      ]),
     { target, ...appliedNothing },
   );
 }

@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
+import { REQUEST_ACCOUNTING_TABLES } from "../memory/support";
 
 /** One row of a public table as JSON text, with the user it belongs to (null when the table has no owner column). */
 export interface OwnedRow {
@@ -12,13 +13,16 @@ export interface OwnedRow {
 const snapshotQueries = new WeakMap<Database, Promise<SQL>>();
 
 async function snapshotQuery(database: Database): Promise<SQL> {
-  const columns = await database.rows<{ table: string; column: string }>(sql`
+  const columns = await database.unbound.rows<{ table: string; column: string }>(sql`
     select c.table_name as "table", c.column_name as "column"
     from information_schema.columns c
     join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
     where c.table_schema = 'public' and t.table_type = 'BASE TABLE'`);
   const tables = new Map<string, Set<string>>();
-  for (const { table, column } of columns) tables.set(table, (tables.get(table) ?? new Set()).add(column));
+  for (const { table, column } of columns) {
+    if (REQUEST_ACCOUNTING_TABLES.includes(table)) continue;
+    tables.set(table, (tables.get(table) ?? new Set()).add(column));
+  }
   const selects = [...tables].map(([table, names]) => {
     const ownerColumn = table === "users" ? "id" : names.has("user_id") ? "user_id" : null;
     const owner = ownerColumn ? sql`t.${sql.identifier(ownerColumn)}::text` : sql`null::text`;
@@ -38,7 +42,7 @@ export async function snapshotRows(database: Database): Promise<Map<string, Owne
     query = snapshotQuery(database);
     snapshotQueries.set(database, query);
   }
-  const rows = await database.rows<OwnedRow>(await query);
+  const rows = await database.unbound.rows<OwnedRow>(await query);
   return new Map(rows.map((row) => [`${row.table} ${row.json}`, row]));
 }
 

@@ -9,16 +9,26 @@ import AccessLogPage from "@/app/(console)/memories/access-log/page";
 import * as memoryActions from "@/app/(console)/memories/actions";
 import AdminPage from "@/app/(console)/memories/admin/page";
 import * as exportRoute from "@/app/(console)/memories/export/route";
+import InstructionsPage from "@/app/(console)/memories/instructions/page";
 import MemoriesPage from "@/app/(console)/memories/page";
+import * as reviewActions from "@/app/(console)/memories/review/actions";
+import ReviewPage from "@/app/(console)/memories/review/page";
+import RulesPage from "@/app/(console)/memories/rules/page";
 import * as runActions from "@/app/(console)/memories/runs/actions";
 import RunsPage from "@/app/(console)/memories/runs/page";
 import TransferPage from "@/app/(console)/memories/transfer/page";
+import UsagePage from "@/app/(console)/memories/usage/page";
 import * as keyActions from "@/app/(console)/settings/keys/actions";
 import ApiKeysPage from "@/app/(console)/settings/keys/page";
+import SettingsPage from "@/app/(console)/settings/page";
+import * as webhookActions from "@/app/(console)/settings/webhooks/actions";
+import WebhooksPage from "@/app/(console)/settings/webhooks/page";
 import * as storeItems from "@/app/api/langgraph/store/items/route";
 import * as storeSearch from "@/app/api/langgraph/store/items/search/route";
 import * as storeNamespaces from "@/app/api/langgraph/store/namespaces/route";
 import * as mcpRoute from "@/app/api/mcp/route";
+import * as feedbackRoute from "@/app/api/v1/feedback/route";
+import * as instructionsRoute from "@/app/api/v1/instructions/route";
 import * as keyItem from "@/app/api/v1/keys/[id]/route";
 import * as keyCollection from "@/app/api/v1/keys/route";
 import * as me from "@/app/api/v1/me/route";
@@ -27,12 +37,24 @@ import * as restore from "@/app/api/v1/memories/[id]/restore/route";
 import * as memoryItem from "@/app/api/v1/memories/[id]/route";
 import * as memoryCollection from "@/app/api/v1/memories/route";
 import * as search from "@/app/api/v1/memories/search/route";
+import * as approve from "@/app/api/v1/proposals/[id]/approve/route";
+import * as reject from "@/app/api/v1/proposals/[id]/reject/route";
+import * as proposals from "@/app/api/v1/proposals/route";
+import * as ruleItem from "@/app/api/v1/rules/[id]/route";
+import * as ruleCollection from "@/app/api/v1/rules/route";
+import * as settings from "@/app/api/v1/settings/route";
 import * as extraction from "@/app/api/v1/threads/[id]/extraction/route";
+import * as usage from "@/app/api/v1/usage/route";
+import * as webhookRedeliver from "@/app/api/v1/webhooks/[id]/deliveries/[deliveryId]/redeliver/route";
+import * as webhookDeliveries from "@/app/api/v1/webhooks/[id]/deliveries/route";
+import * as webhookItem from "@/app/api/v1/webhooks/[id]/route";
+import * as webhookCollection from "@/app/api/v1/webhooks/route";
 import { ChatSidebar } from "@/components/chat/chat-sidebar";
 import { loadSourceMessage } from "@/lib/console/source";
 import { listMemoryUses } from "@/lib/console/usage";
 import { createMemoryTools, type MemoryContext, type MemoryToolsOptions } from "@/lib/memory";
 import { routeFetch } from "../api-keys/dispatch";
+import { bindingFor } from "../memory/support";
 import { harness, testDatabase } from "./harness";
 
 /**
@@ -166,6 +188,53 @@ export const rest = {
   revokeKey: (id: string) =>
     http(keyItem.DELETE, { method: "DELETE", path: `/api/v1/keys/${encodeURIComponent(id)}`, params: { id } }),
   me: () => http(me.GET, { path: "/api/v1/me" }),
+  usage: (query = "") => http(usage.GET, { path: `/api/v1/usage${query}` }),
+  webhooks: () => http(webhookCollection.GET, { path: "/api/v1/webhooks" }),
+  createWebhook: (body: unknown) => http(webhookCollection.POST, { method: "POST", path: "/api/v1/webhooks", body }),
+  webhook: (id: string) =>
+    http(webhookItem.GET, { path: `/api/v1/webhooks/${encodeURIComponent(id)}`, params: { id } }),
+  patchWebhook: (id: string, body: unknown) =>
+    http(webhookItem.PATCH, {
+      method: "PATCH",
+      path: `/api/v1/webhooks/${encodeURIComponent(id)}`,
+      params: { id },
+      body,
+    }),
+  deleteWebhook: (id: string) =>
+    http(webhookItem.DELETE, { method: "DELETE", path: `/api/v1/webhooks/${encodeURIComponent(id)}`, params: { id } }),
+  webhookDeliveries: (id: string) =>
+    http(webhookDeliveries.GET, { path: `/api/v1/webhooks/${encodeURIComponent(id)}/deliveries`, params: { id } }),
+  redeliver: (id: string, deliveryId: string) =>
+    http(webhookRedeliver.POST, {
+      method: "POST",
+      path: `/api/v1/webhooks/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`,
+      params: { id, deliveryId },
+    }),
+  proposals: (query = "") => http(proposals.GET, { path: `/api/v1/proposals${query}` }),
+  approve: (id: string, body?: unknown) =>
+    http(approve.POST, {
+      method: "POST",
+      path: `/api/v1/proposals/${encodeURIComponent(id)}/approve`,
+      params: { id },
+      body,
+    }),
+  reject: (id: string, body?: unknown) =>
+    http(reject.POST, {
+      method: "POST",
+      path: `/api/v1/proposals/${encodeURIComponent(id)}/reject`,
+      params: { id },
+      body,
+    }),
+  rules: () => http(ruleCollection.GET, { path: "/api/v1/rules" }),
+  createRule: (body: unknown) => http(ruleCollection.POST, { method: "POST", path: "/api/v1/rules", body }),
+  deleteRule: (id: string) =>
+    http(ruleItem.DELETE, { method: "DELETE", path: `/api/v1/rules/${encodeURIComponent(id)}`, params: { id } }),
+  settings: () => http(settings.GET, { path: "/api/v1/settings" }),
+  patchSettings: (body: unknown) => http(settings.PATCH, { method: "PATCH", path: "/api/v1/settings", body }),
+  feedback: (body: unknown) => http(feedbackRoute.POST, { method: "POST", path: "/api/v1/feedback", body }),
+  instructions: () => http(instructionsRoute.GET, { path: "/api/v1/instructions" }),
+  putInstructions: (body: unknown) =>
+    http(instructionsRoute.PUT, { method: "PUT", path: "/api/v1/instructions", body }),
 };
 
 /* ---------- LangGraph Store API ---------- */
@@ -279,17 +348,25 @@ export const consolePages = {
     page(() => MemoryPage({ params: Promise.resolve({ id }), searchParams: searchParams(values) })),
   runs: (values: Record<string, string> = {}) => page(() => RunsPage({ searchParams: searchParams(values) })),
   accessLog: (values: Record<string, string> = {}) => page(() => AccessLogPage({ searchParams: searchParams(values) })),
+  usage: () => page(() => UsagePage()),
   admin: (values: Record<string, string> = {}) => page(() => AdminPage({ searchParams: searchParams(values) })),
   transfer: () => page(() => TransferPage()),
   keys: () => page(() => ApiKeysPage()),
+  webhooks: () => page(() => WebhooksPage()),
+  review: (values: Record<string, string> = {}) => page(() => ReviewPage({ searchParams: searchParams(values) })),
+  rules: (values: Record<string, string> = {}) => page(() => RulesPage({ searchParams: searchParams(values) })),
+  instructions: (values: Record<string, string> = {}) =>
+    page(() => InstructionsPage({ searchParams: searchParams(values) })),
+  settings: () => page(() => SettingsPage()),
   thread: (id: string) => page(() => ThreadPage({ params: Promise.resolve({ id }) })),
   sidebar: () => page(() => ChatSidebar()),
 };
 
 export const consoleLoaders = {
-  memoryUses: (userId: string, memoryId: string) => result(() => listMemoryUses(testDatabase().db, userId, memoryId)),
+  memoryUses: (userId: string, memoryId: string) =>
+    result(() => listMemoryUses(bindingFor(testDatabase(), userId), memoryId)),
   sourceMessage: (userId: string, source: { threadId?: string; messageId?: string }) =>
-    result(() => loadSourceMessage(testDatabase().db, userId, source)),
+    result(() => loadSourceMessage(bindingFor(testDatabase(), userId), source)),
 };
 
 export const consoleActions = {
@@ -300,13 +377,19 @@ export const consoleActions = {
   import: (input: unknown) => result(() => memoryActions.importAction(input)),
   retryRun: (runId: unknown) => result(() => runActions.retryRunAction(runId)),
   revokeKey: (id: string) => result(() => keyActions.revokeKeyAction(id)),
+  deleteWebhook: (id: string) => result(() => webhookActions.deleteWebhookAction(id)),
+  enableWebhook: (id: string) => result(() => webhookActions.setWebhookEnabledAction(id, true)),
+  redeliver: (id: string, deliveryId: string) => result(() => webhookActions.redeliverAction(id, deliveryId)),
+  decideProposal: (input: unknown) => result(() => reviewActions.decideProposalAction(input)),
+  decideProposals: (input: unknown) => result(() => reviewActions.decideProposalsAction(input)),
+  removeRule: (id: string) => result(() => reviewActions.removeRuleAction(id)),
   createKey: (fields: Record<string, string | string[]>) =>
     result(() => {
       const form = new FormData();
       for (const [name, value] of Object.entries(fields)) {
         for (const item of Array.isArray(value) ? value : [value]) form.append(name, item);
       }
-      return keyActions.createKeyAction({ status: "idle" }, form);
+      return keyActions.createKeyAction(null, form);
     }),
   export: () => http(() => exportRoute.GET(), { path: "/memories/export" }),
 };

@@ -1,27 +1,378 @@
-import { generateText, isStepCount, streamText, tool } from "ai";
+import { generateText, isStepCount, Output, streamText, tool } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { readIntent, thirdPerson } from "@/lib/ai/offline/intent";
+import { planOps, proposeOps } from "@/lib/ai/offline/extraction";
+import { readMessage, thirdPerson } from "@/lib/ai/offline/intent";
 import { OfflineLanguageModel } from "@/lib/ai/offline/model";
+import { sameSlot } from "@/lib/ai/offline/slots";
 import { createModelRegistry, languageModel } from "@/lib/ai/registry";
+import { buildInstructions } from "@/lib/chat/instructions";
+import { managerAnswerSchema, parseManagerAnswer } from "@/lib/memory/extraction/ops";
+import { buildExtractionPrompt, EXTRACTION_INSTRUCTIONS } from "@/lib/memory/extraction/prompt";
 
-describe("offline intent rules", () => {
+/** The offline manager's ops as the validator reads them (its answer is their wire form, see proposeOps). */
+const plannedOps = (input: Parameters<typeof planOps>[0]) => planOps(input).map((planned) => planned.op);
+
+/** The facts (memory texts) the offline model reads from one user message. */
+const factsOf = (message: string) => readMessage(message).facts.map((fact) => fact.content);
+
+describe("offline statement reading", () => {
   it.each([
-    ["Remember that I prefer dark mode", { type: "save", content: "User prefers dark mode" }],
-    ["I prefer tabs over spaces.", { type: "save", content: "User prefers tabs over spaces" }],
-    ["My name is Ada", { type: "save", content: "User's name is Ada" }],
-    ["From now on, answer in French", { type: "save", content: "From now on, answer in French" }],
-    ["Forget that I prefer dark mode", { type: "forget", query: "I prefer dark mode" }],
-    ["What are my display preferences?", { type: "ask", query: "What are my display preferences" }],
-    ["hello", { type: "chat" }],
-  ])("%s", (message, intent) => {
-    expect(readIntent(message)).toEqual(intent);
+    [
+      "Hi! My name is Priya and I work as a nurse in Toronto.",
+      ["User's name is Priya", "User works as a nurse in Toronto"],
+    ],
+    [
+      "I'm allergic to peanuts, so never suggest recipes with them.",
+      ["User is allergic to peanuts", "Never suggest recipes with peanuts"],
+    ],
+    ["Actually I moved to Vancouver last month.", ["User lives in Vancouver"]],
+    ["By the way, I live in Lisbon.", ["User lives in Lisbon"]],
+  ])("the issue's sentence %j", (message, facts) => {
+    expect(factsOf(message)).toEqual(facts);
+  });
+
+  it.each([
+    ["I am allergic to nuts", ["User is allergic to nuts"]],
+    ["I'm a nurse", ["User is a nurse"]],
+    ["I have two cats", ["User has two cats"]],
+    ["I've been vegetarian for ten years", ["User has been vegetarian for ten years"]],
+    ["I work as a teacher", ["User works as a teacher"]],
+    ["I watch films with my sister", ["User watches films with their sister"]],
+    ["I don't drink coffee", ["User doesn't drink coffee"]],
+    ["I usually wake up at 6", ["User usually wakes up at 6"]],
+    ["I was born in Porto but I grew up in Lisbon", ["User was born in Porto", "User grew up in Lisbon"]],
+    ["My favourite colour is blue", ["User's favourite colour is blue"]],
+    ["My sister lives in Lisbon", ["User's sister lives in Lisbon"]],
+    ["My wife and I live in Porto", ["User and their wife live in Porto"]],
+    ["I prefer tabs over spaces.", ["User prefers tabs over spaces"]],
+    ["I live in Porto, not Lisbon", ["User lives in Porto"]],
+    ["I moved to São Paulo, Brazil in 2019", ["User lives in São Paulo, Brazil"]],
+    ["I moved to a new flat", ["User moved to a new flat"]],
+  ])("first-person form %j", (message, facts) => {
+    expect(factsOf(message)).toEqual(facts);
+  });
+
+  it.each([
+    ["Also, I speak Portuguese.", ["User speaks Portuguese"]],
+    ["Oh, and by the way, I'm vegan.", ["User is vegan"]],
+    ["Hello, I'm Priya.", ["User's name is Priya"]],
+    ["Hey there! I cycle to work.", ["User cycles to work"]],
+  ])("lead-ins and greetings are not part of the fact: %j", (message, facts) => {
+    expect(factsOf(message)).toEqual(facts);
+  });
+
+  it.each([
+    [
+      "My favourite colour is blue; I speak Portuguese and Spanish.",
+      ["User's favourite colour is blue", "User speaks Portuguese and Spanish"],
+    ],
+    ["I live in Lisbon and work as a nurse", ["User lives in Lisbon", "User works as a nurse"]],
+    ["I'm vegan and never eat honey", ["User is vegan", "User never eats honey"]],
+    ["I like cats but I'm allergic to them", ["User likes cats", "User is allergic to cats"]],
+    ["I hate mushrooms, so don't put them in anything", ["User hates mushrooms", "Don't put mushrooms in anything"]],
+    ["I used to live in Berlin but now I live in Munich", ["User used to live in Berlin", "User lives in Munich"]],
+  ])("splits %j into single facts", (message, facts) => {
+    expect(factsOf(message)).toEqual(facts);
+  });
+
+  it.each([
+    ["I like salt and pepper", ["User likes salt and pepper"]],
+    ["I have two cats and a dog", ["User has two cats and a dog"]],
+  ])("keeps %j one fact: the other side of the 'and' is no statement", (message, facts) => {
+    expect(factsOf(message)).toEqual(facts);
+  });
+
+  it("drops a consequence it cannot resolve to a standing instruction", () => {
+    expect(factsOf("I'm allergic to shellfish, so be careful")).toEqual(["User is allergic to shellfish"]);
+    expect(factsOf("Never suggest recipes with them.")).toEqual([]);
+  });
+
+  it.each([
+    "I think so",
+    "I'm not sure",
+    "I'm fine, thanks",
+    "Thanks! That's helpful.",
+    "Hi!",
+    "Good morning! I'm so tired today",
+    "I have a question",
+    "I'm looking for a recipe",
+    "I love it so much",
+    "My question is about Python",
+    "I like that idea",
+    "I had a great day",
+    "Never mind",
+    "Where do I live?",
+    "Do you remember that I live in Lisbon?",
+  ])("states no fact: %j", (message) => {
+    expect(factsOf(message)).toEqual([]);
+  });
+
+  it("quotes each fact with the exact words of its clause", () => {
+    const message = "Hi! My name is Priya and I work as a nurse in Toronto.";
+    const { facts } = readMessage(message);
+    expect(facts.map((fact) => fact.quote)).toEqual(["My name is Priya", "I work as a nurse in Toronto"]);
+    for (const fact of facts) expect(message).toContain(fact.quote);
+  });
+
+  it("keeps the app's instruction phrasings", () => {
+    expect(factsOf("Remember that I prefer dark mode")).toEqual(["User prefers dark mode"]);
+    expect(factsOf("Can you remember that I like tea?")).toEqual(["User likes tea"]);
+    expect(factsOf("From now on, answer in French")).toEqual(["From now on, answer in French"]);
+    expect(factsOf("From now on, call me Ada")).toEqual(["From now on, call the user Ada"]);
+    expect(factsOf("Always answer in French.")).toEqual(["Always answer in French"]);
+  });
+
+  it("reads questions as searches, with the memory's words for the user's own facts", () => {
+    expect(readMessage("What are my display preferences?")).toEqual({
+      facts: [],
+      question: { query: "What are my display preferences", quote: "What are my display preferences?" },
+    });
+    expect(readMessage("what's my job?").question?.query).toMatch(/job.*works as/);
+    expect(readMessage("Where do I live?").question?.query).toContain("lives in");
+    expect(readMessage("What do you know about me?").question?.query).toBe("What do you know about me");
+  });
+
+  it("reads forget requests, but not 'forget it'", () => {
+    expect(readMessage("Forget that I prefer dark mode")).toEqual({
+      facts: [],
+      forget: { query: "I prefer dark mode", quote: "Forget that I prefer dark mode" },
+    });
+    expect(readMessage("Oh, forget it.")).toEqual({ facts: [] });
   });
 
   it("rewrites first person into a statement about the user", () => {
     expect(thirdPerson("I am allergic to nuts")).toBe("User is allergic to nuts");
     expect(thirdPerson("I watch films with my sister")).toBe("User watches films with their sister");
     expect(thirdPerson("I don't drink coffee")).toBe("User doesn't drink coffee");
+  });
+});
+
+describe("offline slots", () => {
+  it.each([
+    ["User lives in Toronto", "User lives in Vancouver"],
+    ["The user lives in Toronto", "User lives in Vancouver"],
+    ["User moved to Toronto", "User lives in Vancouver"],
+    ["User's name is Ada", "User's name is Priya"],
+    ["User works as a nurse in Toronto", "User works as a doctor"],
+    ["User prefers tea over coffee", "User prefers coffee over tea"],
+    ["User prefers dark mode", "User prefers light mode"],
+    ["User likes coffee", "User doesn't like coffee"],
+    ["User's favourite colour is blue", "User's favourite colour is green"],
+  ])("%j and %j hold the same fact", (a, b) => {
+    expect(sameSlot(a, b)).toBe(true);
+  });
+
+  it.each([
+    ["User is allergic to peanuts", "User is allergic to cats"],
+    ["User likes tea", "User likes coffee"],
+    ["User lives in Lisbon", "User's sister lives in Lisbon"],
+    ["User's name is Ada", "User's cat is called Miso"],
+    ["User speaks Portuguese", "User speaks Spanish"],
+  ])("%j and %j are separate facts", (a, b) => {
+    expect(sameSlot(a, b)).toBe(false);
+  });
+});
+
+const memoryKinds = { kinds: ["memory"], allowed: ["insert", "update", "delete"], deleted: [] };
+const said = (...texts: string[]) => texts.map((text, index) => ({ id: `u${index + 1}`, role: "user", text }));
+const shown = (...texts: string[]) =>
+  texts.map((text, index) => ({ id: `mem${index + 1}`, version: index + 2, kind: "memory", text }));
+
+describe("offline memory manager", () => {
+  it("splits a message into single facts, each quoting its clause", () => {
+    const ops = plannedOps({
+      ...memoryKinds,
+      existing: [],
+      messages: said("Hi! My name is Priya and I work as a nurse in Toronto."),
+    });
+    expect(ops).toEqual([
+      {
+        op: "insert",
+        kind: "memory",
+        content: { content: "User's name is Priya" },
+        messageId: "u1",
+        quote: "My name is Priya",
+      },
+      {
+        op: "insert",
+        kind: "memory",
+        content: { content: "User works as a nurse in Toronto" },
+        messageId: "u1",
+        quote: "I work as a nurse in Toronto",
+      },
+    ]);
+  });
+
+  it("keeps an allergy and the standing instruction that follows from it", () => {
+    const ops = plannedOps({
+      ...memoryKinds,
+      existing: [],
+      messages: said("I'm allergic to peanuts, so never suggest recipes with them."),
+    });
+    expect(ops.map((op) => op.op === "insert" && op.content)).toEqual([
+      { content: "User is allergic to peanuts" },
+      { content: "Never suggest recipes with peanuts" },
+    ]);
+  });
+
+  it("updates where the user lives when they say they moved, with the version it was shown", () => {
+    const ops = plannedOps({
+      ...memoryKinds,
+      existing: shown("User's name is Priya", "User lives in Toronto"),
+      messages: said("Actually I moved to Vancouver last month."),
+    });
+    expect(ops).toEqual([
+      {
+        op: "update",
+        id: "mem2",
+        expectedVersion: 3,
+        content: { content: "User lives in Vancouver" },
+        messageId: "u1",
+        quote: "I moved to Vancouver last month",
+        reason: "The user stated a new value for this.",
+      },
+    ]);
+  });
+
+  it("inserts a fact stated after a lead-in", () => {
+    const ops = plannedOps({ ...memoryKinds, existing: [], messages: said("By the way, I live in Lisbon.") });
+    expect(ops).toMatchObject([
+      { op: "insert", content: { content: "User lives in Lisbon" }, quote: "I live in Lisbon" },
+    ]);
+  });
+
+  it("updates a changed name, job and preference instead of adding contradictions", () => {
+    const ops = plannedOps({
+      ...memoryKinds,
+      existing: shown("User's name is Ada", "User works as a nurse", "User prefers dark mode"),
+      messages: said("Actually, my name is Priya.", "I work as a doctor now.", "I prefer light mode"),
+    });
+    expect(ops.map((op) => op.op === "update" && [op.id, op.content])).toEqual([
+      ["mem1", { content: "User's name is Priya" }],
+      ["mem2", { content: "User works as a doctor" }],
+      ["mem3", { content: "User prefers light mode" }],
+    ]);
+  });
+
+  it("adds a second allergy rather than replacing the first", () => {
+    const ops = plannedOps({
+      ...memoryKinds,
+      existing: shown("User is allergic to peanuts"),
+      messages: said("I'm also allergic to shellfish."),
+    });
+    expect(ops).toMatchObject([{ op: "insert", content: { content: "User is allergic to shellfish" } }]);
+  });
+
+  it("proposes nothing for what a memory already says, nor for questions, small talk or the assistant", () => {
+    const ops = plannedOps({
+      ...memoryKinds,
+      existing: shown("User's name is Ada"),
+      messages: [
+        { id: "u1", role: "user", text: "My name is Ada. Where do I live? I think so. Thanks!" },
+        { id: "a1", role: "assistant", text: "I live in Lisbon and my name is Bot." },
+      ],
+    });
+    expect(ops).toEqual([]);
+  });
+
+  it("retires a contradicting memory when the chat already saved the new value", () => {
+    const input = {
+      ...memoryKinds,
+      existing: shown("User lives in Toronto", "User lives in Vancouver"),
+      messages: said("I moved to Vancouver last month."),
+    };
+    expect(planOps(input)).toEqual([
+      {
+        op: {
+          op: "delete",
+          id: "mem1",
+          reason: 'The user said "I moved to Vancouver last month", which replaces this.',
+          messageId: "u1",
+          quote: "I moved to Vancouver last month",
+        },
+        source: { messageId: "u1", quote: "I moved to Vancouver last month" },
+      },
+    ]);
+  });
+
+  it("inserts only the last of two values one run states for the same fact", () => {
+    const ops = plannedOps({
+      ...memoryKinds,
+      existing: [],
+      messages: said("I live in Lisbon.", "Actually, I moved to Porto."),
+    });
+    expect(ops).toEqual([
+      {
+        op: "insert",
+        kind: "memory",
+        content: { content: "User lives in Porto" },
+        messageId: "u2",
+        quote: "I moved to Porto",
+      },
+    ]);
+  });
+
+  it("deletes the best match on 'forget', citing the user's words in the reason and the op's source", () => {
+    const input = {
+      ...memoryKinds,
+      existing: shown("User lives in Lisbon", "User prefers dark mode"),
+      messages: said("Please forget that I prefer dark mode."),
+    };
+    expect(planOps(input)).toEqual([
+      {
+        op: {
+          op: "delete",
+          id: "mem2",
+          reason: 'The user asked to forget this: "Please forget that I prefer dark mode."',
+          messageId: "u1",
+          quote: "Please forget that I prefer dark mode.",
+        },
+        source: { messageId: "u1", quote: "Please forget that I prefer dark mode." },
+      },
+    ]);
+  });
+
+  it("does not restate a fact the user deleted", () => {
+    const input = {
+      ...memoryKinds,
+      deleted: ["User lives in Lisbon"],
+      existing: [],
+      messages: said("I live in Lisbon"),
+    };
+    expect(proposeOps(input)).toEqual({ ops: [] });
+  });
+
+  it("with updates disabled, inserts the new value rather than losing it", () => {
+    const ops = plannedOps({
+      ...memoryKinds,
+      allowed: ["insert"],
+      existing: shown("User lives in Toronto"),
+      messages: said("I live in Vancouver"),
+    });
+    expect(ops).toMatchObject([{ op: "insert", content: { content: "User lives in Vancouver" } }]);
+  });
+
+  it("answers the manager's prompt with ops the output schema accepts, through the AI SDK", async () => {
+    const { output } = await generateText({
+      model: new OfflineLanguageModel(),
+      instructions: EXTRACTION_INSTRUCTIONS,
+      prompt: buildExtractionPrompt({
+        ...memoryKinds,
+        existing: shown("User lives in Toronto"),
+        messages: said("Hello, I'm Priya. I moved to Vancouver last month and I'm allergic to peanuts."),
+      }),
+      output: Output.object({ schema: managerAnswerSchema, name: "memory_ops" }),
+    });
+    const { ops, rejected } = parseManagerAnswer(output);
+    expect(rejected).toEqual([]);
+    expect(ops.map((op) => [op.op, op.op !== "delete" && op.content])).toEqual([
+      ["insert", { content: "User's name is Priya" }],
+      ["update", { content: "User lives in Vancouver" }],
+      ["insert", { content: "User is allergic to peanuts" }],
+    ]);
+    const message = "Hello, I'm Priya. I moved to Vancouver last month and I'm allergic to peanuts.";
+    for (const op of ops) expect(message).toContain(op.quote);
   });
 });
 
@@ -34,6 +385,7 @@ function fakeMemoryTools() {
       action: z.enum(["create", "update", "delete"]),
       content: z.string().optional(),
       id: z.string().optional(),
+      validFrom: z.string().optional(),
     }),
     execute: async ({ action, content, id }) => {
       if (action === "create") {
@@ -43,6 +395,10 @@ function fakeMemoryTools() {
       }
       const index = saved.findIndex((m) => m.id === id);
       if (index < 0) throw new Error("No memory with that id");
+      if (action === "update") {
+        saved[index] = { id: saved[index]!.id, text: content ?? "" };
+        return { action: "updated", id: saved[index]!.id, content: saved[index]!.text, version: 2 };
+      }
       const [removed] = saved.splice(index, 1);
       return { action: "deleted", id: removed!.id, content: removed!.text, version: 2 };
     },
@@ -111,6 +467,147 @@ describe("OfflineLanguageModel", () => {
       stopWhen: isStepCount(3),
     });
     expect(result.text).toBe("I couldn't save that: database unavailable");
+  });
+
+  it("saves every fact of a message, in one step of parallel tool calls", async () => {
+    const { saved, tools } = fakeMemoryTools();
+    const result = await generateText({
+      model: new OfflineLanguageModel(),
+      tools,
+      prompt: "Hi! My name is Priya and I work as a nurse in Toronto.",
+      stopWhen: isStepCount(5),
+    });
+    expect(saved.map((memory) => memory.text)).toEqual(["User's name is Priya", "User works as a nurse in Toronto"]);
+    expect(result.steps).toHaveLength(2);
+    expect(result.steps[0]!.toolCalls).toHaveLength(2);
+    expect(result.text).toBe("Got it. I'll remember:\n- User's name is Priya\n- User works as a nurse in Toronto");
+  });
+
+  it("saves an allergy and the instruction that follows from it", async () => {
+    const { saved, tools } = fakeMemoryTools();
+    await generateText({
+      model: new OfflineLanguageModel(),
+      tools,
+      prompt: "I'm allergic to peanuts, so never suggest recipes with them.",
+      stopWhen: isStepCount(5),
+    });
+    expect(saved.map((memory) => memory.text)).toEqual([
+      "User is allergic to peanuts",
+      "Never suggest recipes with peanuts",
+    ]);
+  });
+
+  it("updates the recalled memory a correction replaces", async () => {
+    const { saved, tools } = fakeMemoryTools();
+    saved.push({ id: "m1", text: "User lives in Toronto" });
+    const result = await generateText({
+      model: new OfflineLanguageModel(),
+      tools,
+      instructions: buildInstructions({
+        recalled: [{ id: "m1", kind: "memory", text: "User lives in Toronto", score: 1 }],
+      }),
+      prompt: "Actually I moved to Vancouver last month.",
+      stopWhen: isStepCount(5),
+    });
+    // "last month", read from today: the first of the previous month, so the tool supersedes.
+    expect(result.steps[0]!.toolCalls.map((call) => call.input)).toEqual([
+      {
+        action: "update",
+        id: "m1",
+        content: "User lives in Vancouver",
+        validFrom: expect.stringMatching(/^\d{4}-\d{2}-01$/),
+      },
+    ]);
+    expect(saved).toEqual([{ id: "m1", text: "User lives in Vancouver" }]);
+    expect(result.text).toBe("Updated: User lives in Vancouver.");
+  });
+
+  it("says so when a recalled memory already holds the fact, without calling a tool", async () => {
+    const { tools } = fakeMemoryTools();
+    const result = await generateText({
+      model: new OfflineLanguageModel(),
+      tools,
+      instructions: buildInstructions({
+        recalled: [{ id: "m1", kind: "memory", text: "User lives in Lisbon", score: 1 }],
+      }),
+      prompt: "By the way, I live in Lisbon.",
+      stopWhen: isStepCount(5),
+    });
+    expect(result.steps).toHaveLength(1);
+    expect(result.text).toBe("I already know that: User lives in Lisbon.");
+  });
+
+  it("answers questions about the user's facts from search", async () => {
+    const model = new OfflineLanguageModel();
+    const { tools } = fakeMemoryTools();
+    const run = (prompt: string) => generateText({ model, tools, prompt, stopWhen: isStepCount(5) });
+    await run("I work as a nurse. I live in Lisbon.");
+    expect((await run("what's my job?")).text).toBe("Here is what I remember:\n- User works as a nurse");
+    expect((await run("Where do I live?")).text).toBe("Here is what I remember:\n- User lives in Lisbon");
+    const general = await run("What do you know about me?");
+    expect(general.steps[0]!.toolCalls.map((call) => call.input)).toEqual([
+      { query: "What do you know about me", limit: 5 },
+    ]);
+  });
+
+  it("saves a fact and answers the question asked with it", async () => {
+    const { saved, tools } = fakeMemoryTools();
+    const result = await generateText({
+      model: new OfflineLanguageModel(),
+      tools,
+      prompt: "I moved to Lisbon. Where do I live?",
+      stopWhen: isStepCount(5),
+    });
+    expect(saved.map((memory) => memory.text)).toEqual(["User lives in Lisbon"]);
+    expect(result.steps.map((step) => step.toolCalls.map((call) => call.toolName))).toEqual([
+      ["manage_memory"],
+      ["search_memory"],
+      [],
+    ]);
+    expect(result.text).toBe(
+      "Got it. I'll remember: User lives in Lisbon.\n\nHere is what I remember:\n- User lives in Lisbon",
+    );
+  });
+
+  it("forgets, then saves what the same message states instead", async () => {
+    const { saved, tools } = fakeMemoryTools();
+    saved.push({ id: "m1", text: "User lives in Lisbon" });
+    const result = await generateText({
+      model: new OfflineLanguageModel(),
+      tools,
+      instructions: buildInstructions({
+        recalled: [{ id: "m1", kind: "memory", text: "User lives in Lisbon", score: 1 }],
+      }),
+      prompt: "Forget that I live in Lisbon. I live in Porto.",
+      stopWhen: isStepCount(5),
+    });
+    expect(saved.map((memory) => memory.text)).toEqual(["User lives in Porto"]);
+    expect(result.text).toBe(
+      "Done. I've forgotten: User lives in Lisbon.\n\nGot it. I'll remember: User lives in Porto.",
+    );
+  });
+
+  it.each(["Hi!", "I think so", "Thanks, that's helpful."])("calls no tool for small talk: %j", async (prompt) => {
+    const { saved, tools } = fakeMemoryTools();
+    const result = await generateText({ model: new OfflineLanguageModel(), tools, prompt, stopWhen: isStepCount(5) });
+    expect(result.steps).toHaveLength(1);
+    expect(result.text).toMatch(/^I'm the offline model/);
+    expect(saved).toEqual([]);
+  });
+
+  it("never saves what the assistant said", async () => {
+    const { saved, tools } = fakeMemoryTools();
+    await generateText({
+      model: new OfflineLanguageModel(),
+      tools,
+      messages: [
+        { role: "user", content: "Hello" },
+        { role: "assistant", content: "I live in Lisbon and my name is Bot." },
+        { role: "user", content: "Thanks!" },
+      ],
+      stopWhen: isStepCount(5),
+    });
+    expect(saved).toEqual([]);
   });
 
   it("is reachable through the provider registry as `offline`", () => {

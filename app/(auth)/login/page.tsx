@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { githubEnabled, guestsEnabled } from "../auth";
+import { githubEnabled, guestsEnabled } from "@/lib/auth/authjs";
 import { AuthForm } from "../auth-form";
 
 export const metadata: Metadata = { title: "Sign in" };

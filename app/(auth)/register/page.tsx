@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import { githubEnabled, guestsEnabled } from "../auth";
+import { githubEnabled, guestsEnabled } from "@/lib/auth/authjs";
+import { currentPrincipal } from "@/lib/auth/session";
 import { AuthForm } from "../auth-form";
-import { currentPrincipal } from "../session";
 
 export const metadata: Metadata = { title: "Create an account" };
 

@@ -8,14 +8,19 @@ import {
   changeMemoryStatus,
   editMemory,
   type MutationResult,
+  pinMemory,
   revertMemory,
 } from "@/lib/console/mutations";
+import type { Failure } from "@/lib/errors";
 import { ownScope } from "./scope";
 
-const SIGNED_OUT = { status: "error", message: "Your session has ended; sign in again." } as const;
+const SIGNED_OUT: { ok: false; error: Failure } = {
+  ok: false,
+  error: { code: "unauthorized", message: "Your session has ended; sign in again.", details: [] },
+};
 
 /** Runs a mutation in the caller's own namespace, then refreshes the pages that show it. */
-async function inOwnNamespace<R>(
+async function inOwnNamespace<R extends { ok: boolean }>(
   mutate: (ctx: NonNullable<Awaited<ReturnType<typeof ownScope>>>["ctx"]) => Promise<R>,
 ): Promise<R | typeof SIGNED_OUT> {
   const scope = await ownScope();
@@ -27,9 +32,9 @@ async function inOwnNamespace<R>(
   return result;
 }
 
-function wrote(result: unknown): boolean {
-  const outcome = result as { status: string; changed?: number };
-  return outcome.status === "ok" ? outcome.changed !== 0 : outcome.status === "applied";
+function wrote(result: { ok: boolean }): boolean {
+  const outcome = result as { ok: boolean; changed?: number; outcome?: string };
+  return outcome.ok && outcome.changed !== 0 && outcome.outcome !== "planned";
 }
 
 export async function editMemoryAction(input: unknown): Promise<MutationResult> {
@@ -42,6 +47,10 @@ export async function changeStatusAction(input: unknown): Promise<MutationResult
 
 export async function revertMemoryAction(input: unknown): Promise<MutationResult> {
   return inOwnNamespace((ctx) => revertMemory(ctx, input));
+}
+
+export async function pinMemoryAction(input: unknown): Promise<MutationResult> {
+  return inOwnNamespace((ctx) => pinMemory(ctx, input));
 }
 
 export async function bulkStatusAction(input: unknown): Promise<BulkResult | typeof SIGNED_OUT> {

@@ -9,7 +9,7 @@ import { Button } from "@/components/ui/button";
 import { recordAdminView } from "@/lib/console/audit";
 import { listHref, parseListQuery } from "@/lib/console/list-query";
 import { listConsoleMemories, SEARCH_LIMIT } from "@/lib/console/memory-list";
-import { defaultKinds, serializeMemory } from "@/lib/memory";
+import { defaultKinds, embeddingBacklog, embeddingModelKey, serializeMemory } from "@/lib/memory";
 import { loadScope } from "./scope";
 
 export const metadata: Metadata = { title: "Memories" };
@@ -19,18 +19,28 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 export default async function MemoriesPage({ searchParams }: { searchParams: SearchParams }) {
   const query = parseListQuery(await searchParams);
   const scope = await loadScope(query.as);
-  const listing = await listConsoleMemories(scope.ctx, query);
+  const [listing, waitingForVectors] = await Promise.all([
+    listConsoleMemories(scope.ctx, query),
+    embeddingBacklog(scope.ctx),
+  ]);
   if (scope.readOnly) {
-    await recordAdminView(scope.ctx.database.db, {
+    await recordAdminView(scope.ctx, {
       adminId: scope.viewer.userId,
-      userId: scope.owner.id,
       action: "view_memories",
       target: scope.owner.id,
       details: { query: Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined)) },
     });
   }
   const filtered = Boolean(
-    query.q || query.kind || query.source || query.namespace || query.from || query.to || query.status !== "active",
+    query.q ||
+      query.kind ||
+      query.source ||
+      query.namespace ||
+      query.from ||
+      query.to ||
+      query.asOf ||
+      query.pinned ||
+      query.status !== "active",
   );
   if (listing.memories.length === 0 && !filtered && !query.cursor) {
     return (
@@ -43,16 +53,30 @@ export default async function MemoriesPage({ searchParams }: { searchParams: Sea
       </>
     );
   }
+  const now = Date.now();
   const rows = listing.memories.map((memory) => ({
     ...serializeMemory(memory),
     purged: memory.purgedAt !== null,
+    superseded: memory.validTo !== null && memory.validTo.getTime() <= now,
     score: memory.score,
   }));
   return (
     <div className="space-y-4">
       {scope.readOnly ? <AdminBanner owner={scope.owner} /> : null}
       <h1 className="font-semibold text-2xl tracking-tight">Memories</h1>
+      {waitingForVectors > 0 && scope.ctx.embeddingModel ? (
+        <p className="text-muted-foreground text-sm" role="status" data-testid="embedding-progress">
+          Computing search vectors in the background: {waitingForVectors}{" "}
+          {waitingForVectors === 1 ? "memory" : "memories"} left ({embeddingModelKey(scope.ctx.embeddingModel)}). Search
+          finds them by their words meanwhile.
+        </p>
+      ) : null}
       <MemoryFilters query={query} kinds={(scope.ctx.kinds ?? defaultKinds).names()} />
+      {query.asOf ? (
+        <p className="text-muted-foreground text-sm" role="status" data-testid="as-of-notice">
+          Facts that held on {query.asOf}, superseded ones included.
+        </p>
+      ) : null}
       {listing.mode === "search" ? (
         <p className="text-muted-foreground text-sm" role="status">
           {rows.length === 0

@@ -1,10 +1,10 @@
 import "server-only";
 import { notFound, redirect } from "next/navigation";
-import { currentPrincipal } from "@/app/(auth)/session";
-import { configuredEmbeddingModel } from "@/lib/ai/models";
 import type { Principal } from "@/lib/auth/principal";
+import { currentPrincipal } from "@/lib/auth/session";
 import { type ConsoleScope, resolveScope } from "@/lib/console/scope";
 import { getDatabase } from "@/lib/db";
+import { backgroundWiring } from "@/lib/server/wiring";
 
 export async function requirePrincipal(): Promise<Principal> {
   const principal = await currentPrincipal();
@@ -15,7 +15,7 @@ export async function requirePrincipal(): Promise<Principal> {
 /** The namespace a console page shows: the viewer's own, or (admins only) the user named by `as`; else 404. */
 export async function loadScope(as: string | undefined): Promise<ConsoleScope> {
   const principal = await requirePrincipal();
-  const scope = await resolveScope(await getDatabase(), principal, as, { embeddingModel: configuredEmbeddingModel() });
+  const scope = await resolveScope(await getDatabase(), principal, as, backgroundWiring());
   if (!scope) notFound();
   return scope;
 }
@@ -24,5 +24,5 @@ export async function loadScope(as: string | undefined): Promise<ConsoleScope> {
 export async function ownScope(): Promise<ConsoleScope | null> {
   const principal = await currentPrincipal();
   if (!principal) return null;
-  return resolveScope(await getDatabase(), principal, undefined, { embeddingModel: configuredEmbeddingModel() });
+  return resolveScope(await getDatabase(), principal, undefined, backgroundWiring());
 }

@@ -1,9 +1,9 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { readJsonBody } from "@/lib/api/body";
 import { actorFor, resolveCaller } from "@/lib/api/caller";
-import { ApiError } from "@/lib/api/errors";
-import { toErrorResponse } from "@/lib/api/handler";
+import { toErrorResponse } from "@/lib/api/errors";
 import { memoryContextFor } from "@/lib/api/memory-context";
+import { AppError } from "@/lib/errors";
 import { createMemoryMcpServer } from "@/lib/mcp/tools";
 
 export const dynamic = "force-dynamic";
@@ -18,7 +18,7 @@ export async function POST(request: Request): Promise<Response> {
     const caller = await resolveCaller(request);
     const parsedBody = await readJsonBody(request);
     if (Array.isArray(parsedBody) && parsedBody.length === 0) {
-      throw new ApiError("bad_request", "An empty JSON-RPC batch is not a request.");
+      throw new AppError("bad_request", "An empty JSON-RPC batch is not a request.");
     }
     const memory = await memoryContextFor(caller.principal, actorFor(caller));
     const server = createMemoryMcpServer(caller, memory);

@@ -1,6 +1,10 @@
-import type { ExtractionOp } from "@/lib/memory/extraction/ops";
+import { type ExtractionOp, toWireOp, type WireOp } from "@/lib/memory/extraction/ops";
 import type { PromptMemory, PromptMessage } from "@/lib/memory/extraction/prompt";
-import { readIntent, sentences } from "./intent";
+import { readMessage } from "./intent";
+import { sameSlot, slotOf } from "./slots";
+import { changeStartedOn } from "./when";
+
+export { sameSlot } from "./slots";
 
 export interface ExtractionInput {
   kinds: string[];
@@ -10,66 +14,131 @@ export interface ExtractionInput {
   messages: PromptMessage[];
 }
 
+/** The user's words an op comes from: the message id and an exact substring of that message. */
+export interface OpSource {
+  messageId: string;
+  quote: string;
+}
+
+/** An op with the words it comes from (which every op also carries itself). */
+export interface PlannedOp {
+  op: ExtractionOp;
+  source: OpSource;
+}
+
+/** The offline memory manager's answer, in the wire shape the manager's output schema asks for. */
+export function proposeOps(input: ExtractionInput): { ops: WireOp[] } {
+  return { ops: planOps(input).map((planned) => toWireOp(planned.op)) };
+}
+
+/** The output schema's bounds: ops per answer, characters per quote and per reason. */
+const MAX_OPS = 50;
+const MAX_QUOTE = 1_000;
+const QUOTED_IN_REASON = 300;
+
 /**
- * The offline memory manager: each user sentence the chat rules read as a statement becomes an insert, or an update
- * of the existing memory that fills the same slot ("prefers dark mode" → "prefers light mode"); "forget …" becomes a
- * delete of the best-matching memory. Validation downstream decides what is actually written.
+ * The offline memory manager: every fact a user message states (one per clause, see readMessage) becomes an insert,
+ * or an update of the existing memory that fills the same slot ("lives in Toronto" → "lives in Vancouver"); a fact
+ * already remembered changes nothing but retires other memories that contradict it in a single-valued slot; "forget
+ * …" deletes the best-matching memory. Questions and assistant messages state nothing. Validation downstream decides
+ * what is actually written.
  */
-export function proposeOps(input: ExtractionInput): { ops: ExtractionOp[] } {
-  const ops: ExtractionOp[] = [];
-  const known = [...input.existing];
+export function planOps(input: ExtractionInput): PlannedOp[] {
+  const planned: PlannedOp[] = [];
+  const known = input.existing.map((memory) => ({ ...memory }));
+  const retired = new Set<string>();
+  /** Inserts this run proposes, by the placeholder id they have among `known`. */
+  const inserted = new Map<string, PlannedOp>();
+  const deleted = new Set(input.deleted.map(normalize));
   const kind = input.kinds.includes("memory") ? "memory" : undefined;
-  const statements = input.messages
-    .filter((message) => message.role === "user")
-    .flatMap((message) => sentences(message.text).map((quote) => ({ message, quote })));
-  for (const { message, quote } of statements) {
-    const intent = readIntent(quote);
-    if (intent.type === "save" && kind) {
-      if (known.some((memory) => memory.text === intent.content)) continue;
-      const same = known.find((memory) => sameSlot(memory.text, intent.content));
-      if (same && input.allowed.includes("update")) {
-        ops.push({
-          op: "update",
-          id: same.id,
-          expectedVersion: same.version,
-          content: { content: intent.content },
-          messageId: message.id,
-          quote,
-          reason: "The user stated a new value for this.",
-        });
-        same.text = intent.content;
-      } else if (input.allowed.includes("insert")) {
-        ops.push({ op: "insert", kind, content: { content: intent.content }, messageId: message.id, quote });
+  const can = (op: string) => input.allowed.includes(op);
+  const remove = (memory: PromptMemory, reason: string, source: OpSource) => {
+    retired.add(memory.id);
+    planned.push({ op: { op: "delete", id: memory.id, reason, ...source }, source });
+  };
+
+  for (const message of input.messages) {
+    if (message.role !== "user") continue;
+    const reading = readMessage(message.text);
+    const said = message.createdAt ? new Date(message.createdAt) : undefined;
+    for (const fact of reading.facts) {
+      // A prefix of the clause is still an exact substring of the message.
+      const source = { messageId: message.id, quote: fact.quote.slice(0, MAX_QUOTE) };
+      const active = known.filter((memory) => !retired.has(memory.id));
+      const content = fact.content;
+      // "I moved to Vancouver last month": the new value holds from then, and supersedes the old one.
+      const validFrom = changeStartedOn(fact.quote, said);
+      const since = validFrom ? { validFrom } : {};
+      const slot = slotOf(content);
+      // Other memories holding the same single-valued fact (a name, where the user lives) with another value.
+      const rivals = slot
+        ? active.filter(
+            (memory) => slotOf(memory.text)?.key === slot.key && normalize(memory.text) !== normalize(content),
+          )
+        : [];
+      const superseded = `The user said "${clip(fact.quote)}", which replaces this.`;
+      if (active.some((memory) => normalize(memory.text) === normalize(content))) {
+        if (can("delete")) for (const rival of rivals) if (!inserted.has(rival.id)) remove(rival, superseded, source);
+        continue;
       }
-    } else if (intent.type === "forget" && input.allowed.includes("delete")) {
-      const target = bestMatch(known, intent.query);
-      if (target) ops.push({ op: "delete", id: target.id, reason: "The user asked to forget this." });
+      if (deleted.has(normalize(content))) continue;
+      const [same, ...others] = rivals.length ? rivals : active.filter((memory) => sameSlot(memory.text, content));
+      const pending = same && inserted.get(same.id);
+      if (pending) {
+        // A value this run is already inserting ("I live in Lisbon. Actually, I moved to Porto."): insert the last.
+        pending.op = { ...pending.op, content: { content }, ...source, ...since } as ExtractionOp;
+        pending.source = source;
+        same.text = content;
+      } else if (same && can("update")) {
+        planned.push({
+          op: {
+            op: "update",
+            id: same.id,
+            expectedVersion: same.version,
+            content: { content },
+            ...source,
+            reason: "The user stated a new value for this.",
+            ...since,
+          },
+          source,
+        });
+        same.text = content;
+        if (can("delete") && rivals.length) {
+          for (const other of others) if (!inserted.has(other.id)) remove(other, superseded, source);
+        }
+      } else if (kind && can("insert")) {
+        const insert: PlannedOp = { op: { op: "insert", kind, content: { content }, ...source, ...since }, source };
+        const id = `new-${planned.length}`;
+        planned.push(insert);
+        inserted.set(id, insert);
+        known.push({ id, version: 1, kind, text: content });
+      }
+    }
+    if (reading.forget && can("delete")) {
+      const target = bestMatch(
+        known.filter((memory) => !retired.has(memory.id) && !inserted.has(memory.id)),
+        reading.forget.query,
+      );
+      const source = { messageId: message.id, quote: reading.forget.quote.slice(0, MAX_QUOTE) };
+      if (target) remove(target, `The user asked to forget this: "${clip(reading.forget.quote)}"`, source);
     }
   }
-  return { ops };
+  return planned.slice(0, MAX_OPS);
 }
+
+function clip(text: string) {
+  return text.length > QUOTED_IN_REASON ? `${text.slice(0, QUOTED_IN_REASON - 1)}…` : text;
+}
+
+const normalize = (text: string) =>
+  text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s]/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 
 const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
-
-/** Two statements fill the same slot when they share their opening and differ only in the value at the end. */
-export function sameSlot(a: string, b: string): boolean {
-  const left = words(a);
-  const right = words(b);
-  let prefix = 0;
-  while (prefix < Math.min(left.length, right.length) && left[prefix] === right[prefix]) prefix++;
-  let suffix = 0;
-  while (
-    suffix < Math.min(left.length, right.length) - prefix &&
-    left[left.length - 1 - suffix] === right[right.length - 1 - suffix]
-  ) {
-    suffix++;
-  }
-  const restLeft = left.length - prefix - suffix;
-  const restRight = right.length - prefix - suffix;
-  if (prefix < 2 || restLeft === 0 || restRight === 0) return false;
-  if (suffix >= 1) return restLeft <= 2 && restRight <= 2;
-  return left.length === right.length && restLeft === 1;
-}
 
 const STOP = new Set(["the", "a", "an", "that", "i", "my", "me", "about", "user", "user's", "is", "are", "to", "of"]);
 

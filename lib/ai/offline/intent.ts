@@ -1,87 +1,95 @@
-/** What a user message asks of the memory, as the offline model understands it. */
-export type Intent =
-  | { type: "save"; content: string }
-  | { type: "forget"; query: string }
-  | { type: "ask"; query: string }
-  | { type: "chat" };
+import { type Fact, isRememberRequest, readStatement, stripTrailing } from "./statements";
+
+export type { Fact } from "./statements";
+export { thirdPerson } from "./statements";
+
+/**
+ * What a user message says to the memory, as the offline model reads it: the facts it states (one per clause), a
+ * request to forget something, and a question. The chat and the background manager read messages the same way.
+ */
+export interface Reading {
+  facts: Fact[];
+  /** `quote` is the sentence that asked, an exact substring of the message. */
+  forget?: { query: string; quote: string };
+  question?: { query: string; quote: string };
+}
 
 const QUESTION_START =
   /^(what|what's|whats|who|whom|whose|when|where|which|why|how|do|does|did|is|are|am|was|were|can|could|should|would|will|have|has|tell me)\b/i;
 
-/** Rules in the order they are tried; the first that matches decides. */
-const SAVE_RULES: Array<[RegExp, (match: RegExpMatchArray) => string]> = [
-  [/^(?:please\s+)?(?:remember|note|keep in mind)(?:\s+that)?[,:]?\s+(.+)$/i, (m) => thirdPerson(m[1]!)],
-  [/^from now on[,:]?\s+(.+)$/i, (m) => `From now on, ${stripTrailing(m[1]!)}`],
-  [/^(?:my name is|call me)\s+(.+)$/i, (m) => `User's name is ${stripTrailing(m[1]!)}`],
-  [/^(i (?:prefer|like|love|hate|dislike|use|work|live|am|don't like|do not like)\b.+)$/i, (m) => thirdPerson(m[1]!)],
-  [/^(i'm\s+.+)$/i, (m) => thirdPerson(m[1]!)],
-  [/^(my\s+\S+(?:\s+\S+)?\s+(?:is|are)\s+.+)$/i, (m) => thirdPerson(m[1]!)],
-];
+/**
+ * Words that open a sentence without being part of what it states: greetings, and markers such as "actually" or
+ * "by the way". Removed one after another ("Oh, and by the way, …").
+ */
+const GREETING =
+  /^(?:hi|hello|hey|hiya|howdy|greetings|good\s+(?:morning|afternoon|evening))(?:\s+there)?\b[\s,!.:;-]*/i;
+const LEAD_IN =
+  /^(?:(?:actually|by\s+the\s+way|btw|also|well|ok|okay|so|oh|and|but|anyway|anyways|plus|fyi|in\s+fact|sorry|no|oops|one\s+more\s+thing|just\s+so\s+you\s+know|for\s+the\s+record)\b|(?:correction|update)\s*:)[\s,!.:;-]*/i;
+const FORGET =
+  /^(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?forget(?:\s+(?:that|about|what\s+i\s+said\s+about))?\s+(.+)$/i;
 
-export function readIntent(message: string): Intent {
-  const text = message
-    .trim()
-    .replace(/\s+/g, " ")
-    .replace(/^(?:(?:actually|well|ok|okay|so|also|oh|and|but|hey)\b[,!]?\s+)+/i, "");
-  if (!text) return { type: "chat" };
-  const forget = text.match(/^(?:please\s+)?forget(?:\s+(?:that|about|what i said about))?\s+(.+)$/i);
-  if (forget) return { type: "forget", query: stripTrailing(forget[1]!) };
-  // A statement is read from the first sentence only; the background manager reads every sentence.
-  const [first = text] = sentences(text);
-  for (const [pattern, render] of SAVE_RULES) {
-    const match = first.match(pattern);
-    if (match) return { type: "save", content: capitalize(render(match)) };
+export function readMessage(message: string): Reading {
+  const reading: Reading = { facts: [] };
+  let greeted = false;
+  for (const sentence of sentences(message)) {
+    const { text, greeting } = stripLeadIns(sentence);
+    greeted ||= greeting;
+    const core = stripTrailing(text);
+    if (!core) continue;
+    const forget = core.match(FORGET);
+    if (forget && !/^(?:it|that|this|about it)$/i.test(forget[1]!)) {
+      reading.forget ??= { query: forget[1]!, quote: sentence };
+      continue;
+    }
+    if (!isRememberRequest(core) && (sentence.endsWith("?") || QUESTION_START.test(core))) {
+      reading.question ??= { query: searchQuery(core), quote: sentence };
+      continue;
+    }
+    reading.facts.push(...readStatement(text, { greeted }));
   }
-  if (text.endsWith("?") || QUESTION_START.test(text)) return { type: "ask", query: stripTrailing(text) };
-  return { type: "chat" };
+  return reading;
 }
 
-/** Splits text into sentences, each an exact substring of the input. */
+/** Splits text into sentences, each an exact substring of the input. A dot inside "3.5" or after "Dr" ends none. */
 export function sentences(text: string): string[] {
-  return (
-    text
-      .match(/[^.!?]+(?:[.!?]+|$)/g)
-      ?.map((sentence) => sentence.trim())
-      .filter(Boolean) ?? []
-  );
+  const found: string[] = [];
+  let start = 0;
+  for (const end of text.matchAll(/[.!?…]+(?=\s|$)|\n/g)) {
+    const stop = end.index + end[0].length;
+    if (/\b(?:mr|mrs|ms|dr|st|prof|jr|sr|vs|etc|e\.g|i\.e)\.$/i.test(text.slice(start, stop))) continue;
+    const sentence = text.slice(start, stop).trim();
+    if (sentence) found.push(sentence);
+    start = stop;
+  }
+  const rest = text.slice(start).trim();
+  if (rest) found.push(rest);
+  return found;
 }
 
-const LEADING: Array<[RegExp, string]> = [
-  [/^i'm\b/i, "User is"],
-  [/^i am\b/i, "User is"],
-  [/^i don't\b/i, "User doesn't"],
-  [/^i do not\b/i, "User does not"],
-  [/^my\b/i, "User's"],
+function stripLeadIns(sentence: string): { text: string; greeting: boolean } {
+  let text = sentence;
+  let greeting = false;
+  for (;;) {
+    const match = text.match(GREETING) ?? text.match(LEAD_IN);
+    if (!match?.[0]) return { text, greeting };
+    greeting ||= GREETING.test(text);
+    text = text.slice(match[0].length);
+  }
+}
+
+/**
+ * Questions about one of the user's facts ask in other words than the memory says it ("where do I live?" /
+ * "User lives in Lisbon"): the search also gets the memory's words. Other questions are searched as they are.
+ */
+const QUESTION_TOPICS: Array<[RegExp, string]> = [
+  [/\bwhere\b.*\b(?:live|living|based|stay|home)\b|\bmy\s+(?:city|address|home\s+town|hometown)\b/i, "lives in"],
+  [/\b(?:job|work|occupation|profession|career|do\s+for\s+(?:a\s+)?living)\b/i, "works as job"],
+  [/\bname\b|\bwho\s+am\s+i\b|\bcall(?:ed)?\s+me\b/i, "name"],
+  [/\bhow\s+old\b|\bmy\s+age\b/i, "years old"],
+  [/\ballerg/i, "allergic"],
 ];
-const INNER: Array<[RegExp, string]> = [
-  [/\bmy\b/gi, "their"],
-  [/\bme\b/gi, "them"],
-  [/\bi'm\b/gi, "they are"],
-  [/\bi\b/gi, "they"],
-];
 
-/** Rewrites a first-person statement so the memory reads correctly out of context ("I prefer" → "User prefers"). */
-export function thirdPerson(statement: string): string {
-  let text = stripTrailing(statement);
-  for (const [pattern, replacement] of LEADING) text = text.replace(pattern, replacement);
-  text = text.replace(/^i (\w+)/i, (_, verb: string) => `User ${conjugate(verb)}`);
-  for (const [pattern, replacement] of INNER) text = text.replace(pattern, replacement);
-  return text;
-}
-
-/** Third-person singular of an English verb, good enough for the verbs people state facts with. */
-function conjugate(verb: string) {
-  const lower = verb.toLowerCase();
-  if (lower === "have") return "has";
-  if (/(s|sh|ch|x|z|o)$/.test(lower)) return `${lower}es`;
-  if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
-  return `${lower}s`;
-}
-
-function stripTrailing(text: string) {
-  return text.trim().replace(/[.!?\s]+$/, "");
-}
-
-function capitalize(text: string) {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+function searchQuery(question: string): string {
+  const topic = QUESTION_TOPICS.find(([pattern]) => pattern.test(question))?.[1];
+  return topic ? `${question} ${topic}` : question;
 }

@@ -7,9 +7,12 @@ import type {
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
 import { parseExtractionPrompt } from "@/lib/memory/extraction/prompt";
+import { OPTIMIZER_INSTRUCTIONS, parseOptimizerPrompt } from "@/lib/memory/optimizer/prompt";
 import { SUMMARIZE_INSTRUCTIONS, TITLE_INSTRUCTIONS } from "../prompts";
 import { decideTurn, lastUserText } from "./chat-turn";
 import { type ExtractionInput, proposeOps } from "./extraction";
+import { proposeInstructions } from "./instructions";
+import { followPreferences, preferencesIn } from "./preferences";
 import { summarizeTranscript, titleFor } from "./tasks";
 
 let callCounter = 0;
@@ -75,6 +78,10 @@ export class OfflineLanguageModel implements LanguageModelV4 {
       return [{ type: "text", text: summarizeTranscript(lastUserText(options.prompt)) }];
     }
     if (system.startsWith(TITLE_INSTRUCTIONS)) return [{ type: "text", text: titleFor(lastUserText(options.prompt)) }];
+    if (system.startsWith(OPTIMIZER_INSTRUCTIONS)) {
+      const input = parseOptimizerPrompt(lastUserText(options.prompt));
+      return [{ type: "text", text: JSON.stringify(input ? proposeInstructions(input) : {}) }];
+    }
     if (options.responseFormat?.type === "json") {
       const input = parseExtractionPrompt(lastUserText(options.prompt)) as ExtractionInput | null;
       return [{ type: "text", text: JSON.stringify(input ? proposeOps(input) : {}) }];
@@ -84,15 +91,15 @@ export class OfflineLanguageModel implements LanguageModelV4 {
         ? new Set<string>()
         : new Set((options.tools ?? []).flatMap((tool) => (tool.type === "function" ? [tool.name] : [])));
     const action = decideTurn(options.prompt, offered);
-    if (action.type === "text") return [{ type: "text", text: action.text }];
-    return [
-      {
-        type: "tool-call",
-        toolCallId: `call-${++callCounter}`,
-        toolName: action.toolName,
-        input: JSON.stringify(action.input),
-      },
-    ];
+    if (action.type === "text") {
+      return [{ type: "text", text: followPreferences(action.text, preferencesIn(system)) }];
+    }
+    return action.calls.map((call) => ({
+      type: "tool-call" as const,
+      toolCallId: `call-${++callCounter}`,
+      toolName: call.toolName,
+      input: JSON.stringify(call.input),
+    }));
   }
 }
 

@@ -1,15 +1,16 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
-import type { Database } from "@/lib/db/client";
-import { asUser } from "@/lib/db/principal";
 import { extractionRuns, threads } from "@/lib/db/schema";
+import { asUser } from "@/lib/db/unit-of-work";
 import type { MemoryContext } from "../context";
+import { runCompletedEvent } from "../webhooks/events";
+import { recordWebhookEvents } from "../webhooks/outbox";
 
 export type ExtractionRun = typeof extractionRuns.$inferSelect;
 
 /** The newest runs of one of the caller's threads, or null when the caller has no such thread. */
 export async function threadExtractionRuns(ctx: MemoryContext, threadId: string, limit = 20) {
   const userId = ctx.principal.userId;
-  return asUser(ctx.database.db, userId, async (tx) => {
+  return asUser(ctx, async ({ db: tx }) => {
     const [thread] = await tx
       .select({ extractedThrough: threads.extractedThrough })
       .from(threads)
@@ -38,6 +39,7 @@ export function serializeRun(run: ExtractionRun) {
     tokens: { input: run.inputTokens, output: run.outputTokens },
     attempts: run.attempts,
     error: run.error,
+    revertedAt: run.revertedAt?.toISOString() ?? null,
     createdAt: run.createdAt.toISOString(),
     startedAt: run.startedAt?.toISOString() ?? null,
     finishedAt: run.finishedAt?.toISOString() ?? null,
@@ -46,16 +48,18 @@ export function serializeRun(run: ExtractionRun) {
 
 /** The thread of one of the caller's failed runs, which a retry would extract again; null for anything else. */
 export async function failedRunThread(ctx: MemoryContext, runId: string): Promise<string | null> {
-  const [run] = await ctx.database.db
-    .select({ threadId: extractionRuns.threadId })
-    .from(extractionRuns)
-    .where(
-      and(
-        eq(extractionRuns.userId, ctx.principal.userId),
-        eq(extractionRuns.id, runId),
-        eq(extractionRuns.status, "failed"),
+  const [run] = await asUser(ctx, ({ db }) =>
+    db
+      .select({ threadId: extractionRuns.threadId })
+      .from(extractionRuns)
+      .where(
+        and(
+          eq(extractionRuns.userId, ctx.principal.userId),
+          eq(extractionRuns.id, runId),
+          eq(extractionRuns.status, "failed"),
+        ),
       ),
-    );
+  );
   return run?.threadId ?? null;
 }
 
@@ -74,11 +78,19 @@ export const ABANDONED_RUN_ERROR =
  * Marks the run of a job the queue gave up on as failed when no attempt could record an outcome itself (each one's
  * worker died mid-run), so it does not show as running forever and can be retried. Returns whether one was open.
  */
-export async function failAbandonedRun(database: Database, userId: string, jobId: string): Promise<boolean> {
-  const updated = await database.db
-    .update(extractionRuns)
-    .set({ status: "failed", error: ABANDONED_RUN_ERROR, finishedAt: new Date() })
-    .where(openRunOfJob(userId, jobId))
-    .returning({ id: extractionRuns.id });
+export async function failAbandonedRun(ctx: MemoryContext, jobId: string): Promise<boolean> {
+  const updated = await asUser(ctx, async (unit) => {
+    const rows = await unit.db
+      .update(extractionRuns)
+      .set({ status: "failed", error: ABANDONED_RUN_ERROR, finishedAt: ctx.clock() })
+      .where(openRunOfJob(ctx.principal.userId, jobId))
+      .returning({ id: extractionRuns.id, threadId: extractionRuns.threadId });
+    await recordWebhookEvents(
+      unit,
+      rows.map((run) => runCompletedEvent({ runId: run.id, threadId: run.threadId, status: "failed" }, ctx.clock())),
+      ctx.scheduleWebhookDeliveries,
+    );
+    return rows;
+  });
   return updated.length > 0;
 }

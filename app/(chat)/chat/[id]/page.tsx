@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { currentPrincipal } from "@/app/(auth)/session";
 import { ChatPage } from "@/components/chat/chat-page";
+import { currentPrincipal } from "@/lib/auth/session";
 import { getThread, loadMessages } from "@/lib/chat/threads";
 import { getDatabase } from "@/lib/db";
 
@@ -11,8 +11,8 @@ export default async function ThreadPage({ params }: { params: Promise<{ id: str
   const { id } = await params;
   const principal = await currentPrincipal();
   if (!principal || !/^[\w-]{1,100}$/.test(id)) notFound();
-  const { db } = await getDatabase();
-  const thread = await getThread(db, principal.userId, id);
+  const user = { database: await getDatabase(), principal };
+  const thread = await getThread(user, id);
   if (!thread) notFound();
-  return <ChatPage key={id} threadId={id} messages={await loadMessages(db, principal.userId, id)} />;
+  return <ChatPage key={id} threadId={id} messages={await loadMessages(user, id)} />;
 }

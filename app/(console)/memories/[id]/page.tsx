@@ -4,10 +4,11 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { z } from "zod";
 import { AdminBanner } from "@/components/console/admin-banner";
-import { Badge, StatusBadge } from "@/components/console/badges";
+import { Badge, PinnedBadge, StatusBadge, ValidityBadge } from "@/components/console/badges";
 import { EditMemory } from "@/components/console/edit-memory";
-import { formatActor, formatDateTime } from "@/components/console/format";
+import { formatActor, formatDateTime, formatValidity } from "@/components/console/format";
 import { HistoryPanel } from "@/components/console/history-panel";
+import { PinButton } from "@/components/console/pin-button";
 import { SourcePanel } from "@/components/console/source-panel";
 import { StatusActions } from "@/components/console/status-actions";
 import { UsedIn } from "@/components/console/used-in";
@@ -47,22 +48,23 @@ export default async function MemoryPage({
     throw error;
   }
   if (readOnly) {
-    await recordAdminView(ctx.database.db, {
+    await recordAdminView(ctx, {
       adminId: scope.viewer.userId,
-      userId: owner.id,
       action: "view_memory",
       target: memory.id,
     });
   }
   const [versions, uses, sourceMessage] = await Promise.all([
     memoryHistory(ctx, memory.id),
-    listMemoryUses(ctx.database.db, owner.id, memory.id),
-    loadSourceMessage(ctx.database.db, owner.id, memory.source),
+    listMemoryUses(ctx, memory.id),
+    loadSourceMessage(ctx, memory.source),
   ]);
   const json = serializeMemory(memory);
   const purged = memory.purgedAt !== null;
   const backHref = as ? `/memories?as=${as}` : "/memories";
   const ownerLabel = readOnly ? "the owner" : "You";
+  const validity = formatValidity(json.validFrom, json.validTo);
+  const superseded = memory.validTo !== null && memory.validTo.getTime() <= Date.now();
 
   return (
     <article className="space-y-6" aria-labelledby="memory-title">
@@ -80,12 +82,19 @@ export default async function MemoryPage({
         <div className="flex flex-wrap items-center gap-2 text-muted-foreground text-sm">
           <Badge>{memory.kind}</Badge>
           <StatusBadge status={memory.status} purged={purged} />
+          {memory.pinned ? <PinnedBadge /> : null}
+          {validity ? <ValidityBadge label={validity} superseded={superseded} /> : null}
           <span>Version {memory.version}</span>
           <span>· last changed by {formatActor(memory.actor, owner.id, ownerLabel)}</span>
           <span>· {formatDateTime(memory.updatedAt)}</span>
           {memory.namespace.length ? <span className="font-mono">· {memory.namespace.join(".")}</span> : null}
         </div>
-        {readOnly ? null : <StatusActions id={memory.id} status={memory.status} purged={purged} />}
+        {readOnly ? null : (
+          <div className="flex flex-wrap gap-2">
+            {memory.status === "active" ? <PinButton id={memory.id} pinned={memory.pinned} /> : null}
+            <StatusActions id={memory.id} status={memory.status} purged={purged} />
+          </div>
+        )}
       </header>
 
       <Section title="Content">

@@ -32,7 +32,7 @@ export default async function AccessLogPage({
 }) {
   const principal = await requirePrincipal();
   const { cursor } = searchSchema.parse(await searchParams);
-  const { entries, nextCursor } = await listAuditEntries((await getDatabase()).db, principal.userId, { cursor });
+  const { entries, nextCursor } = await listAuditEntries({ database: await getDatabase(), principal }, { cursor });
   return (
     <div className="space-y-4">
       <h1 className="font-semibold text-2xl tracking-tight">Access log</h1>

@@ -27,7 +27,7 @@ export default async function AdminPage({
   const principal = await requirePrincipal();
   if (principal.role !== "admin") notFound();
   const { q, after } = searchSchema.parse(await searchParams);
-  const { users, nextAfterId } = await listUsers((await getDatabase()).db, { search: q, afterId: after });
+  const { users, nextAfterId } = await listUsers(await getDatabase(), { search: q, afterId: after });
   return (
     <div className="space-y-4">
       <h1 className="font-semibold text-2xl tracking-tight">Browse a user's memories</h1>

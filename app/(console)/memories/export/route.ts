@@ -1,6 +1,6 @@
-import { currentPrincipal } from "@/app/(auth)/session";
 import { errorResponse } from "@/lib/api/errors";
 import { sessionLimiter } from "@/lib/api/rate-limit";
+import { currentPrincipal } from "@/lib/auth/session";
 import { exportNamespace } from "@/lib/console/export";
 import { resolveScope } from "@/lib/console/scope";
 import { getDatabase } from "@/lib/db";
@@ -10,7 +10,9 @@ export const dynamic = "force-dynamic";
 /** Downloads the signed-in person's whole namespace with history. Session only: API keys never reach this route. */
 export async function GET(): Promise<Response> {
   const principal = await currentPrincipal();
-  const decision = principal ? sessionLimiter.take(principal.userId) : { allowed: true as const };
+  const decision = principal
+    ? await sessionLimiter.take(await getDatabase(), principal.userId)
+    : { allowed: true as const };
   if (!decision.allowed) {
     return errorResponse("rate_limited", "Too many requests for this account; retry later.", {
       headers: { "retry-after": String(decision.retryAfterSeconds) },

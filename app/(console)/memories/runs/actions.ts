@@ -3,18 +3,31 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { memoryContextFor } from "@/lib/api/memory-context";
-import { failedRunThread } from "@/lib/memory/extraction";
-import { getExtractionQueue } from "@/lib/server/extraction";
+import { type ActionResult, AppError, parseInput, settleAction } from "@/lib/errors";
+import { failedRunThread, type RevertOutcome, revertRun } from "@/lib/memory/extraction";
+import { getJobQueue } from "@/lib/server/jobs";
 import { requirePrincipal } from "../scope";
 
 /** Queues extraction again for the thread of one of the caller's failed runs; it reads every message not yet read. */
-export async function retryRunAction(runId: unknown): Promise<{ ok: boolean; error?: string }> {
-  const parsed = z.uuid().safeParse(runId);
-  if (!parsed.success) return { ok: false, error: "Run not found." };
+export async function retryRunAction(runId: unknown): Promise<ActionResult> {
   const principal = await requirePrincipal();
-  const threadId = await failedRunThread(await memoryContextFor(principal), parsed.data);
-  if (!threadId) return { ok: false, error: "Only a failed run of yours can be retried." };
-  await (await getExtractionQueue()).enqueue({ userId: principal.userId, threadId }, 0);
-  revalidatePath("/memories/runs");
-  return { ok: true };
+  return settleAction(async () => {
+    const id = parseInput(z.uuid(), runId);
+    const threadId = await failedRunThread(await memoryContextFor(principal), id);
+    if (!threadId) throw new AppError("not_found", "Only a failed run of yours can be retried.");
+    await (await getJobQueue()).enqueue({ userId: principal.userId, threadId }, 0);
+    revalidatePath("/memories/runs");
+    return {};
+  });
+}
+
+/** Undoes what one of the caller's runs applied (see revertRun); memories changed since are skipped and named. */
+export async function revertRunAction(runId: unknown): Promise<ActionResult<RevertOutcome>> {
+  const principal = await requirePrincipal();
+  return settleAction(async () => {
+    const id = parseInput(z.uuid(), runId);
+    const outcome = await revertRun(await memoryContextFor(principal), id);
+    revalidatePath("/memories", "layout");
+    return outcome;
+  });
 }

@@ -2,17 +2,20 @@ import { Workflow } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { z } from "zod";
+import { BudgetNotice } from "@/components/console/budget-notice";
 import { formatDateTime } from "@/components/console/format";
 import { RunCard } from "@/components/console/run-card";
 import { EmptyState } from "@/components/shell/empty-state";
 import { Button } from "@/components/ui/button";
+import { extractionDailyBudgetUsd } from "@/lib/ai/prices";
+import { loadBudgetStatus } from "@/lib/console/costs";
 import { listExtractionRuns } from "@/lib/console/runs";
 import { getDatabase } from "@/lib/db";
 import { requirePrincipal } from "../scope";
 
 export const metadata: Metadata = { title: "Extraction runs" };
 
-const STATUSES = ["queued", "running", "succeeded", "failed"] as const;
+const STATUSES = ["queued", "running", "succeeded", "failed", "skipped"] as const;
 const searchSchema = z.object({
   status: z.enum(STATUSES).optional().catch(undefined),
   cursor: z.string().max(500).optional().catch(undefined),
@@ -25,7 +28,9 @@ export default async function RunsPage({
 }) {
   const principal = await requirePrincipal();
   const { status, cursor } = searchSchema.parse(await searchParams);
-  const { runs, nextCursor } = await listExtractionRuns((await getDatabase()).db, principal.userId, { status, cursor });
+  const binding = { database: await getDatabase(), principal };
+  const { runs, nextCursor } = await listExtractionRuns(binding, { status, cursor });
+  const budget = await loadBudgetStatus(binding, extractionDailyBudgetUsd(), new Date());
   const href = (changes: Record<string, string | undefined>) => {
     const merged: Record<string, string | undefined> = { status, ...changes };
     const params = new URLSearchParams(
@@ -38,8 +43,10 @@ export default async function RunsPage({
       <h1 className="font-semibold text-2xl tracking-tight">Extraction runs</h1>
       <p className="text-muted-foreground text-sm">
         After each exchange, a background pass reads the new messages and proposes memories to add, change or remove.
-        Each run lists what it proposed, what it applied and what it rejected, with the reason.
+        Each run lists what it proposed, what it applied and what it rejected, with the reason, and what its model calls
+        cost.
       </p>
+      <BudgetNotice status={budget} />
       <nav aria-label="Filter by status" className="flex flex-wrap gap-1">
         {[undefined, ...STATUSES].map((value) => (
           <Link

@@ -2,14 +2,13 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { currentPrincipal } from "@/app/(auth)/session";
 import { API_KEY_SCOPES, createApiKey, createApiKeyInput, revokeApiKey } from "@/lib/auth/api-keys";
+import { currentPrincipal } from "@/lib/auth/session";
 import { getDatabase } from "@/lib/db";
+import { type ActionResult, AppError, parseInput, settleAction } from "@/lib/errors";
 
-export type CreateKeyState =
-  | { status: "idle" }
-  | { status: "error"; error: string }
-  | { status: "created"; name: string; key: string };
+/** Null before the form is first sent. */
+export type CreateKeyState = ActionResult<{ name: string; key: string }> | null;
 
 /** The form sends an optional date (`YYYY-MM-DD`); the key expires at the end of that day, UTC. */
 const createKeyForm = z.strictObject({
@@ -18,38 +17,37 @@ const createKeyForm = z.strictObject({
   expiresOn: z.union([z.literal(""), z.iso.date()]).transform((day) => (day ? `${day}T23:59:59.999Z` : undefined)),
 });
 
-async function requireUserId(): Promise<string> {
+async function requireUser() {
   const principal = await currentPrincipal();
   if (!principal) throw new Error("Not signed in.");
-  return principal.userId;
+  return { database: await getDatabase(), principal };
 }
 
 export async function createKeyAction(_previous: CreateKeyState, form: FormData): Promise<CreateKeyState> {
-  const userId = await requireUserId();
-  const fields = createKeyForm.safeParse({
-    name: form.get("name") ?? "",
-    scopes: form.getAll("scopes"),
-    expiresOn: form.get("expiresOn") ?? "",
+  const user = await requireUser();
+  return settleAction(async () => {
+    const fields = parseInput(createKeyForm, {
+      name: form.get("name") ?? "",
+      scopes: form.getAll("scopes"),
+      expiresOn: form.get("expiresOn") ?? "",
+    });
+    const input = parseInput(createApiKeyInput, {
+      name: fields.name,
+      scopes: fields.scopes,
+      expiresAt: fields.expiresOn,
+    });
+    const { key } = await createApiKey(user, input);
+    revalidatePath("/settings/keys");
+    return { name: input.name, key };
   });
-  if (!fields.success) return { status: "error", error: "Check the form: an unknown scope or an invalid date." };
-  const input = createApiKeyInput.safeParse({
-    name: fields.data.name,
-    scopes: fields.data.scopes,
-    expiresAt: fields.data.expiresOn,
-  });
-  if (!input.success) return { status: "error", error: input.error.issues[0]?.message ?? "Invalid key." };
-  const { db } = await getDatabase();
-  const { key } = await createApiKey(db, userId, input.data);
-  revalidatePath("/settings/keys");
-  return { status: "created", name: input.data.name, key };
 }
 
-export async function revokeKeyAction(id: string): Promise<{ ok: boolean }> {
-  const userId = await requireUserId();
-  const parsed = z.uuid().safeParse(id);
-  if (!parsed.success) return { ok: false };
-  const { db } = await getDatabase();
-  const revoked = await revokeApiKey(db, userId, parsed.data);
-  revalidatePath("/settings/keys");
-  return { ok: revoked !== null };
+export async function revokeKeyAction(id: string): Promise<ActionResult> {
+  const user = await requireUser();
+  return settleAction(async () => {
+    const revoked = await revokeApiKey(user, parseInput(z.uuid(), id));
+    if (!revoked) throw new AppError("not_found", "No such API key.");
+    revalidatePath("/settings/keys");
+    return {};
+  });
 }

@@ -10,7 +10,7 @@ import { Label } from "@/components/ui/label";
 import { type CreateKeyState, createKeyAction } from "./actions";
 
 export function CreateKeyForm() {
-  const [state, action, pending] = useActionState<CreateKeyState, FormData>(createKeyAction, { status: "idle" });
+  const [state, action, pending] = useActionState<CreateKeyState, FormData>(createKeyAction, null);
   return (
     <Card className="space-y-4">
       <div className="space-y-1">
@@ -41,8 +41,8 @@ export function CreateKeyForm() {
           {pending ? "Creating…" : "Create key"}
         </Button>
       </form>
-      {state.status === "error" ? <Alert tone="error">{state.error}</Alert> : null}
-      {state.status === "created" ? <NewKey name={state.name} secret={state.key} /> : null}
+      {state && !state.ok ? <Alert tone="error">{state.error.message}</Alert> : null}
+      {state?.ok ? <NewKey name={state.name} secret={state.key} /> : null}
     </Card>
   );
 }

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { currentPrincipal } from "@/app/(auth)/session";
 import { listApiKeys } from "@/lib/auth/api-keys";
+import { currentPrincipal } from "@/lib/auth/session";
 import { getDatabase } from "@/lib/db";
 import { CreateKeyForm } from "./create-key-form";
 import { KeyList } from "./key-list";
@@ -13,8 +13,7 @@ export const dynamic = "force-dynamic";
 export default async function ApiKeysPage() {
   const principal = await currentPrincipal();
   if (!principal) redirect("/login?callbackUrl=/settings/keys");
-  const { db } = await getDatabase();
-  const keys = await listApiKeys(db, principal.userId);
+  const keys = await listApiKeys({ database: await getDatabase(), principal });
   const rows = keys.map((key) => ({
     ...key,
     createdAt: key.createdAt.toISOString(),

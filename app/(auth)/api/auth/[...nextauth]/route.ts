@@ -1,10 +1,9 @@
 import { NextRequest } from "next/server";
-import { handlers } from "@/app/(auth)/auth";
 import { rateLimitedResponse, takeAuthAttempt } from "@/lib/api/auth-rate-limit";
 import { parseJsonText, readBodyText } from "@/lib/api/body";
 import { clientAddress } from "@/lib/api/client-address";
-import { errorResponse } from "@/lib/api/errors";
-import { toErrorResponse } from "@/lib/api/handler";
+import { errorResponse, toErrorResponse } from "@/lib/api/errors";
+import { handlers } from "@/lib/auth/authjs";
 
 const AUTH_ACTIONS = new Set([
   "callback",
@@ -40,7 +39,7 @@ export async function POST(request: NextRequest): Promise<Response> {
         callback === "credentials"
           ? ({ kind: "sign-in", address, email } as const)
           : ({ kind: "guest", address } as const);
-      const decision = takeAuthAttempt(attempt);
+      const decision = await takeAuthAttempt(attempt);
       if (!decision.allowed) return rateLimitedResponse(attempt.kind, decision.retryAfterSeconds);
     }
     // The decoded text may be shorter than the bytes sent (a UTF-8 BOM is dropped), so the old length must go.

@@ -1,14 +1,15 @@
 import { NextResponse } from "next/server";
-import { parseRequest, readJsonBody } from "@/lib/api/body";
+import { readJsonBody } from "@/lib/api/body";
 import { memoryRoute } from "@/lib/api/handler";
 import { searchMemoriesBody } from "@/lib/api/memory-requests";
+import { parseInput } from "@/lib/errors";
 import { searchMemories, serializeSearchResult } from "@/lib/memory";
 
 export const dynamic = "force-dynamic";
 
 export const POST = memoryRoute(
   async ({ request, memory }) => {
-    const { filter, ...body } = parseRequest(searchMemoriesBody, await readJsonBody(request));
+    const { filter, ...body } = parseInput(searchMemoriesBody, await readJsonBody(request));
     const results = await searchMemories(memory, { ...body, metadata: filter });
     return NextResponse.json({ results: results.map(serializeSearchResult) });
   },

@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
-import { parseRequest, readJsonBody } from "@/lib/api/body";
+import { readJsonBody } from "@/lib/api/body";
 import { memoryRoute } from "@/lib/api/handler";
+import { parseInput } from "@/lib/errors";
 import { searchItemsBody } from "@/lib/langgraph/requests";
 import { searchItems } from "@/lib/langgraph/store";
 
@@ -8,7 +9,7 @@ export const dynamic = "force-dynamic";
 
 export const POST = memoryRoute(
   async ({ request, memory }) => {
-    const body = parseRequest(searchItemsBody, await readJsonBody(request));
+    const body = parseInput(searchItemsBody, await readJsonBody(request));
     return NextResponse.json({ items: await searchItems(memory, body) });
   },
   { keyHeader: "x-api-key", scope: "read" },

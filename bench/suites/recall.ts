@@ -1,0 +1,108 @@
+import type { BenchQuery } from "../data/generator";
+import { type LatencySummary, mean, recallAtK, summarize, timed } from "../metrics";
+import type { BenchStore } from "../peers/store";
+
+/** The cut-offs reported; one search of the deepest serves all three. */
+export const RECALL_KS = [5, 10, 20] as const;
+const DEPTH = Math.max(...RECALL_KS);
+
+export interface RecallQuery extends BenchQuery {
+  /** Question type, where the dataset has them (the conversational one does). */
+  category?: string;
+}
+
+export interface RecallFigure {
+  dataset: string;
+  store: string;
+  /** How the store ranks (a search mode for Memory Ledger). */
+  ranking: string;
+  detail: string;
+  questions: number;
+  /** Mean recall@k of the evidence, k = 5, 10, 20 (min(k, |evidence|) hits count as complete). */
+  recall: Record<`at${(typeof RECALL_KS)[number]}`, number>;
+  /** recall@10 per question category. */
+  byCategory?: Record<string, { questions: number; at10: number }>;
+  /** Time of one search for the top 20. */
+  latencyMs: LatencySummary;
+  /** recall@10 for each vector weight, where the store can be asked with one (searchWithWeight). */
+  weightCurve?: Array<{ weight: number; at10: number }>;
+}
+
+export interface EmbeddingCostFigure {
+  store: string;
+  model: string;
+  memories: number;
+  msPerMemory: number;
+  queries: number;
+  msPerQuery: number;
+}
+
+/**
+ * Asks every question of a dataset once for the top 20 and scores recall@5/10/20 against the evidence keys, overall
+ * and per question category; then, for a store with `searchWithWeight`, recall@10 at each of `weights`.
+ */
+export async function measureRecall(
+  dataset: string,
+  store: BenchStore,
+  queries: readonly RecallQuery[],
+  weights: readonly number[],
+): Promise<RecallFigure> {
+  const latencies: number[] = [];
+  const perQuery: Array<{ query: RecallQuery; keys: string[] }> = [];
+  for (const query of queries) {
+    const { ms, value } = await timed(() => store.search(query.user, query.text, DEPTH));
+    latencies.push(ms);
+    perQuery.push({ query, keys: value });
+  }
+  const at = (k: number, rows = perQuery) => mean(rows.map(({ query, keys }) => recallAtK(keys, query.relevant, k)));
+  const categories = [...new Set(queries.flatMap((query) => (query.category ? [query.category] : [])))];
+  const figure: RecallFigure = {
+    dataset,
+    store: store.name,
+    ranking: store.ranking ?? "",
+    detail: store.detail,
+    questions: queries.length,
+    recall: { at5: at(5), at10: at(10), at20: at(20) },
+    latencyMs: summarize(latencies),
+  };
+  if (categories.length > 0) {
+    figure.byCategory = Object.fromEntries(
+      categories.map((category) => {
+        const rows = perQuery.filter(({ query }) => query.category === category);
+        return [category, { questions: rows.length, at10: at(10, rows) }];
+      }),
+    );
+  }
+  const searchWithWeight = store.searchWithWeight?.bind(store);
+  if (searchWithWeight && weights.length > 0) {
+    figure.weightCurve = [];
+    for (const weight of weights) {
+      const recalls: number[] = [];
+      for (const query of queries) {
+        const keys = await searchWithWeight(query.user, query.text, 10, weight);
+        recalls.push(recallAtK(keys, query.relevant, 10));
+      }
+      figure.weightCurve.push({ weight, at10: mean(recalls) });
+    }
+  }
+  return figure;
+}
+
+/** What each embedding store's model cost per memory embedded and per query embedded, over the whole run. */
+export function embeddingCosts(stores: readonly BenchStore[]): EmbeddingCostFigure[] {
+  return stores.flatMap((store) => {
+    const meter = store.embedding;
+    if (!meter) return [];
+    const { load, query } = meter.totals;
+    return [
+      {
+        store: store.name,
+        model: meter.model,
+        memories: load.values,
+        msPerMemory: load.values > 0 ? load.ms / load.values : Number.NaN,
+        queries: query.values,
+        msPerQuery: query.values > 0 ? query.ms / query.values : Number.NaN,
+      },
+    ];
+  });
+}

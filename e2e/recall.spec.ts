@@ -1,0 +1,49 @@
+import { expect, type Page, test } from "@playwright/test";
+
+/** Sends a message from the composer and returns the answer it gets. */
+async function say(page: Page, text: string) {
+  const before = await page.locator('[data-role="assistant"]').count();
+  await page.getByLabel("Message").fill(text);
+  await page.getByLabel("Message").press("Enter");
+  const answer = page.locator('[data-role="assistant"]').nth(before);
+  await expect(answer).not.toBeEmpty();
+  return answer;
+}
+
+/** The background job gives new memories their vectors; until then search finds them by their words only. */
+async function vectorsReady(page: Page) {
+  await expect
+    .poll(async () => ((await (await page.request.get("/api/health")).json()) as { backlog: number }).backlog, {
+      timeout: 60_000,
+    })
+    .toBe(0);
+}
+
+test("a new user with no keys: a fact said in one chat is recalled by meaning in another, and 'what do you know about me?' lists what is known", async ({
+  page,
+}) => {
+  await page.goto("/");
+  await say(page, "I work as a nurse in Toronto.");
+  await expect(page.getByTestId("memory-chip").first()).toContainText("nurse in Toronto");
+  await say(page, "I'm allergic to peanuts, so never suggest recipes with them.");
+  await vectorsReady(page);
+
+  await page.getByRole("link", { name: "New chat" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.locator('[data-role="assistant"]')).toHaveCount(0);
+  // "job" is in none of the memories: the local encoder's vectors find the nurse memory by meaning.
+  const job = await say(page, "what's my job?");
+  await expect(job).toContainText("nurse in Toronto");
+  const used = job.getByTestId("memories-used");
+  await used.getByText(/Memories used/).click();
+  await expect(used.getByRole("link", { name: /nurse in Toronto/ })).toBeVisible();
+  await page.screenshot({ path: "test-results/screens/recall-by-meaning.png" });
+
+  await page.getByRole("link", { name: "New chat" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.locator('[data-role="assistant"]')).toHaveCount(0);
+  const known = await say(page, "What do you know about me?");
+  await expect(known).toContainText("nurse in Toronto");
+  await expect(known).toContainText("allergic to peanuts");
+  await page.screenshot({ path: "test-results/screens/what-do-you-know.png" });
+});

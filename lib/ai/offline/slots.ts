@@ -1,0 +1,126 @@
+/**
+ * Which fact about the user a memory holds, so a new statement of the same fact updates the memory instead of
+ * contradicting it ("User lives in Toronto" → "User lives in Vancouver"). Memories are matched in the offline
+ * model's words ("User …") and in a hosted model's ("The user …").
+ */
+
+export interface Slot {
+  /** What the fact is about: "residence", "job", "attribute:favourite colour". */
+  key: string;
+  value: string;
+}
+
+interface SlotRule {
+  key: string | ((match: RegExpMatchArray) => string);
+  pattern: RegExp;
+  /** The group holding the value; 1 unless said. */
+  value?: (match: RegExpMatchArray) => string;
+}
+
+/**
+ * Facts that hold one value at a time, tried in order on the lower-cased memory text with "the user" read as
+ * "user". The first that matches decides.
+ */
+const SINGLE_VALUED: SlotRule[] = [
+  { key: "name", pattern: /^user's (?:(?:full|first) )?name is (.+)$/ },
+  {
+    key: "residence",
+    pattern: /^user (?:now |currently |still )?(?:lives|is living|resides|is based|has lived|has been living) in (.+)$/,
+  },
+  {
+    key: "residence",
+    pattern: /^user (?:just |recently )?(?:moved|relocated) to (?!(?:a|an|another|their|the new)\b)(.+)$/,
+  },
+  { key: "residence", pattern: /^user's home is in (.+)$/ },
+  { key: "job", pattern: /^user (?:works|is working|is employed) as (?:an? )?(.+?)(?: (?:in|at|for|with) .+)?$/ },
+  { key: "job", pattern: /^user's (?:job|occupation|profession|role) is (?:an? )?(.+)$/ },
+  { key: "job", pattern: /^user is an? (.+?) (?:at|for) .+$/ },
+  { key: "employer", pattern: /^user (?:works|is working) (?:at|for) (.+)$/ },
+  { key: "origin", pattern: /^user (?:is|comes) from (.+)$/ },
+  { key: "birthplace", pattern: /^user was born in (.+)$/ },
+  { key: "age", pattern: /^user is (\d+)(?: years old)?$/ },
+  // "prefers tea over coffee" and "prefers coffee over tea" are one choice between the same two things.
+  {
+    key: (m) => `choice:${[m[1], m[2]].sort().join("|")}`,
+    pattern: /^user prefers (.+?) (?:over|to|rather than) (.+)$/,
+    value: (m) => m[1]!,
+  },
+  { key: (m) => `preference:${m[2]}`, pattern: /^user prefers (.+?) (?:for|when|in|with) (.+)$/ },
+  { key: (m) => `attribute:${m[1]}`, pattern: /^user's (.+?) (?:is|are) (.+)$/, value: (m) => m[2]! },
+];
+
+/** Facts that accumulate: a second allergy or language is another memory, never a replacement of the first. */
+const MANY_VALUED =
+  /^user (?:\w+ )?(?:likes|loves|enjoys|adores|hates|dislikes|is allergic to|is intolerant to|is afraid of|speaks|plays|has|owns|eats|drinks|watches|reads|collects|is interested in|is learning|studies|follows|supports|visited|has been to)\b/;
+
+/** The slot a memory's text fills, if it is one of the known single-valued facts. */
+export function slotOf(text: string): Slot | undefined {
+  const normalized = normalize(text);
+  for (const rule of SINGLE_VALUED) {
+    const match = normalized.match(rule.pattern);
+    if (match) {
+      return {
+        key: typeof rule.key === "string" ? rule.key : rule.key(match),
+        value: rule.value ? rule.value(match) : match[1]!,
+      };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Two statements fill the same slot when the table says so, when one negates the other ("likes coffee" / "doesn't
+ * like coffee"), or, for facts the table does not know, when they share their opening and differ only in the value
+ * at the end ("prefers dark mode" / "prefers light mode").
+ */
+export function sameSlot(a: string, b: string): boolean {
+  const left = slotOf(a);
+  const right = slotOf(b);
+  if (left && right) return left.key === right.key;
+  if (negates(a, b)) return true;
+  if (left || right || MANY_VALUED.test(normalize(a)) || MANY_VALUED.test(normalize(b))) return false;
+  return similarOpening(a, b);
+}
+
+function normalize(text: string) {
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/’/g, "'")
+    .replace(/^the user\b/, "user")
+    .replace(/[\s.!?]+$/, "")
+    .replace(/\s+/g, " ");
+}
+
+const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
+const NEGATORS = new Set(["not", "doesn't", "does", "don't", "no", "longer", "never", "isn't"]);
+
+/** "User likes coffee" and "User doesn't like coffee": the same words but for a negation. */
+function negates(a: string, b: string) {
+  const stem = (text: string) =>
+    words(text)
+      .filter((word) => !NEGATORS.has(word))
+      .map((word) => word.replace(/ies$/, "y").replace(/s$/, "").replace(/e$/, ""))
+      .join(" ");
+  const negations = (text: string) => words(text).filter((word) => NEGATORS.has(word)).length;
+  return negations(a) !== negations(b) && stem(a) === stem(b);
+}
+
+function similarOpening(a: string, b: string): boolean {
+  const left = words(a);
+  const right = words(b);
+  let prefix = 0;
+  while (prefix < Math.min(left.length, right.length) && left[prefix] === right[prefix]) prefix++;
+  let suffix = 0;
+  while (
+    suffix < Math.min(left.length, right.length) - prefix &&
+    left[left.length - 1 - suffix] === right[right.length - 1 - suffix]
+  ) {
+    suffix++;
+  }
+  const restLeft = left.length - prefix - suffix;
+  const restRight = right.length - prefix - suffix;
+  if (prefix < 2 || restLeft === 0 || restRight === 0) return false;
+  if (suffix >= 1) return restLeft <= 2 && restRight <= 2;
+  return left.length === right.length && restLeft === 1;
+}

@@ -1,0 +1,385 @@
+/**
+ * The offline model's reading of English statements: a sentence is split into clauses, each first-person clause
+ * ("I work as a nurse", "my name is Priya", "I'm allergic to peanuts") becomes one fact about the user written in
+ * the third person ("User works as a nurse"), and small talk, moods and questions become nothing. General grammar
+ * rules over small word classes (verbs people state facts with, words for passing moods), never whole phrases.
+ */
+
+/** One fact read from a user message. */
+export interface Fact {
+  /** The memory to write, in the third person: "User lives in Lisbon". */
+  content: string;
+  /** The clause the fact was read from: always an exact substring of the message. */
+  quote: string;
+}
+
+/** Verbs people state lasting facts about themselves with (base form): "I speak Portuguese" is a fact. */
+const FACT_VERBS = new Set(
+  (
+    "prefer like love enjoy adore hate dislike detest loathe use work live own have speak study teach eat drink " +
+    "play drive ride cook bake read watch listen write run swim cycle hike practice practise support follow collect " +
+    "volunteer avoid wear keep grow sing paint code program develop design manage lead attend belong come go train " +
+    "commute rent take celebrate fly sail climb ski surf dance knit garden raise coach mentor fish travel visit " +
+    "exercise meditate care identify"
+  ).split(" "),
+);
+/** Past forms that state a lasting fact or a life event: "I grew up in Porto", "I used to smoke". */
+const PAST_FACT_VERBS = new Set(
+  (
+    "moved grew studied worked lived started joined retired graduated married met bought adopted switched quit left " +
+    "founded became used got sold raised"
+  ).split(" "),
+);
+/** Adverbs that may stand between "I" and the verb. Frequency adverbs make any verb a habit: "I usually cycle". */
+const FREQUENCY = new Set(
+  "always usually often sometimes never rarely seldom normally generally regularly typically occasionally".split(" "),
+);
+const OTHER_ADVERBS = new Set(
+  "really also still now just recently mostly currently actually absolutely definitely totally mainly only truly".split(
+    " ",
+  ),
+);
+/** Adverbs that only link a statement to the conversation ("I also like…"), dropped from the memory. */
+const DISCOURSE_ADVERBS = new Set(["also", "actually", "just", "now", "really"]);
+/** The same, right after "I'm", "I was" or "I have": "I'm also allergic to shellfish". */
+const LINKING_ADVERBS = /^(?:(?:also|actually|just|now)\s+)+/i;
+/** Verbs of talking and thinking: "I think so", "I guess", "I see" are conversation, not facts. */
+const TALK_VERBS = new Set(
+  (
+    "think guess mean know see hope wonder feel agree understand want need suppose believe say said forgot " +
+    "remember forget wish doubt bet reckon assume imagine get would will should could can must may might"
+  ).split(" "),
+);
+/**
+ * What follows "I'm" or "I was" when it is a passing state or part of the conversation ("I'm fine", "I'm not sure",
+ * "I'm looking for…"), not something to remember.
+ */
+const PASSING_STATES = new Set(
+  (
+    "fine good great ok okay alright well tired sleepy bored busy sorry sure unsure confused lost back here there " +
+    "done ready happy glad sad excited curious kidding joking serious thankful grateful worried stressed hungry " +
+    "thirsty cold hot late early up down in out off on about able gonna going trying looking wondering asking " +
+    "thinking hoping getting doing talking saying waiting feeling leaving heading coming telling just"
+  ).split(" "),
+);
+/** "I'm afraid of heights" and "I'm interested in history" are lasting; "I'm afraid so" is not. */
+const STATE_WITH_OBJECT = new Map([
+  ["afraid", "of"],
+  ["interested", "in"],
+  ["a", ""],
+  ["an", ""],
+  ["the", ""],
+]);
+/** Nouns after "my" that belong to the conversation: "my question is…", "my point is…". */
+const DISCOURSE_NOUNS = new Set(
+  "question point guess bad pleasure answer issue problem request idea thought concern understanding".split(" "),
+);
+/** Objects of "I have" that are conversation, not possessions: "I have a question". */
+const HAVE_DISCOURSE = /^(?:to\b|got to\b|no idea\b|an? (?:quick |small |other )?(?:question|idea|feeling|doubt)s?\b)/i;
+
+const APOSTROPHE = "['’]";
+const I_AM = new RegExp(`^i(?:${APOSTROPHE}m|\\s+am)\\s+(.+)$`, "i");
+const I_WAS = /^i\s+was\s+(.+)$/i;
+const I_HAVE = new RegExp(`^i(?:${APOSTROPHE}ve|\\s+have)\\s+(?:got\\s+)?(.+)$`, "i");
+const I_WOULD_RATHER = new RegExp(`^i(?:${APOSTROPHE}d|\\s+would)\\s+rather\\s+(.+)$`, "i");
+const NAME = new RegExp(
+  `^(?:my\\s+(?:(?:full|first)\\s+)?name(?:\\s+is|${APOSTROPHE}s)|call\\s+me|i\\s+go\\s+by|i(?:${APOSTROPHE}m|\\s+am)\\s+called|people\\s+call\\s+me)\\s+(.+)$`,
+  "i",
+);
+const CAPITALIZED_NAME = /^\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*)?$/u;
+const MOVED = new RegExp(
+  `^i(?:${APOSTROPHE}ve|\\s+have)?\\s+(?:(?:just|recently|finally|also|actually)\\s+)*(?:moved|relocated)\\s+(?:back\\s+)?to\\s+(.+)$`,
+  "i",
+);
+/** A place name: capitalised words, with the small words of names between them ("Rio de Janeiro", "Porto, Portugal"). */
+const PLACE =
+  /^(?:the\s+)?\p{Lu}[\p{L}.'’-]*(?:(?:\s+|,\s*|\s+(?:de|da|do|del|di|la|le|of|on|upon|am|im|sur)\s+)\p{Lu}[\p{L}.'’-]*)*/u;
+const MY_THING =
+  /^my\s+([\p{L}\p{N}'’-]+(?:\s+[\p{L}\p{N}'’-]+){0,3}?)\s+(is|are|was|were|has|have|lives|works|likes|loves|hates|prefers|speaks|plays|studies|goes|comes|teaches)\s+(.+)$/iu;
+const MY_X_AND_I = /^my\s+([\p{L}'’-]+(?:\s+[\p{L}'’-]+)?)\s+and\s+i\s+(.+)$/iu;
+const INSTRUCTION = /^(?:please\s+)?(?:always|never|don't|do\s+not|avoid|make\s+sure)\b/i;
+const STANDALONE_INSTRUCTION = /^(?:please\s+)?(?:always|never)\s+\S+\s+\S+/i;
+const FROM_NOW_ON = /^(?:from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future)[,:]?\s+(.+)$/i;
+const REMEMBER =
+  /^(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:remember|note|keep\s+in\s+mind|don't\s+forget)(?:\s+that)?[,:]?\s+(.+)$/i;
+
+/**
+ * Where a sentence may split into clauses: "and", "but", "plus" (after a comma or not), a semicolon, or "so". The
+ * split is taken only when both sides are statements, so "I like salt and pepper" stays one fact.
+ */
+const SEPARATOR = /\s*[,;]?\s+(and|but|plus|so)\s+|\s*;\s*/gi;
+
+/** The facts a statement sentence (lead-ins removed) states; none for small talk. */
+export function readStatement(text: string, options: { greeted?: boolean } = {}): Fact[] {
+  const core = stripTrailing(text);
+  const remember = core.match(REMEMBER);
+  if (remember) return readClauses(tail(core, remember[1]!), { ...options, explicit: true });
+  return readClauses(core, options);
+}
+
+/** True when the text asks to remember something, even as a question ("Can you remember that…?"). */
+export function isRememberRequest(text: string) {
+  return REMEMBER.test(stripTrailing(text));
+}
+
+interface ReadOptions {
+  greeted?: boolean;
+  /** The user asked to remember this: whatever it says is kept, in the third person. */
+  explicit?: boolean;
+  /** A clause without a subject after an "I" clause shares its "I" (default true). */
+  elide?: boolean;
+}
+
+function readClauses(text: string, options: ReadOptions): Fact[] {
+  const facts: Fact[] = [];
+  let start = 0;
+  let previous: string | null = null;
+  for (const separator of text.matchAll(SEPARATOR)) {
+    const left = text.slice(start, separator.index);
+    const right = text.slice(separator.index + separator[0].length);
+    const word = separator[1]?.toLowerCase();
+    const leftFact = readClause(left, options, previous);
+    if (!leftFact && !(options.explicit && left.trim())) continue;
+    const consequence = word === "so" && /^\s*[,;]/.test(separator[0]);
+    // After "so", a clause without a subject is an instruction ("…, so never suggest…"), not a second "I …".
+    const rightFact = readClause(right, { ...options, explicit: false, elide: word !== "so" }, left);
+    if (!rightFact && !consequence) continue;
+    facts.push({ content: leftFact ?? thirdPerson(left), quote: left.trim() });
+    previous = left;
+    start = separator.index + separator[0].length;
+    if (!rightFact) {
+      // "…, so never suggest recipes with them": a standing instruction when it reads as one; otherwise the
+      // consequence is no fact of its own and is dropped.
+      const instruction = INSTRUCTION.test(right) ? asInstruction(right, left) : null;
+      if (instruction) facts.push({ content: instruction, quote: right.trim() });
+      return facts;
+    }
+  }
+  const rest = text.slice(start);
+  const last = readClause(rest, options, previous) ?? (options.explicit && rest.trim() ? thirdPerson(rest) : null);
+  if (last) facts.push({ content: last, quote: rest.trim() });
+  return facts;
+}
+
+/**
+ * One clause as a fact, or null when it states nothing lasting. `previous` is the clause before it in the sentence:
+ * "I live in Lisbon and work as a nurse" lends "I" to "work as a nurse", and a "them" refers to its last noun.
+ */
+function readClause(raw: string, options: ReadOptions, previous: string | null = null): string | null {
+  let clause = stripTrailing(raw)
+    .replace(/^(?:(?:and|but|plus|so|also|then|now|actually)\b[,\s]*)+/i, "")
+    .replace(/,\s*not\s+[^,]+$/i, "")
+    .replace(/,?\s+(?:too|as well|now|these days|nowadays)$/i, "");
+  if (!clause) return null;
+  if (options.elide !== false && previous && /^i\b/i.test(previous.trim()) && opensVerbPhrase(clause)) {
+    clause = `I ${clause}`;
+  }
+  let fact = firstPerson(clause, options);
+  if (fact && previous && /\bthem\b/i.test(fact)) fact = resolveThem(fact, previous);
+  // "I love it", "I'm allergic to them": out of the conversation nobody could tell what the memory is about.
+  if (fact && !options.explicit && /\b(?:it|them)\b/i.test(fact)) return null;
+  return fact;
+}
+
+function firstPerson(clause: string, options: ReadOptions): string | null {
+  const name = clause.match(NAME);
+  if (name) return `User's name is ${name[1]}`;
+  const from = clause.match(FROM_NOW_ON);
+  if (from) return `From now on, ${instructionPronouns(from[1]!)}`;
+  if (STANDALONE_INSTRUCTION.test(clause) && !/^never\s+mind\b/i.test(clause)) return asInstruction(clause, null);
+
+  const moved = clause.match(MOVED);
+  if (moved) {
+    // Where the user lives now is the lasting fact; "last month" would soon be wrong.
+    const place = moved[1]!.match(PLACE)?.[0];
+    return place ? `User lives in ${place.replace(/[,\s]+$/, "")}` : `User moved to ${innerPronouns(moved[1]!)}`;
+  }
+  const am = clause.match(I_AM);
+  if (am) {
+    const state = am[1]!.replace(LINKING_ADVERBS, "");
+    // "Hi, I'm Priya": an introduction names the user.
+    if (options.greeted && CAPITALIZED_NAME.test(state)) return `User's name is ${state}`;
+    return lastingState(state) ? `User is ${innerPronouns(state)}` : null;
+  }
+  const was = clause.match(I_WAS)?.[1]?.replace(LINKING_ADVERBS, "");
+  if (was) return lastingState(was) ? `User was ${innerPronouns(was)}` : null;
+  const rather = clause.match(I_WOULD_RATHER);
+  if (rather) return `User would rather ${innerPronouns(rather[1]!)}`;
+  const have = clause.match(I_HAVE);
+  if (have) {
+    const object = have[1]!.replace(LINKING_ADVERBS, "");
+    if (HAVE_DISCOURSE.test(object)) return null;
+    const been = object.match(/^been\s+(.+)$/i);
+    if (been) return lastingState(been[1]!) ? `User has been ${innerPronouns(been[1]!)}` : null;
+    return `User has ${innerPronouns(object)}`;
+  }
+  const together = clause.match(MY_X_AND_I);
+  if (together) {
+    const verb = together[2]!.match(/^(\S+)\s*(.*)$/)!;
+    if (FACT_VERBS.has(verb[1]!.toLowerCase()) || PAST_FACT_VERBS.has(verb[1]!.toLowerCase())) {
+      return `User and their ${together[1]} ${verb[1]!.toLowerCase()} ${innerPronouns(verb[2]!)}`.trim();
+    }
+  }
+  const mine = clause.match(MY_THING);
+  if (mine) {
+    const thing = mine[1]!;
+    if (DISCOURSE_NOUNS.has(thing.toLowerCase())) return null;
+    return `User's ${innerPronouns(thing)} ${mine[2]!.toLowerCase()} ${innerPronouns(mine[3]!)}`;
+  }
+  return verbStatement(clause);
+}
+
+/** "I [adverbs] [don't] verb …" when the verb states a fact (or a habit, after "usually", "never"…). */
+function verbStatement(clause: string): string | null {
+  const words = clause.split(/\s+/);
+  if (words[0]?.toLowerCase() !== "i") return null;
+  let index = 1;
+  const kept: string[] = [];
+  let habit = false;
+  while (index < words.length) {
+    const word = words[index]!.toLowerCase();
+    if (FREQUENCY.has(word)) habit = true;
+    else if (!OTHER_ADVERBS.has(word)) break;
+    if (!DISCOURSE_ADVERBS.has(word)) kept.push(word);
+    index++;
+  }
+  let negation: string | null = null;
+  const next = words[index]?.toLowerCase().replace(/’/g, "'");
+  const pair = `${next} ${words[index + 1]?.toLowerCase()}`;
+  if (next === "don't" || next === "dont") negation = "doesn't";
+  else if (next === "can't" || next === "cannot" || next === "won't" || next === "didn't") negation = next;
+  else if (["do not", "can not", "will not", "did not"].includes(pair))
+    negation = pair === "do not" ? "does not" : pair;
+  if (negation) index += negation.includes(" ") ? 2 : 1;
+  while (negation && index < words.length && OTHER_ADVERBS.has(words[index]!.toLowerCase())) index++;
+  const verb = words[index]?.toLowerCase();
+  if (!verb || TALK_VERBS.has(verb)) return null;
+  const past = PAST_FACT_VERBS.has(verb);
+  if (!FACT_VERBS.has(verb) && !past && !habit) return null;
+  const object = words.slice(index + 1).join(" ");
+  // "I like that idea", "I love you": about something in the conversation, not a fact to keep.
+  if (/^(?:this|that|these|those|you|yours|it|them)\b/i.test(object)) return null;
+  const rest = innerPronouns(object);
+  const form = negation || past || !/^[a-z]+$/.test(verb) ? verb : conjugate(verb);
+  return ["User", ...kept, ...(negation ? [negation] : []), form, rest].filter(Boolean).join(" ");
+}
+
+/** Whether what follows "I'm" or "I was" lasts: "allergic to peanuts", "a nurse", "from Lisbon"; not "fine". */
+function lastingState(complement: string): boolean {
+  const words = complement.toLowerCase().split(/[\s,;:]+/);
+  let index = 0;
+  while (
+    index < words.length - 1 &&
+    /^(?:not|really|very|so|quite|pretty|also|actually|just|now|still)$/.test(words[index]!)
+  )
+    index++;
+  const word = words[index]!;
+  const object = STATE_WITH_OBJECT.get(word);
+  if (object !== undefined) {
+    // "a nurse", "an engineer": an article starts a lasting identity unless it only softens ("a bit tired").
+    if (object === "")
+      return words.length > index + 1 && !/^(?:bit|little|lot|few|moment|second|while)$/.test(words[index + 1]!);
+    return words[index + 1] === object;
+  }
+  return !PASSING_STATES.has(word) && !/^(?:kind|sort)$/.test(word);
+}
+
+/** "so never suggest recipes with them" → "Never suggest recipes with peanuts", or null when "them" is unclear. */
+function asInstruction(text: string, previous: string | null): string | null {
+  let instruction = instructionPronouns(stripTrailing(text).replace(/^please\s+/i, ""));
+  if (/\bthem\b/i.test(instruction)) {
+    const antecedent = previous ? lastPluralNoun(previous) : null;
+    if (!antecedent) return null;
+    instruction = instruction.replace(/\bthem\b/gi, instructionPronouns(antecedent));
+  }
+  return capitalize(instruction);
+}
+
+function resolveThem(fact: string, previous: string): string {
+  const antecedent = lastPluralNoun(previous);
+  return antecedent ? fact.replace(/\bthem\b/gi, innerPronouns(antecedent)) : fact;
+}
+
+/** The plural noun a clause ends on, which a following "them" refers to: "I'm allergic to peanuts" → "peanuts". */
+function lastPluralNoun(clause: string): string | null {
+  const match = stripTrailing(clause).match(
+    /\b(?:to|of|with|about|for|on|from|like|love|hate|dislike|eat|avoid|enjoy|prefer|own|have|keep)\s+((?:[\p{L}'’-]+\s+){0,2}[\p{L}'’-]+s)$/iu,
+  );
+  if (!match) return null;
+  const phrase = match[1]!;
+  return /^(?:them|these|those|this|that|it|us|yours|his|hers|ours|theirs)$/i.test(phrase) ? null : phrase;
+}
+
+/** Rewrites a first-person statement so the memory reads correctly out of context ("I prefer" → "User prefers"). */
+export function thirdPerson(statement: string): string {
+  const text = stripTrailing(statement);
+  const fact = firstPerson(text, {});
+  if (fact) return fact;
+  const subject: Array<[RegExp, string]> = [
+    [new RegExp(`^i(?:${APOSTROPHE}m|\\s+am)\\b`, "i"), "User is"],
+    [/^i don't\b/i, "User doesn't"],
+    [/^i do not\b/i, "User does not"],
+    [new RegExp(`^i(?:${APOSTROPHE}ve|\\s+have)\\b`, "i"), "User has"],
+    [/^my\b/i, "User's"],
+  ];
+  for (const [pattern, replacement] of subject) {
+    if (pattern.test(text)) return `${replacement}${innerPronouns(text.replace(pattern, ""))}`;
+  }
+  const verb = text.match(/^i\s+([a-z]+)\b(.*)$/i);
+  if (verb) return `User ${conjugate(verb[1]!)}${innerPronouns(verb[2]!)}`;
+  return capitalize(innerPronouns(text));
+}
+
+const INNER: Array<[RegExp, string]> = [
+  [/\bmyself\b/gi, "themselves"],
+  [/\bmine\b/gi, "theirs"],
+  [/\bmy\b/gi, "their"],
+  [/\bme\b/gi, "them"],
+  [new RegExp(`\\bi(?:${APOSTROPHE}m|\\s+am)\\b`, "gi"), "they are"],
+  [new RegExp(`\\bi${APOSTROPHE}ve\\b`, "gi"), "they have"],
+  [/\bI\b/g, "they"],
+];
+
+/** Pronouns inside a fact about the user: "with my sister" → "with their sister". */
+function innerPronouns(text: string) {
+  let result = text;
+  for (const [pattern, replacement] of INNER) result = result.replace(pattern, replacement);
+  return result;
+}
+
+/** Pronouns inside an instruction to the assistant: "never call me Bob" → "never call the user Bob". */
+function instructionPronouns(text: string) {
+  return text
+    .replace(/\b(?:me|myself)\b/gi, "the user")
+    .replace(/\b(?:my|mine)\b/gi, "the user's")
+    .replace(new RegExp(`\\bi(?:${APOSTROPHE}m|\\s+am)\\b`, "gi"), "the user is")
+    .replace(/\bI\b/g, "the user");
+}
+
+/** Third-person singular of an English verb, good enough for the verbs people state facts with. */
+function conjugate(verb: string) {
+  const lower = verb.toLowerCase();
+  if (lower === "have") return "has";
+  if (/(s|sh|ch|x|z|o)$/.test(lower)) return `${lower}es`;
+  if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
+  return `${lower}s`;
+}
+
+/** "work as a nurse", "never eat meat": a clause that lacks its subject "I" (after "I live in Lisbon and …"). */
+function opensVerbPhrase(text: string) {
+  const first = text.trim().split(/\s+/)[0]?.toLowerCase() ?? "";
+  return FACT_VERBS.has(first) || PAST_FACT_VERBS.has(first) || FREQUENCY.has(first) || OTHER_ADVERBS.has(first);
+}
+
+/** The part of `text` that a regex group matched at its end, as a slice, so quotes stay exact substrings. */
+function tail(text: string, group: string) {
+  return text.slice(text.length - group.length);
+}
+
+export function stripTrailing(text: string) {
+  return text.trim().replace(/[\s.!?…]+$/, "");
+}
+
+export function capitalize(text: string) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,13 @@
+import { z } from "zod";
+import { createFeedbackInputSchema, putInstructionsInputSchema } from "@/lib/memory/procedural-inputs";
+import { feedbackJson, instructionsJson, instructionVersionJson } from "@/lib/memory/shapes";
+
+/** Request and response shapes of feedback and instructions (DESIGN §12), built from the core's input schemas. */
+export const createFeedbackBody = createFeedbackInputSchema;
+export const putInstructionsBody = putInstructionsInputSchema;
+
+export const feedbackResponse = z.strictObject({ feedback: feedbackJson });
+export const instructionsResponse = z.strictObject({
+  instructions: instructionsJson.nullable().describe("null until the user or the optimizer first writes some."),
+  versions: z.array(instructionVersionJson).describe("Newest first."),
+});

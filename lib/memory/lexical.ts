@@ -1,0 +1,120 @@
+import { type SQL, sql } from "drizzle-orm";
+import { memories } from "@/lib/db/schema";
+import { possibleTypos } from "./english";
+import { textArray } from "./namespace";
+
+/** BM25's term-frequency saturation and length normalisation, the usual values for short documents. */
+const K1 = 1.2;
+const B = 0.75;
+/** A corrected word is a guess: it counts this much of an exact one. */
+const CORRECTED_WEIGHT = 0.5;
+/** Minimum pg_trgm word similarity between a misspelt word and a vocabulary word ("nurce" ~ "nurse"). */
+export const TYPO_THRESHOLD = 0.35;
+/** Misspelt words corrected per query: a long pasted paragraph should not fan out into dozens of lookups. */
+const MAX_TYPOS = 6;
+/** Full-text terms per query: a whole pasted message still ranks by a bounded number of terms. */
+const MAX_TERMS = 32;
+/**
+ * A term held by more than this share of the user's memories (their name, "user") does not bring in candidates on
+ * its own: it would add most of the corpus for a negligible weight. It still scores the candidates rarer terms find.
+ */
+const COMMON_SHARE = 0.3;
+/** Below this many memories holding it, a term is never too common to bring in candidates: cost is no concern. */
+const COMMON_MIN_DOCS = 500;
+
+/*
+ * The lexical score is BM25 over the user's own corpus divided by the most the query's terms could score in it
+ * (every one matched exactly, so often that its frequency saturates): in [0, 1). A corrected word counts half.
+ */
+
+/**
+ * The statement ranking the caller's memories in `scope` for `query` by BM25 with the user's own statistics
+ * (memory_lexemes, memory_corpus): a term's weight is its rarity among *their* memories, term frequency saturates,
+ * long memories are normalised. Query words that are neither English nor in the user's vocabulary are read as typos
+ * and replaced by the closest vocabulary word, at half weight. Candidates come from the full-text index leading with
+ * the user, so the cost follows the matches. One statement (terms, statistics and ranking), so a search costs one
+ * round trip; its rows are `id` and `score` (in [0, 1), see above), at most `pool`, best first, ties by recency,
+ * then id. No rows when the query has no terms (stop words only).
+ */
+export function lexicalRanking(userId: string, scope: SQL, query: string, pool: number): SQL {
+  const number = (value: number) => sql.raw(`${value.toFixed(6)}::float8`);
+  return sql`
+    with ${queryTerms(userId, query)},
+    corpus as (
+      select greatest(coalesce(max(c.docs), 0), 1)::float8 as docs,
+             greatest(coalesce(max(c.lexemes), 0)::float8 / greatest(coalesce(max(c.docs), 0), 1), 1) as avgdl
+      from memory_corpus c where c.user_id = ${userId}::uuid
+    ), weighted as (
+      select t.lexeme, t.weight, coalesce(l.docs, 0) as df,
+             ln(1 + (corpus.docs - coalesce(l.docs, 0) + 0.5) / (coalesce(l.docs, 0) + 0.5)) as idf
+      from terms t cross join corpus
+      left join memory_lexemes l on l.user_id = ${userId}::uuid and l.lexeme = t.lexeme
+    ), rare as (
+      select w.lexeme from weighted w cross join corpus
+      where w.df > 0 and (w.df <= ${number(COMMON_SHARE)} * corpus.docs or w.df <= ${COMMON_MIN_DOCS})
+    ), probe as (
+      -- Rare terms bring in the candidates; if none is (all common, or in no active memory: a search of tombstones),
+      -- all of them do.
+      select string_agg(${tsqueryOperand(sql`p.lexeme`)}, ' | ')::tsquery as q
+      from (select lexeme from rare union all
+            select lexeme from weighted where not exists (select 1 from rare)) p
+    )
+    select ${memories.id} as id,
+           sum(w.weight * w.idf * f.tf * ${number(K1 + 1)}
+               / (f.tf + ${number(K1)} * (${number(1 - B)}
+                  + ${number(B)} * length(${memories.fts}) / (select avgdl from corpus))))
+             / (select sum(idf) * ${number(K1 + 1)} from weighted) as score
+    from ${memories}
+    cross join lateral (
+      select u.lexeme, coalesce(array_length(u.positions, 1), 1)::float8 as tf from unnest(${memories.fts}) as u
+    ) f
+    join weighted w on w.lexeme = f.lexeme
+    where ${scope} and ${memories.fts} @@ (select q from probe)
+    group by ${memories.id}, ${memories.updatedAt}
+    order by score desc, ${memories.updatedAt} desc, ${memories.id}
+    limit ${pool}`;
+}
+
+/**
+ * The query's full-text lexemes with their weights (`terms`): its own lexemes, and for each word that is neither
+ * English nor the user's own, the lexemes of the closest word the user did write (`<%` at the threshold the caller
+ * set for this transaction), standing in for the misspelling.
+ */
+function queryTerms(userId: string, query: string): SQL {
+  const typos = possibleTypos(query).slice(0, MAX_TYPOS);
+  const corrections =
+    typos.length === 0
+      ? sql`select null::text as word, null::text as term where false`
+      : sql`
+        select typo.word, near.term
+        from unnest(${textArray(typos)}) as typo(word)
+        cross join lateral (
+          select v.term from memory_terms v
+          where v.user_id = ${userId}::uuid and typo.word <% v.term
+          order by similarity(typo.word, v.term) desc, v.term
+          limit 1
+        ) near
+        where not exists (select 1 from memory_terms k where k.user_id = ${userId}::uuid and k.term = typo.word)`;
+  return sql`
+    correction as (${corrections}),
+    candidates as (
+      select lexeme, ${sql.raw(CORRECTED_WEIGHT.toFixed(2))}::float8 as weight
+      from correction cross join lateral unnest(tsvector_to_array(to_tsvector('english', correction.term))) as lexeme
+      union all
+      -- A misspelling stands in the query only through its correction.
+      select lexeme, 1.0::float8
+      from unnest(tsvector_to_array(to_tsvector('english', ${query}))) as lexeme
+      where lexeme not in (
+        select l from correction cross join lateral unnest(tsvector_to_array(to_tsvector('english', correction.word))) as l
+      )
+    ), terms as (
+      select lexeme, max(weight) as weight from candidates group by lexeme order by max(weight) desc, lexeme
+      limit ${MAX_TERMS}
+    )`;
+}
+
+/** A lexeme as a quoted tsquery operand, its backslashes and quotes escaped. */
+function tsqueryOperand(lexeme: SQL): SQL {
+  // chr(92) is a backslash, chr(39) a quote: both doubled inside the quotes.
+  return sql`chr(39) || replace(replace(${lexeme}, chr(92), chr(92) || chr(92)), chr(39), chr(39) || chr(39)) || chr(39)`;
+}

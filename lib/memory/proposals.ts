@@ -1,0 +1,459 @@
+import { and, count, eq, inArray, sql } from "drizzle-orm";
+import { z } from "zod";
+import { afterPosition, decodeCursor, type KeysetOrder, keysetPage, orderBy } from "@/lib/db/keyset";
+import { memoryProposals } from "@/lib/db/schema";
+import { asUser, type UnitOfWork } from "@/lib/db/unit-of-work";
+import { AppError, parseInput } from "@/lib/errors";
+import { type Actor, type MemoryContext, type Provenance, sourceTypeFor, withUnit } from "./context";
+import { MemoryConflictError } from "./errors";
+import {
+  changeInstructions,
+  InstructionsConflictError,
+  type InstructionVersion,
+  type serializeInstructions,
+} from "./instructions";
+import { LIMITS } from "./limits";
+import { relativeNamespace } from "./namespace";
+import {
+  type ApproveProposalInput,
+  approveProposalInputSchema,
+  type RejectProposalInput,
+  rejectProposalInputSchema,
+} from "./review-inputs";
+import { serializeMemory } from "./serialize";
+import { PROPOSAL_STATUSES, type ProposalJson } from "./shapes";
+import { createMemoryOnce, deleteMemory, getMemory, updateMemory } from "./store";
+import type { Memory } from "./types";
+import { proposalEvent } from "./webhooks/events";
+import { recordWebhookEvents } from "./webhooks/outbox";
+
+type ProposalRow = typeof memoryProposals.$inferSelect;
+export type ProposalOp = ProposalRow["op"];
+export type ProposalStatus = ProposalRow["status"];
+
+export interface Proposal {
+  id: string;
+  op: ProposalOp;
+  memoryId: string | null;
+  expectedVersion: number | null;
+  /** Relative to the caller's root. */
+  namespace: string[];
+  kind: string | null;
+  content: unknown;
+  text: string | null;
+  contentHash: string | null;
+  quote: string | null;
+  threadId: string | null;
+  messageId: string | null;
+  runId: string | null;
+  reason: string;
+  actor: Actor;
+  status: ProposalStatus;
+  decisionReason: string | null;
+  createdAt: Date;
+  decidedAt: Date | null;
+}
+
+/** What a writer proposes instead of writing: the change, and the text it would write (or remove). */
+export interface ProposedChange {
+  op: ProposalOp;
+  memoryId?: string;
+  expectedVersion?: number;
+  /** Absolute. */
+  namespace: readonly string[];
+  kind?: string;
+  content?: unknown;
+  text?: string;
+  contentHash?: string;
+  reason: string;
+  provenance?: Provenance;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ORDER: KeysetOrder = { name: "proposals", direction: "desc" };
+
+export class ProposalNotFoundError extends AppError {
+  constructor(id: string) {
+    super("not_found", `No proposal with id ${id}.`);
+    this.name = "ProposalNotFoundError";
+  }
+}
+
+/** Approving or rejecting what can no longer be decided as proposed; `current` is what stands now. */
+export class ProposalConflictError extends AppError {
+  constructor(message: string, current: { proposal: ProposalJson; memory?: unknown }) {
+    super("conflict", message, [], { body: current });
+    this.name = "ProposalConflictError";
+  }
+}
+
+export const listProposalsInputSchema = z.strictObject({
+  status: z.enum(PROPOSAL_STATUSES).optional(),
+  threadId: z.string().min(1).max(200).optional(),
+  limit: z.number().int().min(1).max(LIMITS.listPage).default(50),
+  cursor: z.string().max(500).optional(),
+  onInvalidCursor: z.enum(["reject", "restart"]).default("reject"),
+});
+export type ListProposalsInput = z.input<typeof listProposalsInputSchema>;
+
+export {
+  type ApproveProposalInput,
+  approveProposalInputSchema,
+  type RejectProposalInput,
+  rejectProposalInputSchema,
+} from "./review-inputs";
+
+/** Records a pending proposal in the context's unit of work, with the context's writer and provenance. */
+export async function propose(ctx: MemoryContext, change: ProposedChange): Promise<Proposal> {
+  const provenance = { ...ctx.provenance, ...change.provenance };
+  const [row] = await asUser(ctx, async (unit) => {
+    const inserted = await unit.db
+      .insert(memoryProposals)
+      .values({
+        userId: ctx.principal.userId,
+        op: change.op,
+        memoryId: change.memoryId ?? null,
+        expectedVersion: change.expectedVersion ?? null,
+        namespace: [...change.namespace],
+        kind: change.kind ?? null,
+        content: change.content ?? null,
+        text: change.text ?? null,
+        contentHash: change.contentHash ?? null,
+        reason: change.reason,
+        sourceType: sourceTypeFor(ctx.actor, provenance),
+        threadId: provenance.threadId ?? null,
+        messageId: provenance.messageId ?? null,
+        quote: provenance.quote ?? null,
+        runId: provenance.runId ?? null,
+        actorType: ctx.actor.type,
+        actorId: ctx.actor.id,
+        status: "pending",
+        createdAt: ctx.clock(),
+      })
+      .returning();
+    const created = inserted[0] as ProposalRow;
+    await recordWebhookEvents(
+      unit,
+      [proposalEvent("proposal.created", created, ctx.clock())],
+      ctx.scheduleWebhookDeliveries,
+    );
+    return inserted;
+  });
+  return toProposal(ctx, row as ProposalRow);
+}
+
+/** The caller's proposals, newest first, keyset-paged; optionally one status or one thread. */
+export async function listProposals(ctx: MemoryContext, raw: ListProposalsInput = {}) {
+  const input = parseInput(listProposalsInputSchema, raw);
+  const position = decodeCursor(input.cursor, ORDER, { onInvalid: input.onInvalidCursor, idSchema: z.uuid() });
+  const rows = await asUser(ctx, ({ db }) =>
+    db
+      .select()
+      .from(memoryProposals)
+      .where(
+        and(
+          eq(memoryProposals.userId, ctx.principal.userId),
+          input.status ? eq(memoryProposals.status, input.status) : undefined,
+          input.threadId ? eq(memoryProposals.threadId, input.threadId) : undefined,
+          afterPosition(memoryProposals.createdAt, memoryProposals.id, ORDER, position),
+        ),
+      )
+      .orderBy(...orderBy(memoryProposals.createdAt, memoryProposals.id, ORDER))
+      .limit(input.limit + 1),
+  );
+  const { page, nextCursor } = keysetPage(rows, input.limit, ORDER, (row) => ({ at: row.createdAt, id: row.id }));
+  return { proposals: page.map((row) => toProposal(ctx, row)), nextCursor };
+}
+
+export async function getProposal(ctx: MemoryContext, id: string): Promise<Proposal> {
+  if (!UUID.test(id)) throw new ProposalNotFoundError(id);
+  const [row] = await asUser(ctx, ({ db }) =>
+    db
+      .select()
+      .from(memoryProposals)
+      .where(and(eq(memoryProposals.userId, ctx.principal.userId), eq(memoryProposals.id, id))),
+  );
+  if (!row) throw new ProposalNotFoundError(id);
+  return toProposal(ctx, row);
+}
+
+/** Pending proposals per extraction run and per source message of one thread (the chat shows them per exchange). */
+export async function pendingProposalCounts(ctx: MemoryContext, threadId: string) {
+  const rows = await asUser(ctx, ({ db }) =>
+    db
+      .select({ runId: memoryProposals.runId, messageId: memoryProposals.messageId, n: count() })
+      .from(memoryProposals)
+      .where(
+        and(
+          eq(memoryProposals.userId, ctx.principal.userId),
+          eq(memoryProposals.threadId, threadId),
+          eq(memoryProposals.status, "pending"),
+        ),
+      )
+      .groupBy(memoryProposals.runId, memoryProposals.messageId),
+  );
+  return rows.map((row) => ({ runId: row.runId, messageId: row.messageId, count: Number(row.n) }));
+}
+
+export async function countPendingProposals(ctx: MemoryContext): Promise<number> {
+  const [row] = await asUser(ctx, ({ db }) =>
+    db
+      .select({ n: count() })
+      .from(memoryProposals)
+      .where(and(eq(memoryProposals.userId, ctx.principal.userId), eq(memoryProposals.status, "pending"))),
+  );
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Writes what the proposal says through the store, as the approving user with the proposal's provenance (thread,
+ * message, quote, run), optionally with edited content. A memory changed since the proposal was made is a conflict
+ * carrying what stands now; nothing is written then.
+ */
+export type ApprovedMemory = { proposal: Proposal; memory: Memory };
+export type ApprovedProposal = ApprovedMemory | { proposal: Proposal; instructions: InstructionVersion };
+
+export async function approveProposal(
+  ctx: MemoryContext,
+  id: string,
+  raw: ApproveProposalInput = {},
+): Promise<ApprovedProposal> {
+  const input = parseInput(approveProposalInputSchema, raw);
+  return withUnit(ctx, async (tx): Promise<ApprovedProposal> => {
+    const proposal = await lockPending(tx, id);
+    if (proposal.op === "instructions") return approveInstructions(tx, proposal, input.content);
+    if (proposal.op === "delete" && input.content !== undefined) {
+      throw new AppError("unprocessable", "A delete has no content to edit.", [
+        { path: ["content"], message: "not allowed for a delete" },
+      ]);
+    }
+    const writer: MemoryContext = {
+      ...tx,
+      provenance: {
+        source: proposal.sourceType as Provenance["source"],
+        ...(proposal.threadId ? { threadId: proposal.threadId } : {}),
+        ...(proposal.messageId ? { messageId: proposal.messageId } : {}),
+        ...(proposal.quote ? { quote: proposal.quote } : {}),
+        ...(proposal.runId ? { runId: proposal.runId } : {}),
+      },
+    };
+    const edited = input.content !== undefined;
+    const reason = `${edited ? "approved as edited" : "approved"} in review: ${proposal.reason ?? "proposed"}`.slice(
+      0,
+      LIMITS.reasonChars,
+    );
+    const content = edited ? input.content : proposal.content;
+    let memory: Memory;
+    try {
+      if (proposal.op === "insert") {
+        ({ memory } = await createMemoryOnce(writer, {
+          kind: proposal.kind ?? "memory",
+          content,
+          namespace: relativeNamespace(ctx.principal.root, proposal.namespace),
+          reason,
+        }));
+      } else if (proposal.op === "update") {
+        memory = await updateMemory(writer, proposal.memoryId as string, {
+          content,
+          expectedVersion: proposal.expectedVersion ?? undefined,
+          reason,
+        });
+      } else {
+        memory = await deleteMemory(writer, proposal.memoryId as string, {
+          expectedVersion: proposal.expectedVersion ?? undefined,
+          reason,
+        });
+      }
+    } catch (error) {
+      if (!(error instanceof MemoryConflictError)) throw error;
+      const current = await getMemory(tx, proposal.memoryId as string);
+      throw new ProposalConflictError(
+        `The memory changed since this was proposed (proposed against version ${proposal.expectedVersion}, now version ${current.version}${current.status === "deleted" ? ", deleted" : ""}): review it again.`,
+        { proposal: serializeProposal(toProposal(ctx, proposal)), memory: serializeMemory(current) },
+      );
+    }
+    const decided = await decide(tx, proposal, "approved", null, memory.id);
+    return { proposal: decided, memory };
+  });
+}
+
+/**
+ * Makes the proposed instructions (or the user's edit of them) the next version, credited to the optimizer that
+ * proposed them with its feedback and run. Instructions changed since it was proposed are a conflict.
+ */
+async function approveInstructions(
+  ctx: MemoryContext,
+  proposal: ProposalRow,
+  edited: unknown,
+): Promise<{ proposal: Proposal; instructions: InstructionVersion }> {
+  if (edited !== undefined && typeof edited !== "string") {
+    throw new AppError("unprocessable", "Edited instructions are a text.", [
+      { path: ["content"], message: "a string" },
+    ]);
+  }
+  const grounds = (proposal.content ?? {}) as { feedbackIds?: unknown };
+  const feedbackIds = Array.isArray(grounds.feedbackIds)
+    ? grounds.feedbackIds.filter((value): value is string => typeof value === "string" && UUID.test(value))
+    : [];
+  const reason = `${edited !== undefined ? "approved as edited" : "approved"} in review: ${proposal.reason ?? "proposed"}`;
+  let instructions: InstructionVersion;
+  try {
+    instructions = await changeInstructions(ctx, {
+      text: typeof edited === "string" ? edited.trim() : (proposal.text ?? ""),
+      expectedVersion: proposal.expectedVersion ?? 0,
+      changedBy: { type: "optimizer", id: proposal.actorId },
+      reason,
+      feedbackIds,
+      ...(proposal.runId && UUID.test(proposal.runId) ? { runId: proposal.runId } : {}),
+      proposalId: proposal.id,
+    });
+  } catch (error) {
+    if (!(error instanceof InstructionsConflictError)) throw error;
+    const body = error.extras.body as { instructions: ReturnType<typeof serializeInstructions> | null } | undefined;
+    throw new ProposalConflictError(
+      `Your instructions changed since this was proposed (proposed against version ${proposal.expectedVersion ?? 0}, now version ${body?.instructions?.version ?? 0}): review it again.`,
+      { proposal: serializeProposal(toProposal(ctx, proposal)), ...body },
+    );
+  }
+  return { proposal: await decide(ctx, proposal, "approved", null), instructions };
+}
+
+export async function rejectProposal(ctx: MemoryContext, id: string, raw: RejectProposalInput = {}): Promise<Proposal> {
+  const input = parseInput(rejectProposalInputSchema, raw);
+  return withUnit(ctx, async (tx) => decide(tx, await lockPending(tx, id), "rejected", input.reason ?? null));
+}
+
+/**
+ * A rejected insert with this content (same hash, or text this similar) or a pending proposal of it: the same fact
+ * is suppressed like a tombstone, and is not proposed twice. Returns the proposal and how it stands.
+ */
+export async function matchingProposal(
+  unit: UnitOfWork,
+  content: { text: string; contentHash: string },
+  similarity: number,
+): Promise<{ id: string; status: ProposalStatus } | null> {
+  const [row] = await unit.rows<{ id: string; status: ProposalStatus }>(sql`
+    select ${memoryProposals.id} as id, ${memoryProposals.status} as status from ${memoryProposals}
+    where ${memoryProposals.userId} = ${unit.userId}
+      and ${memoryProposals.op} in ('insert', 'update')
+      and (${memoryProposals.status} = 'pending'
+           or (${memoryProposals.status} = 'rejected' and ${memoryProposals.op} = 'insert'))
+      and (${memoryProposals.contentHash} = ${content.contentHash}
+           or (${memoryProposals.text} is not null and similarity(${memoryProposals.text}, ${content.text}) >= ${similarity}))
+    order by (${memoryProposals.status} = 'pending') desc
+    limit 1`);
+  return row ?? null;
+}
+
+/** Ids of the caller's proposals still pending among `ids`. */
+export async function pendingAmong(ctx: MemoryContext, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await asUser(ctx, ({ db }) =>
+    db
+      .select({ id: memoryProposals.id })
+      .from(memoryProposals)
+      .where(
+        and(
+          eq(memoryProposals.userId, ctx.principal.userId),
+          eq(memoryProposals.status, "pending"),
+          inArray(
+            memoryProposals.id,
+            ids.filter((id) => UUID.test(id)),
+          ),
+        ),
+      ),
+  );
+  return rows.map((row) => row.id);
+}
+
+async function lockPending(ctx: MemoryContext, id: string): Promise<ProposalRow> {
+  if (!UUID.test(id)) throw new ProposalNotFoundError(id);
+  const [row] = await asUser(ctx, async (unit) => {
+    await unit.serializeUserWrites();
+    return unit.db
+      .select()
+      .from(memoryProposals)
+      .where(and(eq(memoryProposals.userId, ctx.principal.userId), eq(memoryProposals.id, id)))
+      .for("update");
+  });
+  if (!row) throw new ProposalNotFoundError(id);
+  if (row.status !== "pending") {
+    throw new ProposalConflictError(`This proposal was already ${row.status}.`, {
+      proposal: serializeProposal(toProposal(ctx, row)),
+    });
+  }
+  return row;
+}
+
+async function decide(
+  ctx: MemoryContext,
+  row: ProposalRow,
+  status: "approved" | "rejected",
+  decisionReason: string | null,
+  memoryId: string | null = row.memoryId,
+): Promise<Proposal> {
+  const [updated] = await asUser(ctx, async (unit) => {
+    const rows = await unit.db
+      .update(memoryProposals)
+      .set({ status, decisionReason, memoryId, decidedAt: ctx.clock() })
+      .where(and(eq(memoryProposals.userId, row.userId), eq(memoryProposals.id, row.id)))
+      .returning();
+    const event = proposalEvent(
+      status === "approved" ? "proposal.approved" : "proposal.rejected",
+      rows[0] as ProposalRow,
+      ctx.clock(),
+    );
+    await recordWebhookEvents(unit, [event], ctx.scheduleWebhookDeliveries);
+    return rows;
+  });
+  return toProposal(ctx, updated as ProposalRow);
+}
+
+function toProposal(ctx: MemoryContext, row: ProposalRow): Proposal {
+  return {
+    id: row.id,
+    op: row.op,
+    memoryId: row.memoryId,
+    expectedVersion: row.expectedVersion,
+    namespace: relativeNamespace(ctx.principal.root, row.namespace),
+    kind: row.kind,
+    content: row.content,
+    text: row.text,
+    contentHash: row.contentHash,
+    quote: row.quote,
+    threadId: row.threadId,
+    messageId: row.messageId,
+    runId: row.runId,
+    reason: row.reason ?? "",
+    actor: { type: row.actorType as Actor["type"], id: row.actorId },
+    status: row.status,
+    decisionReason: row.decisionReason,
+    createdAt: row.createdAt,
+    decidedAt: row.decidedAt,
+  };
+}
+
+export function serializeProposal(proposal: Proposal): ProposalJson {
+  const given = <T>(value: T | null) => (value === null ? undefined : value);
+  const json: ProposalJson = {
+    id: proposal.id,
+    op: proposal.op,
+    memoryId: given(proposal.memoryId),
+    expectedVersion: given(proposal.expectedVersion),
+    namespace: proposal.namespace,
+    kind: given(proposal.kind),
+    content: given(proposal.content),
+    text: given(proposal.text),
+    quote: given(proposal.quote),
+    threadId: given(proposal.threadId),
+    messageId: given(proposal.messageId),
+    runId: given(proposal.runId),
+    reason: proposal.reason,
+    actor: proposal.actor,
+    status: proposal.status,
+    decisionReason: given(proposal.decisionReason),
+    createdAt: proposal.createdAt.toISOString(),
+    decidedAt: proposal.decidedAt?.toISOString(),
+  };
+  return Object.fromEntries(Object.entries(json).filter(([, value]) => value !== undefined)) as ProposalJson;
+}

@@ -1,0 +1,188 @@
+import net from "node:net";
+import { InvalidArgumentError } from "@ai-sdk/provider";
+import { cosineSimilarity, embed, embedMany } from "ai";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { embeddingModelIdFromEnv } from "@/lib/ai/config";
+import {
+  LOCAL_EMBEDDING_DIMENSIONS,
+  LOCAL_EMBEDDING_MODEL_ID,
+  LocalEmbeddingModel,
+  lengthGroupedBatches,
+  loadLocalEncoder,
+} from "@/lib/ai/local-embedding";
+import { configuredEmbeddingModel } from "@/lib/ai/models";
+import { createModelRegistry } from "@/lib/ai/registry";
+
+const model = createModelRegistry({}).embeddingModel("local:use-lite");
+const networkAttempts: string[] = [];
+const consoleCalls: unknown[][] = [];
+
+// The model loads once for this file, with every way out of the process blocked and the console watched.
+beforeAll(async () => {
+  const fetchStub = vi.spyOn(globalThis, "fetch").mockImplementation(async (input) => {
+    networkAttempts.push(`fetch ${String(input)}`);
+    throw new Error("network is blocked in this test");
+  });
+  const connectStub = vi.spyOn(net.Socket.prototype, "connect").mockImplementation((...args) => {
+    networkAttempts.push(`connect ${JSON.stringify(args[0])}`);
+    throw new Error("network is blocked in this test");
+  });
+  const consoleStubs = (["log", "info", "warn", "error", "debug"] as const).map((method) =>
+    vi.spyOn(console, method).mockImplementation((...args) => void consoleCalls.push([method, ...args])),
+  );
+  try {
+    await embed({ model, value: "warm up" });
+  } finally {
+    for (const stub of [fetchStub, connectStub, ...consoleStubs]) stub.mockRestore();
+  }
+});
+
+afterAll(() => vi.restoreAllMocks());
+
+async function vectorOf(value: string) {
+  return (await embed({ model, value })).embedding;
+}
+
+describe("local embedding model", () => {
+  it("is the registry's local:use-lite and loads with the network blocked, printing nothing", () => {
+    expect(model).toBeInstanceOf(LocalEmbeddingModel);
+    expect({ provider: model.provider, modelId: model.modelId }).toEqual({ provider: "local", modelId: "use-lite" });
+    expect(networkAttempts).toEqual([]);
+    expect(consoleCalls).toEqual([]);
+  });
+
+  it("embeds through embed() into 512 unit-length dimensions, the same vector every time", async () => {
+    const first = await vectorOf("I work as a nurse in Toronto.");
+    const second = await vectorOf("I work as a nurse in Toronto.");
+    expect(first).toHaveLength(LOCAL_EMBEDDING_DIMENSIONS);
+    expect(Math.hypot(...first)).toBeCloseTo(1, 4);
+    expect(second).toEqual(first);
+  });
+
+  it("keeps embedMany's order across batches of mixed lengths, each vector as if embedded alone", async () => {
+    const values = [
+      "A long memory about the user's weekly routine: swimming on Mondays, choir on Wednesdays and a long run at the weekend.",
+      "Coffee.",
+      "The user's sister lives in Lisbon and visits every spring.",
+      "Likes jazz.",
+      "The project deadline moved from March to the end of April because the vendor was late.",
+      "Has two cats.",
+      "Prefers short answers without bullet points.",
+    ];
+    const small = new LocalEmbeddingModel({ batchSize: 2 });
+    const { embeddings, usage } = await embedMany({ model: small, values });
+    expect(embeddings).toHaveLength(values.length);
+    for (const [index, value] of values.entries()) {
+      const alone = await vectorOf(value);
+      const difference = Math.max(...alone.map((x, i) => Math.abs(x - (embeddings[index] as number[])[i]!)));
+      expect(difference, value).toBeLessThan(1e-5);
+    }
+    expect(usage.tokens).toBeGreaterThanOrEqual(values.join(" ").split(" ").length);
+  });
+
+  it("serves concurrent calls, taking turns batch by batch", async () => {
+    const a = ["The user is vegetarian.", "The user drives a red Toyota Corolla."];
+    const b = ["The user's daughter is called Emma."];
+    const [many, one] = await Promise.all([embedMany({ model, values: a }), embed({ model, value: b[0]! })]);
+    expect(many.embeddings[1]).toEqual(await vectorOf(a[1]!));
+    expect(one.embedding).toEqual(await vectorOf(b[0]!));
+  });
+
+  // Each memory, a question about it, and a question about something else.
+  it.each([
+    ["I work as a nurse in Toronto.", "what's my job?", "my favourite colour is green"],
+    ["I work as a nurse in Toronto.", "What is my profession?", "What is my favourite colour?"],
+    ["My favourite colour is green.", "What colour do I like best?", "What is my profession?"],
+    ["I am allergic to peanuts.", "Do I have any food allergies?", "What car do I drive?"],
+    ["My daughter's name is Emma.", "What are my children called?", "Where did I go on holiday?"],
+    ["The user prefers dark mode in every editor.", "Which theme does the user like?", "The user is vegetarian."],
+  ])("puts %j closer to %j than to %j", async (memory, related, unrelated) => {
+    const { embeddings } = await embedMany({ model, values: [memory, related, unrelated] });
+    const [m, r, u] = embeddings as [number[], number[], number[]];
+    expect(cosineSimilarity(m, r)).toBeGreaterThan(cosineSimilarity(m, u));
+  });
+
+  it("finds each question's memory first among several", async () => {
+    const memories = [
+      "I work as a nurse in Toronto.",
+      "My favourite colour is green.",
+      "I am allergic to peanuts.",
+      "I drive a red Toyota Corolla.",
+      "My daughter's name is Emma.",
+      "We went to Portugal for our summer holiday.",
+    ];
+    const questions = [
+      "What is my job?",
+      "What colour do I like best?",
+      "Do I have any food allergies?",
+      "What car do I drive?",
+      "What are my children called?",
+      "Where did I travel last summer?",
+    ];
+    const { embeddings } = await embedMany({ model, values: [...memories, ...questions] });
+    const memoryVectors = embeddings.slice(0, memories.length);
+    const nearest = embeddings.slice(memories.length).map((question) => {
+      const scores = memoryVectors.map((memory) => cosineSimilarity(question, memory));
+      return memories[scores.indexOf(Math.max(...scores))];
+    });
+    expect(nearest).toEqual(memories);
+  });
+
+  it("rejects blank text before embedding anything", async () => {
+    await expect(embed({ model, value: "" })).rejects.toThrow(InvalidArgumentError);
+    await expect(embedMany({ model, values: ["fine", "  \n"] })).rejects.toThrow(/blank text \(values at index 1\)/);
+  });
+
+  it("stops between batches when the call is aborted", async () => {
+    const encoder = await loadLocalEncoder();
+    const controller = new AbortController();
+    const spy = vi.spyOn(encoder, "embed").mockImplementationOnce(async (input) => {
+      controller.abort();
+      return input.map(() => new Array(LOCAL_EMBEDDING_DIMENSIONS).fill(0));
+    });
+    try {
+      const small = new LocalEmbeddingModel({ batchSize: 1 });
+      await expect(small.doEmbed({ values: ["one", "two", "three"], abortSignal: controller.signal })).rejects.toThrow(
+        /abort/i,
+      );
+      expect(spy).toHaveBeenCalledTimes(1);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it("warns that it cannot change the number of dimensions", async () => {
+    const result = await model.doEmbed({ values: ["hello"], dimensions: 256 });
+    expect(result.embeddings[0]).toHaveLength(512);
+    expect(result.warnings).toEqual([expect.objectContaining({ type: "unsupported", feature: "dimensions" })]);
+  });
+});
+
+describe("length-grouped batches", () => {
+  it("groups indices of similar length, every index once", () => {
+    expect(lengthGroupedBatches([5, 1, 9, 3, 7], 2)).toEqual([[1, 3], [0, 4], [2]]);
+    expect(lengthGroupedBatches([], 16)).toEqual([]);
+  });
+});
+
+describe("embedding model from the environment", () => {
+  it.each([
+    [undefined, LOCAL_EMBEDDING_MODEL_ID],
+    ["", LOCAL_EMBEDDING_MODEL_ID],
+    ["  ", LOCAL_EMBEDDING_MODEL_ID],
+    ["local", LOCAL_EMBEDDING_MODEL_ID],
+    ["local:use-lite", "local:use-lite"],
+    ["none", null],
+    [" NONE ", null],
+    ["openai:text-embedding-3-small", "openai:text-embedding-3-small"],
+  ])("EMBEDDING_MODEL=%j names %j", (value, id) => {
+    expect(embeddingModelIdFromEnv({ EMBEDDING_MODEL: value })).toBe(id);
+  });
+
+  it("configures the local model when unset, local or local:use-lite, and none for none", () => {
+    for (const value of [undefined, "", "local", "local:use-lite"]) {
+      expect(configuredEmbeddingModel({ EMBEDDING_MODEL: value })).toBeInstanceOf(LocalEmbeddingModel);
+    }
+    expect(configuredEmbeddingModel({ EMBEDDING_MODEL: "none" })).toBeUndefined();
+  });
+});

@@ -1,0 +1,115 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, describe, expect, it } from "vitest";
+import { SharedWindowLimiter, storedKey } from "@/lib/api/rate-limit";
+import { type Database, openPglite, openPostgres } from "@/lib/db/client";
+import { describeEachDatabase, openFreshPostgres } from "../support/databases";
+
+let unique = 0;
+const nextKey = () => `key-${Date.now()}-${++unique}`;
+const START = Date.parse("2030-01-01T00:00:00Z");
+
+describeEachDatabase("shared rate limits", (use) => {
+  it("counts a fixed window per key, refuses past the limit with the seconds left, and starts anew", async () => {
+    const limiter = new SharedWindowLimiter("test-window", () => 2, 10_000);
+    const key = nextKey();
+    expect(await limiter.take(use(), key, START)).toEqual({ allowed: true });
+    expect(await limiter.take(use(), key, START + 1_000)).toEqual({ allowed: true });
+    expect(await limiter.take(use(), key, START + 2_500)).toEqual({ allowed: false, retryAfterSeconds: 8 });
+    expect(await limiter.take(use(), nextKey(), START + 2_500)).toEqual({ allowed: true });
+    expect(await limiter.take(use(), key, START + 10_000)).toEqual({ allowed: true });
+  });
+
+  it("stores keys hashed, never the email or address counted", async () => {
+    const email = `someone-${nextKey()}@example.com`;
+    await new SharedWindowLimiter("test-hashed", () => 5).take(use(), email, START);
+    const rows = await use().unbound.rows<{ key: string }>(
+      sql`select key from rate_limit_windows where limiter = 'test-hashed'`,
+    );
+    expect(rows).toEqual([{ key: storedKey(email) }]);
+    expect(JSON.stringify(rows)).not.toContain("someone");
+  });
+
+  it("keeps limiters apart: the same key under two names has two budgets", async () => {
+    const one = new SharedWindowLimiter("test-one", () => 1);
+    const two = new SharedWindowLimiter("test-two", () => 1);
+    const key = nextKey();
+    expect((await one.take(use(), key, START)).allowed).toBe(true);
+    expect((await one.take(use(), key, START)).allowed).toBe(false);
+    expect((await two.take(use(), key, START)).allowed).toBe(true);
+  });
+
+  it("prunes ended windows of its limiter", async () => {
+    const ended = new Date(Date.now() - 5 * 60_000).toISOString();
+    await use().unbound.rows(
+      sql`insert into rate_limit_windows (limiter, key, window_start, count) values ('test-prune', ${storedKey("old")}, ${ended}::timestamptz, 3), ('test-other', ${storedKey("old")}, ${ended}::timestamptz, 3)`,
+    );
+    await new SharedWindowLimiter("test-prune", () => 5).take(use(), "fresh");
+    const left = async () =>
+      use().unbound.rows<{ limiter: string; key: string }>(
+        sql`select limiter, key from rate_limit_windows where limiter in ('test-prune', 'test-other') order by limiter, key`,
+      );
+    for (let i = 0; i < 50 && (await left()).length > 2; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await left()).toEqual([
+      { limiter: "test-other", key: storedKey("old") },
+      { limiter: "test-prune", key: storedKey("fresh") },
+    ]);
+  });
+});
+
+describe("shared rate limits across handles on one database", () => {
+  const opened: Database[] = [];
+  const temporary: string[] = [];
+  afterAll(async () => {
+    for (const database of opened.reverse()) await database.close();
+    for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    "two PostgreSQL handles, as two web processes, draw on one budget, also when racing",
+    async () => {
+      const first = await openFreshPostgres(process.env.TEST_DATABASE_URL!);
+      opened.push(first);
+      if (first.connection.kind !== "postgres") throw new Error("expected PostgreSQL");
+      const second = await openPostgres(first.connection.url, { max: 4 });
+      opened.push(second);
+      // Each process has its own limiter object, as each web process would.
+      const inFirst = new SharedWindowLimiter("test-shared", () => 3);
+      const inSecond = new SharedWindowLimiter("test-shared", () => 3);
+      const key = nextKey();
+      expect((await inFirst.take(first, key, START)).allowed).toBe(true);
+      expect((await inSecond.take(second, key, START)).allowed).toBe(true);
+      expect((await inFirst.take(first, key, START)).allowed).toBe(true);
+      expect(await inSecond.take(second, key, START + 30_000)).toEqual({ allowed: false, retryAfterSeconds: 30 });
+      expect((await inFirst.take(first, key, START + 30_000)).allowed).toBe(false);
+
+      const racing = nextKey();
+      const decisions = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          i % 2 === 0 ? inFirst.take(first, racing, START) : inSecond.take(second, racing, START),
+        ),
+      );
+      expect(decisions.filter((decision) => decision.allowed)).toHaveLength(3);
+    },
+  );
+
+  it("a PGlite directory keeps its counts across handles (one at a time: PGlite is single-process)", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "ml-rate-"));
+    temporary.push(dir);
+    const dataDir = path.join(dir, "pglite");
+    const limiter = new SharedWindowLimiter("test-file", () => 2);
+    const key = nextKey();
+    const first = await openPglite(dataDir);
+    expect((await limiter.take(first, key, START)).allowed).toBe(true);
+    expect((await limiter.take(first, key, START)).allowed).toBe(true);
+    await first.close();
+    const second = await openPglite(dataDir);
+    opened.push(second);
+    expect(await new SharedWindowLimiter("test-file", () => 2).take(second, key, START + 1_000)).toEqual({
+      allowed: false,
+      retryAfterSeconds: 59,
+    });
+  });
+});

@@ -1,0 +1,104 @@
+import { MockEmbeddingModelV4 } from "ai/test";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import {
+  createMemories,
+  createMemory,
+  embeddingBacklog,
+  embeddingBacklogAcrossUsers,
+  embedMissing,
+  type MemoryContext,
+  searchMemories,
+} from "@/lib/memory";
+import { JobQueue } from "@/lib/memory/queue";
+import { describeEachDatabase } from "../support/databases";
+import { contextFor, createUser } from "./support";
+
+const TOPICS = [/job|nurse|work/i, /home|live|city/i];
+const topicModel = (modelId: string) =>
+  new MockEmbeddingModelV4({
+    provider: "test",
+    modelId,
+    doEmbed: async ({ values }) => ({
+      embeddings: values.map((value) => [...TOPICS.map((topic) => (topic.test(value) ? 1 : 0)), 0.01]),
+      warnings: [],
+    }),
+  });
+
+async function waitFor(probe: () => Promise<boolean>, what: string) {
+  for (let waited = 0; !(await probe()); waited += 100) {
+    if (waited > 20_000) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describeEachDatabase("vectors computed by a queued job", (use, backend) => {
+  // The PostgreSQL and the Citus cluster on the test machines have no pgvector.
+  if (backend !== "pglite") {
+    it("are off without pgvector: nothing is queued and nothing waits", async () => {
+      const ctx = { ...contextFor(use(), await createUser(use())), embeddingModel: topicModel("a") };
+      await createMemory(ctx, { content: "Works as a nurse" });
+      expect(await embeddingBacklog(ctx)).toBe(0);
+      expect(await embeddingBacklogAcrossUsers(use(), topicModel("a"))).toEqual({ users: [], pending: 0 });
+    });
+    return;
+  }
+
+  let queue: JobQueue;
+  const model = topicModel("v1");
+  const contexts = new Map<string, MemoryContext>();
+  beforeAll(async () => {
+    queue = await JobQueue.open(use(), { pollingIntervalSeconds: 0.5 });
+    await queue.workEmbeddings(async ({ userId }) => {
+      const ctx = contexts.get(userId)!;
+      while ((await embedMissing(ctx)) > 0) {
+        // until nothing is missing
+      }
+    });
+  });
+  afterAll(async () => {
+    await queue.stop(5_000);
+  });
+
+  it("after the write commits, off the request: the write returns before any vector exists", async () => {
+    const userId = await createUser(use());
+    const ctx: MemoryContext = {
+      ...contextFor(use(), userId),
+      embeddingModel: model,
+      scheduleEmbedding: (id) => queue.scheduleEmbedding(id),
+    };
+    contexts.set(userId, ctx);
+    const calls = model.doEmbedCalls.length;
+    await createMemories(ctx, [{ content: "Works as a nurse in Toronto" }, { content: "Lives in a small city" }]);
+    expect(model.doEmbedCalls.length).toBe(calls);
+    await waitFor(async () => (await embeddingBacklog(ctx)) === 0, "the vectors");
+    // One provider call for the batch, and the paraphrase is found by meaning.
+    expect(model.doEmbedCalls.slice(calls).flatMap((call) => call.values)).toHaveLength(2);
+    const [hit] = await searchMemories(ctx, { query: "what's my job?", mode: "vector" });
+    expect(hit?.memory.text).toBe("Works as a nurse in Toronto");
+  });
+
+  it("catches up on memories written without vectors, and again after a model change", async () => {
+    const userId = await createUser(use());
+    const plain = contextFor(use(), userId);
+    await createMemories(plain, [{ content: "Works nights" }, { content: "Lives near the sea" }]);
+    const first = { ...plain, embeddingModel: model };
+    expect(await embeddingBacklog(first)).toBe(2);
+    const across = await embeddingBacklogAcrossUsers(use(), model);
+    expect(across.users).toContain(userId);
+    contexts.set(userId, first);
+    await queue.scheduleEmbedding(userId);
+    await waitFor(async () => (await embeddingBacklog(first)) === 0, "the backfill");
+
+    const next = topicModel("v2");
+    const switched = { ...plain, embeddingModel: next };
+    expect(await embeddingBacklog(switched)).toBe(2);
+    contexts.set(userId, switched);
+    await queue.scheduleEmbedding(userId);
+    await waitFor(async () => (await embeddingBacklog(switched)) === 0, "the re-embedding");
+    const [rows] = await use().unbound.rows<{ models: string[] }>(
+      sql`select array_agg(distinct model order by model) as models from memory_embeddings where user_id = ${userId}::uuid`,
+    );
+    expect(rows?.models).toEqual(["test:v1", "test:v2"]);
+  });
+});

@@ -1,0 +1,15 @@
+import { describe, expect, it } from "vitest";
+import { databasePoolSize } from "@/lib/db";
+
+describe("DATABASE_POOL_SIZE", () => {
+  it("is 10 when unset and the given whole number otherwise", () => {
+    expect(databasePoolSize({})).toBe(10);
+    expect(databasePoolSize({ DATABASE_POOL_SIZE: " 40 " })).toBe(40);
+  });
+
+  it("stops the start on a value that is not a whole number from 1 to 500", () => {
+    for (const bad of ["0", "501", "2.5", "ten"]) {
+      expect(() => databasePoolSize({ DATABASE_POOL_SIZE: bad })).toThrow(/DATABASE_POOL_SIZE/);
+    }
+  });
+});

@@ -1,14 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-
-/** Sends a message from the composer and returns the answer it gets. */
-async function say(page: Page, text: string) {
-  const before = await page.locator('[data-role="assistant"]').count();
-  await page.getByLabel("Message").fill(text);
-  await page.getByLabel("Message").press("Enter");
-  const answer = page.locator('[data-role="assistant"]').nth(before);
-  await expect(answer).not.toBeEmpty();
-  return answer;
-}
+import { say } from "./chat-support";
 
 /** The background job gives new memories their vectors; until then search finds them by their words only. */
 async function vectorsReady(page: Page) {

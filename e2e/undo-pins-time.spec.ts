@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
+import { say } from "./chat-support";
 
 const SCREENS = "test-results/screens";
 
@@ -11,16 +12,6 @@ async function createMemory(page: Page, body: Record<string, unknown>) {
 async function getMemory(page: Page, id: string) {
   const response = await page.request.get(`/api/v1/memories/${id}`);
   return ((await response.json()) as { memory: { status: string; pinned: boolean; version: number } }).memory;
-}
-
-/** Sends a message from the composer and returns the answer it gets. */
-async function say(page: Page, text: string) {
-  const before = await page.locator('[data-role="assistant"]').count();
-  await page.getByLabel("Message").fill(text);
-  await page.getByLabel("Message").press("Enter");
-  const answer = page.locator('[data-role="assistant"]').nth(before);
-  await expect(answer).not.toBeEmpty();
-  return answer;
 }
 
 /** Clicks until the click takes effect: a click that lands before hydration does nothing. */

@@ -102,7 +102,7 @@ export const memories = pgTable(
     purgedAt: timestamp("purged_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
-    fts: tsvector("fts").generatedAlwaysAs(sql`to_tsvector('english'::regconfig, coalesce("text", ''))`),
+    fts: tsvector("fts").generatedAlwaysAs(sql`memory_fts(coalesce("text", ''))`),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.id] }),

@@ -76,7 +76,8 @@ export function lexicalRanking(userId: string, scope: SQL, query: string, pool: 
 }
 
 /**
- * The query's full-text lexemes with their weights (`terms`): its own lexemes, and for each word that is neither
+ * The query's full-text lexemes with their weights (`terms`), read as memories are (memory_fts, migration 0025:
+ * English lexemes plus negations and "now"): its own lexemes, and for each word that is neither
  * English nor the user's own, the lexemes of the closest word the user did write (`<%` at the threshold the caller
  * set for this transaction), standing in for the misspelling.
  */
@@ -99,13 +100,13 @@ function queryTerms(userId: string, query: string): SQL {
     correction as (${corrections}),
     candidates as (
       select lexeme, ${sql.raw(CORRECTED_WEIGHT.toFixed(2))}::float8 as weight
-      from correction cross join lateral unnest(tsvector_to_array(to_tsvector('english', correction.term))) as lexeme
+      from correction cross join lateral unnest(tsvector_to_array(memory_fts(correction.term))) as lexeme
       union all
       -- A misspelling stands in the query only through its correction.
       select lexeme, 1.0::float8
-      from unnest(tsvector_to_array(to_tsvector('english', ${query}))) as lexeme
+      from unnest(tsvector_to_array(memory_fts(${query}))) as lexeme
       where lexeme not in (
-        select l from correction cross join lateral unnest(tsvector_to_array(to_tsvector('english', correction.word))) as l
+        select l from correction cross join lateral unnest(tsvector_to_array(memory_fts(correction.word))) as l
       )
     ), terms as (
       select lexeme, max(weight) as weight from candidates group by lexeme order by max(weight) desc, lexeme

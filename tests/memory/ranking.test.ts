@@ -109,6 +109,24 @@ describeEachDatabase("lexical ranking from the user's own corpus", (use) => {
     expect(fixed[0]!.score).toBeLessThan(exact[0]!.score);
   });
 
+  it("matches the negations and the 'now' PostgreSQL's English stop list drops", async () => {
+    const own = contextFor(use(), await createUser(use()));
+    // Each pair shares every other word; the newer memory would win a tie.
+    await createMemory(own, { content: "User doesn't eat meat" });
+    await createMemory(own, { content: "User eats meat" });
+    await createMemory(own, { content: "Ana lives in Porto now" });
+    await createMemory(own, { content: "Ana lived in Lisbon" });
+    await createMemory(own, { content: "User is not a morning person" });
+    await createMemory(own, { content: "User is a morning person" });
+    expect(texts(await searchMemories(own, { query: "What meat doesn't the user eat?" }))[0]).toBe(
+      "User doesn't eat meat",
+    );
+    expect(texts(await searchMemories(own, { query: "Where does Ana live now?" }))[0]).toBe("Ana lives in Porto now");
+    expect(texts(await searchMemories(own, { query: "is the user not a morning person" }))[0]).toBe(
+      "User is not a morning person",
+    );
+  });
+
   it("scores in [0, 1] with the lexical leg's value; equal scores come back newest first, the same on every call", async () => {
     const own = contextFor(use(), await createUser(use()));
     const written = [];

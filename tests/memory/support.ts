@@ -1,5 +1,6 @@
 import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import { sql } from "drizzle-orm";
+import { expect } from "vitest";
 import type { Database } from "@/lib/db/client";
 import type { UserBinding } from "@/lib/db/unit-of-work";
 import { embedMissing, type MemoryContext } from "@/lib/memory";
@@ -69,4 +70,33 @@ export function withEmbedding(ctx: MemoryContext, embeddingModel: EmbeddingModel
       }
     },
   };
+}
+
+/**
+ * The per-user tables the triggers on `memories` keep (vocabulary, document frequencies, corpus size), next to the
+ * same figures counted from scratch over the memories as they are now. A corpus row left at zero is no row.
+ */
+export async function expectStatisticsRecomputed(database: Database) {
+  const rows = (query: ReturnType<typeof sql>) => database.unbound.rows<Record<string, unknown>>(query);
+  const kept = {
+    terms: await rows(sql`select user_id::text as user, term, docs from memory_terms order by 1, 2`),
+    lexemes: await rows(sql`select user_id::text as user, lexeme, docs from memory_lexemes order by 1, 2`),
+    corpus: await rows(sql`
+      select user_id::text as user, docs, lexemes::int as lexemes from memory_corpus
+      where docs <> 0 or lexemes <> 0 order by 1`),
+  };
+  const recounted = {
+    terms: await rows(sql`
+      select m.user_id::text as user, w.word as term, count(*)::int as docs
+      from memories m cross join lateral memory_terms_of(m.text) as w(word)
+      where m.purged_at is null group by 1, 2 order by 1, 2`),
+    lexemes: await rows(sql`
+      select m.user_id::text as user, l as lexeme, count(*)::int as docs
+      from memories m cross join lateral unnest(tsvector_to_array(m.fts)) as l
+      where m.status = 'active' group by 1, 2 order by 1, 2`),
+    corpus: await rows(sql`
+      select user_id::text as user, count(*)::int as docs, sum(length(fts))::int as lexemes
+      from memories where status = 'active' group by 1 order by 1`),
+  };
+  expect(kept).toEqual(recounted);
 }

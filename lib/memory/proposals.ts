@@ -177,6 +177,33 @@ export async function getProposal(ctx: MemoryContext, id: string): Promise<Propo
   return toProposal(ctx, row);
 }
 
+/**
+ * The pending proposal to change the instructions from `expectedVersion` to exactly `text`, if there is one: a later
+ * optimizer pass that reaches the same change (new feedback saying the same) leaves it as the one to decide on.
+ */
+export async function pendingInstructionsChange(
+  ctx: MemoryContext,
+  expectedVersion: number,
+  text: string,
+): Promise<Proposal | null> {
+  const [row] = await asUser(ctx, ({ db }) =>
+    db
+      .select()
+      .from(memoryProposals)
+      .where(
+        and(
+          eq(memoryProposals.userId, ctx.principal.userId),
+          eq(memoryProposals.status, "pending"),
+          eq(memoryProposals.op, "instructions"),
+          eq(memoryProposals.expectedVersion, expectedVersion),
+          eq(memoryProposals.text, text),
+        ),
+      )
+      .limit(1),
+  );
+  return row ? toProposal(ctx, row) : null;
+}
+
 /** Pending proposals per extraction run and per source message of one thread (the chat shows them per exchange). */
 export async function pendingProposalCounts(ctx: MemoryContext, threadId: string) {
   const rows = await asUser(ctx, ({ db }) =>

@@ -250,6 +250,21 @@ describeEachDatabase("instructions optimizer", (use) => {
     expect(runs.map((row) => row.status).sort()).toEqual(["skipped", "succeeded"]);
   });
 
+  it("leaves one proposal when a later pass reaches the change already waiting for review", async () => {
+    const { user, extractor } = await setUp();
+    const comment = "too long, use bullet points";
+    await createFeedback(user, { messageId: "a1", rating: "down", comment });
+    const first = await run(extractor, undefined, "job-1");
+    expect(first).toMatchObject({ status: "succeeded", outcome: "proposed" });
+    await createFeedback(user, { messageId: "a2", rating: "down", comment });
+    const second = await run(extractor, undefined, "job-2");
+    expect(second).toMatchObject({ status: "succeeded", outcome: "unchanged" });
+    const { proposals } = await listProposals(user, { status: "pending" });
+    expect(proposals).toHaveLength(1);
+    expect(second.status === "succeeded" && second.proposalId).toBe(proposals[0]?.id);
+    expect(await approveProposal(user, proposals[0]!.id)).toMatchObject({ instructions: { version: 1 } });
+  });
+
   it("says nothing changed when the feedback asks for nothing", async () => {
     const { user, extractor } = await setUp();
     await createFeedback(user, { messageId: "a1", rating: "up", comment: "great, thanks" });

@@ -7,7 +7,7 @@ import { logFailedAttempt } from "@/lib/log";
 import { type MemoryContext, withUnit } from "../context";
 import { type Feedback, listFeedback } from "../feedback";
 import { changeInstructions, handWrittenLines, instructionHistory } from "../instructions";
-import { propose } from "../proposals";
+import { pendingInstructionsChange, propose } from "../proposals";
 import { getSettings } from "../settings";
 import { type Pricing, recordUsage, spentOnDay } from "../usage";
 import { checkAnswer, type Verdict } from "./answer";
@@ -181,16 +181,20 @@ async function apply(deps: OptimizerDeps, pass: Parameters<typeof settle>[1]): P
         });
         outcome = { ...outcome, outcome: "applied", version: version.version };
       } else {
-        const proposal = await propose(tx, {
-          op: "instructions",
-          namespace: ctx.principal.root,
-          expectedVersion: pass.input.current.version,
-          text: change.text,
-          content: { feedbackIds: change.feedbackIds },
-          reason: change.reason,
-          provenance: { runId },
-        });
-        outcome = { ...outcome, outcome: "proposed", proposalId: proposal.id };
+        // The same change already waiting (an earlier pass read feedback saying the same) stays the one to decide.
+        const pending = await pendingInstructionsChange(tx, pass.input.current.version, change.text);
+        const proposal =
+          pending ??
+          (await propose(tx, {
+            op: "instructions",
+            namespace: ctx.principal.root,
+            expectedVersion: pass.input.current.version,
+            text: change.text,
+            content: { feedbackIds: change.feedbackIds },
+            reason: change.reason,
+            provenance: { runId },
+          }));
+        outcome = { ...outcome, outcome: pending ? "unchanged" : "proposed", proposalId: proposal.id };
       }
     }
     const done = outcome as Extract<OptimizerOutcome, { status: "succeeded" }>;

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { type BrowserContext, expect, type Locator, type Page, test } from "@playwright/test";
+import { say } from "./chat-support";
 
 const SCREENS = "test-results/screens";
 
@@ -19,11 +20,6 @@ async function memoryTexts(page: Page) {
   const response = await page.request.get("/api/v1/memories?status=all&limit=200");
   const { memories } = (await response.json()) as { memories: { text: string; status: string }[] };
   return memories.map((memory) => `${memory.status}: ${memory.text}`).sort();
-}
-
-async function chat(page: Page, text: string) {
-  await page.getByLabel("Message").fill(text);
-  await page.getByLabel("Message").press("Enter");
 }
 
 /** Clicks until the click takes effect: a click that lands before hydration does nothing. */
@@ -54,7 +50,7 @@ async function newGuest(context: BrowserContext) {
 
 test("a memory saved in chat: source, edit with history and diff, delete, restore, purge", async ({ page }) => {
   await page.goto("/");
-  await chat(page, "Remember that I prefer dark mode");
+  await say(page, "Remember that I prefer dark mode");
   const chip = page.getByTestId("memory-chip");
   await expect(chip).toHaveText("Saved: User prefers dark mode");
   const threadId = page.url().split("/chat/")[1] as string;
@@ -62,7 +58,7 @@ test("a memory saved in chat: source, edit with history and diff, delete, restor
 
   await page.getByRole("link", { name: "New chat" }).click();
   await expect(page).toHaveURL(/\/$/);
-  await chat(page, "What are my display preferences?");
+  await say(page, "What are my display preferences?");
   await expect(page.locator('[data-role="assistant"]').last()).toContainText("dark mode");
 
   await page.goto("/memories");
@@ -96,7 +92,7 @@ test("a memory saved in chat: source, edit with history and diff, delete, restor
   await expect(page.getByText("User prefers light mode")).toHaveCount(0);
   await page.goto("/");
   await expect(page.getByLabel("Message")).toBeEditable();
-  await chat(page, "What are my display preferences?");
+  await say(page, "What are my display preferences?");
   const answer = page.locator('[data-role="assistant"]').last();
   await expect(answer).toContainText(/\w/);
   await expect(page.getByRole("button", { name: "Send" })).toBeVisible();

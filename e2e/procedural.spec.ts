@@ -1,11 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
+import { say } from "./chat-support";
 
 const SCREENS = "test-results/screens";
-
-async function chat(page: Page, text: string) {
-  await page.getByLabel("Message").fill(text);
-  await page.getByLabel("Message").press("Enter");
-}
 
 /** Rates the newest answer down with a comment, once the answer is stored and the buttons are hydrated. */
 async function rateLastAnswer(page: Page, comment: string) {
@@ -22,9 +18,9 @@ async function rateLastAnswer(page: Page, comment: string) {
 
 test("two down-votes become a proposed instruction; approved, the next answer runs with it", async ({ page }) => {
   await page.goto("/");
-  await chat(page, "Tell me everything about ocean tides.");
+  await say(page, "Tell me everything about ocean tides.");
   await rateLastAnswer(page, "too long, use bullet points");
-  await chat(page, "Now tell me everything about solar eclipses.");
+  await say(page, "Now tell me everything about solar eclipses.");
   await expect(page.locator('[data-role="assistant"]')).toHaveCount(2, { timeout: 30_000 });
   await rateLastAnswer(page, "too long, use bullet points");
   await page.screenshot({ path: `${SCREENS}/feedback-sent.png` });
@@ -62,7 +58,7 @@ test("two down-votes become a proposed instruction; approved, the next answer ru
   await page.screenshot({ path: `${SCREENS}/instructions-page.png` });
 
   await page.goto("/");
-  await chat(page, "What causes rainbows?");
+  await say(page, "What causes rainbows?");
   const answer = page.locator('[data-role="assistant"]').last();
   await expect(answer.getByRole("button", { name: "Bad answer" })).toBeVisible({ timeout: 30_000 });
   await answer

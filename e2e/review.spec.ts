@@ -1,4 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
+import { say } from "./chat-support";
 
 const SCREENS = "test-results/screens";
 
@@ -6,11 +7,6 @@ async function createMemory(page: Page, content: string) {
   const response = await page.request.post("/api/v1/memories", { data: { content } });
   expect(response.status()).toBe(201);
   return ((await response.json()) as { memory: { id: string } }).memory;
-}
-
-async function chat(page: Page, text: string) {
-  await page.getByLabel("Message").fill(text);
-  await page.getByLabel("Message").press("Enter");
 }
 
 test("a rule written in the console stops the chat from saving what it covers, and the answer names it", async ({
@@ -27,7 +23,7 @@ test("a rule written in the console stops the chat from saving what it covers, a
   await expect(page.getByTestId("rule")).toContainText("Words: health, diagnosis");
 
   await page.goto("/");
-  await chat(page, "Remember that my health insurance is with Acme.");
+  await say(page, "Remember that my health insurance is with Acme.");
   await expect(
     page.getByText(/breaks the user.s rule "Never remember anything about my health"/).first(),
   ).toBeVisible();
@@ -53,7 +49,7 @@ test("with review set to everything, the manager's change waits on the Review pa
   await createMemory(page, "User lives in Lisbon");
   const madrid = await createMemory(page, "User lives in Madrid");
   await page.goto("/");
-  await chat(page, "I live in Lisbon.");
+  await say(page, "I live in Lisbon.");
   await expect(page.getByTestId("pending-review")).toContainText("1 change awaits your review", { timeout: 30_000 });
 
   await page.getByTestId("pending-review").getByRole("link").click();
@@ -94,7 +90,7 @@ test("a proposal is rejected from the keyboard, with a reason", async ({ page })
   expect((await page.request.patch("/api/v1/settings", { data: { review: "all" } })).status()).toBe(200);
   await createMemory(page, "User lives in Porto");
   await createMemory(page, "User lives in Oslo");
-  await chat(page, "I live in Porto.");
+  await say(page, "I live in Porto.");
   await expect(page.getByTestId("pending-review")).toBeVisible({ timeout: 30_000 });
 
   await page.goto("/memories/review");

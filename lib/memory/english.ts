@@ -14,8 +14,19 @@ function englishWords(): ReadonlySet<string> {
   );
 }
 
+/**
+ * The word list holds no apostrophes, so a contraction or possessive counts as English when the list has it written
+ * without them ("can't" as "cant", "won't" as "wont") or its stem before the ending ("doesn't", "we're", "user's").
+ */
+const CLITIC = /(?:n't|'s|'re|'ve|'ll|'d|'m)$/;
+
 export function isEnglishWord(word: string): boolean {
-  return englishWords().has(word.toLowerCase());
+  const words = englishWords();
+  const lower = word.toLowerCase();
+  if (words.has(lower)) return true;
+  if (!lower.includes("'")) return false;
+  const stem = lower.replace(CLITIC, "");
+  return words.has(lower.replaceAll("'", "")) || (stem !== lower && words.has(stem));
 }
 
 /** Letters-only words of a query, lower-cased, that could be misspellings: not English and of a plausible length. */

@@ -112,15 +112,13 @@ describeEachDatabase("lexical ranking from the user's own corpus", (use) => {
   it("matches the negations and the 'now' PostgreSQL's English stop list drops", async () => {
     const own = contextFor(use(), await createUser(use()));
     // Each pair shares every other word; the newer memory would win a tie.
-    await createMemory(own, { content: "User doesn't eat meat" });
-    await createMemory(own, { content: "User eats meat" });
+    await createMemory(own, { content: "User can't swim" });
+    await createMemory(own, { content: "User can swim" });
     await createMemory(own, { content: "Ana lives in Porto now" });
     await createMemory(own, { content: "Ana lived in Lisbon" });
     await createMemory(own, { content: "User is not a morning person" });
     await createMemory(own, { content: "User is a morning person" });
-    expect(texts(await searchMemories(own, { query: "What meat doesn't the user eat?" }))[0]).toBe(
-      "User doesn't eat meat",
-    );
+    expect(texts(await searchMemories(own, { query: "The user can't swim, right?" }))[0]).toBe("User can't swim");
     expect(texts(await searchMemories(own, { query: "Where does Ana live now?" }))[0]).toBe("Ana lives in Porto now");
     expect(texts(await searchMemories(own, { query: "is the user not a morning person" }))[0]).toBe(
       "User is not a morning person",

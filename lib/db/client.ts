@@ -42,18 +42,25 @@ export interface Database {
 const MIGRATIONS = path.join(process.cwd(), "drizzle");
 const MIGRATION_LOCK = 0x6d656d6f; // arbitrary constant: serialises concurrent migrators on one PostgreSQL
 
-/** Opens PGlite with the extensions the schema uses. `dataDir` undefined means in-memory. */
-export async function openPglite(dataDir?: string): Promise<Database> {
-  const [{ PGlite }, { vector }, { pg_trgm }, { btree_gin }, { drizzle }, { migrate }] = await Promise.all([
+/** A PGlite client with the extensions the schema uses, not migrated. `dataDir` undefined means in-memory. */
+export async function createPglite(dataDir?: string): Promise<PGlite> {
+  const [{ PGlite }, { vector }, { pg_trgm }, { btree_gin }] = await Promise.all([
     import("@electric-sql/pglite"),
     import("@electric-sql/pglite-pgvector"),
     import("@electric-sql/pglite/contrib/pg_trgm"),
     import("@electric-sql/pglite/contrib/btree_gin"),
+  ]);
+  if (dataDir) mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
+  return PGlite.create(dataDir, { extensions: { vector, pg_trgm, btree_gin } });
+}
+
+/** Opens PGlite with the extensions the schema uses, migrated. `dataDir` undefined means in-memory. */
+export async function openPglite(dataDir?: string): Promise<Database> {
+  const [{ drizzle }, { migrate }] = await Promise.all([
     import("drizzle-orm/pglite"),
     import("drizzle-orm/pglite/migrator"),
   ]);
-  if (dataDir) mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
-  const client: PGlite = await PGlite.create(dataDir, { extensions: { vector, pg_trgm, btree_gin } });
+  const client = await createPglite(dataDir);
   const db = drizzle({ client, schema });
   await migrate(db, { migrationsFolder: MIGRATIONS });
   const rows = async <T>(query: SQL) => resultRows<T>(await db.execute(query));

@@ -4,7 +4,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, describe, expect, it } from "vitest";
-import { type Database, openPglite, openPostgres } from "@/lib/db/client";
+import { createPglite, type Database, openPglite, openPostgres } from "@/lib/db/client";
 import { distribute, prepareCitusMigration } from "@/lib/db/distribute";
 import { expectStatisticsRecomputed } from "../memory/support";
 import { createCitusDatabase } from "../support/citus";
@@ -69,16 +69,12 @@ async function expectUpgraded(database: Database, userId: string) {
 
 describe("upgrading to full-text vectors that keep negations and 'now'", () => {
   it("rewrites every memory's vector and recounts the statistics [pglite]", async () => {
-    const [{ PGlite }, { vector }, { pg_trgm }, { btree_gin }, { drizzle }, { migrate }] = await Promise.all([
-      import("@electric-sql/pglite"),
-      import("@electric-sql/pglite-pgvector"),
-      import("@electric-sql/pglite/contrib/pg_trgm"),
-      import("@electric-sql/pglite/contrib/btree_gin"),
+    const [{ drizzle }, { migrate }] = await Promise.all([
       import("drizzle-orm/pglite"),
       import("drizzle-orm/pglite/migrator"),
     ]);
     const dataDir = path.join(scratch, "pglite");
-    const client = await PGlite.create(dataDir, { extensions: { vector, pg_trgm, btree_gin } });
+    const client = await createPglite(dataDir);
     await migrate(drizzle({ client }), { migrationsFolder: migrationsBefore() });
     const userId = await seed(async (text, params) => (await client.query<Record<string, unknown>>(text, params)).rows);
     await client.close();

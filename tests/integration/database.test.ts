@@ -1,5 +1,7 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
+import { resultRows } from "@/lib/db/client";
+import { users } from "@/lib/db/schema";
 import { describeEachDatabase } from "../support/databases";
 
 describeEachDatabase("database layer", (use, backend) => {
@@ -29,4 +31,28 @@ describeEachDatabase("database layer", (use, backend) => {
     );
     expect(row?.similarity).toBeGreaterThan(0.2);
   });
+
+  it.skipIf(backend === "pglite")(
+    "prepares the builder's and raw parameterised statements on their connection, each planned for its values",
+    async () => {
+      const { prepared, mode } = await use().unbound.db.transaction(async (tx) => {
+        await tx.select({ id: users.id }).from(users).where(eq(users.email, "nobody@example.com"));
+        await tx.execute(sql`select ${"raw"}::text as value`);
+        const statements = resultRows<{ statement: string }>(
+          await tx.execute(sql`select statement from pg_prepared_statements`),
+        );
+        const [setting] = resultRows<{ mode: string }>(
+          await tx.execute(sql`select current_setting('plan_cache_mode') as mode`),
+        );
+        return { prepared: statements.map((row) => row.statement), mode: setting?.mode };
+      });
+      expect(prepared).toEqual(
+        expect.arrayContaining([
+          expect.stringContaining('from "users" where "users"."email" = $1'),
+          expect.stringContaining("select $1::text as value"),
+        ]),
+      );
+      expect(mode).toBe("force_custom_plan");
+    },
+  );
 });

@@ -64,7 +64,9 @@ export function lexicalRanking(userId: string, scope: SQL, query: string, pool: 
                / (f.tf + ${number(K1)} * (${number(1 - B)}
                   + ${number(B)} * length(${memories.fts}) / (select avgdl from corpus))))
              / (select sum(idf) * ${number(K1 + 1)} from weighted) as score
-    from ${memories}
+    -- The user's memories through own_memories (migration 0026): under row-level security the full-text match
+    -- below could not use the index, and the scan would read all of them.
+    from own_memories as ${memories}
     cross join lateral (
       select u.lexeme, coalesce(array_length(u.positions, 1), 1)::float8 as tf from unnest(${memories.fts}) as u
     ) f

@@ -93,7 +93,10 @@ export async function searchMemories(ctx: MemoryContext, raw: SearchMemoriesInpu
       );
       return resultsOf(ctx, unit, ranked, limit);
     },
-    { "pg_trgm.word_similarity_threshold": String(TYPO_THRESHOLD) },
+    // A search's statements keep one shape whoever asks (the user and the terms are parameters, candidates come from
+    // the index leading with the user), so the planner may settle on a generic plan for them: planning the ranking
+    // statement costs more than running it. Everything else is planned per call (lib/db/client.ts).
+    { "pg_trgm.word_similarity_threshold": String(TYPO_THRESHOLD), plan_cache_mode: "auto" },
   );
 }
 

@@ -30,7 +30,14 @@ export interface BenchResults {
   extraction?: ExtractionFigure;
   list: ListFigure[];
   recall?: RecallFigure[];
-  recallDatasets?: Array<{ name: string; users: number; memories: number; questions: number }>;
+  recallDatasets?: Array<{
+    name: string;
+    users: number;
+    memories: number;
+    questions: number;
+    /** Conversational sets: evidence turns with a word in common with their question besides the speakers' names. */
+    evidenceSharingAWord?: number;
+  }>;
   embeddingCost?: EmbeddingCostFigure[];
   http?: HttpFigure[];
   /** EXPLAIN (ANALYZE, BUFFERS) of the statements whose shape is ours. */
@@ -224,7 +231,11 @@ function renderRecall(results: BenchResults): string[] {
   for (const dataset of results.recallDatasets ?? []) {
     out.push(
       `- ${dataset.name}: ${dataset.users} users, ${dataset.memories.toLocaleString("en")} memories, ` +
-        `${dataset.questions} questions`,
+        `${dataset.questions} questions` +
+        (dataset.evidenceSharingAWord === undefined
+          ? ""
+          : `; ${pct1(dataset.evidenceSharingAWord)} of the evidence has a word in common with its question besides ` +
+            "the speakers' names (the rest only a ranking by meaning can find)"),
     );
   }
   for (const dataset of datasets) {

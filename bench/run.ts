@@ -17,7 +17,7 @@ import { measureExtraction } from "./suites/extraction";
 import { measureHttp } from "./suites/http";
 import { measureIngest } from "./suites/ingest";
 import { measureList } from "./suites/list";
-import { embeddingCosts, measureRecall } from "./suites/recall";
+import { embeddingCosts, evidenceSharingAWord, measureRecall } from "./suites/recall";
 import { measureSearch } from "./suites/search";
 import { measureVectorFloor } from "./suites/vector-floor";
 
@@ -218,7 +218,13 @@ async function main() {
         const name = style === "named" ? 'conversations ("Name: text")' : "conversations (bare text)";
         const questions = users.flatMap((user) => user.queries);
         const memories = users.reduce((sum, user) => sum + user.memories.length, 0);
-        results.recallDatasets.push({ name, users: users.length, memories, questions: questions.length });
+        results.recallDatasets.push({
+          name,
+          users: users.length,
+          memories,
+          questions: questions.length,
+          evidenceSharingAWord: evidenceSharingAWord(users),
+        });
         log(`recall: loading ${name}, ${memories} turns of ${users.length} users`);
         for (const store of recallStores) for (const user of users) await store.load(user);
         await vacuum();

@@ -16,6 +16,11 @@ const DEFAULT_VECTOR_WEIGHT = 0.5;
  */
 const PIPELINE = [nlp.string.lowerCase, nlp.string.tokenize0, nlp.tokens.removeWords, nlp.tokens.stem];
 
+/** The words a text is indexed by in the BM25 peer: its tokens less stop words, stemmed. */
+export function indexedWords(text: string): string[] {
+  return PIPELINE.reduce<unknown>((value, task) => (task as (input: unknown) => unknown)(value), text) as string[];
+}
+
 interface UserIndex {
   texts: Map<string, string>;
   vectors: Map<string, number[]>;

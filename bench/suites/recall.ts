@@ -1,5 +1,7 @@
+import type { ConversationUser } from "../data/conversations";
 import type { BenchQuery } from "../data/generator";
 import { type LatencySummary, mean, recallAtK, summarize, timed } from "../metrics";
+import { indexedWords } from "../peers/bm25";
 import type { BenchStore } from "../peers/store";
 
 /** The cut-offs reported; one search of the deepest serves all three. */
@@ -105,4 +107,25 @@ export function embeddingCosts(stores: readonly BenchStore[]): EmbeddingCostFigu
       },
     ];
   });
+}
+
+/**
+ * The share of evidence turns that have a word in common with their question besides the speakers' names (words as
+ * the BM25 peer indexes them): the rest can only be found by meaning, so this bounds what any ranking by shared
+ * words can find in a dataset whose questions paraphrase their evidence.
+ */
+export function evidenceSharingAWord(users: readonly ConversationUser[]): number {
+  const shares: number[] = [];
+  for (const user of users) {
+    const names = new Set(user.speakers.flatMap((speaker) => indexedWords(speaker)));
+    const words = (text: string) => new Set(indexedWords(text).filter((word) => !names.has(word)));
+    const turns = new Map(user.memories.map((memory) => [memory.key, memory.text]));
+    for (const query of user.queries) {
+      const asked = words(query.text);
+      for (const key of query.relevant) {
+        shares.push([...words(turns.get(key) ?? "")].some((word) => asked.has(word)) ? 1 : 0);
+      }
+    }
+  }
+  return mean(shares);
 }

@@ -31,7 +31,8 @@ export default defineConfig({
   },
   webServer: {
     // A production server on its own fresh embedded database, so runs never see each other's data.
-    command: `rm -rf .data/e2e && npx next start -p ${PORT} -H 127.0.0.1`,
+    // A keep-alive connection outlives the tests' idle gaps (Node's 5 s default races a request sent as it closes).
+    command: `rm -rf .data/e2e && npx next start -p ${PORT} -H 127.0.0.1 --keepAliveTimeout 65000`,
     url: `${baseURL}/api/health`,
     timeout: 120_000,
     reuseExistingServer: false,

@@ -157,11 +157,19 @@ for (const server of servers) {
         AUTH_EMAIL_RATE_LIMIT_PER_MINUTE: String(SIGN_INS_PER_EMAIL),
       };
       // All four start at once on the empty database, so the migrations of the app and of the queue race too.
+      // Node closes a keep-alive connection after 5 s idle; a client that sends on it as it closes gets ECONNRESET
+      // (the API contexts sit idle between sign-up and the first exchange). Servers outlive their clients' idle gaps.
+      const keepAlive = ["--keepAliveTimeout", "65000"];
       for (const [index, port] of PORTS.entries()) {
-        launch(`web ${port}`, "node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1"], {
-          ...common,
-          WORKER: "off",
-        });
+        launch(
+          `web ${port}`,
+          "node_modules/.bin/next",
+          ["start", "-p", String(port), "-H", "127.0.0.1", ...keepAlive],
+          {
+            ...common,
+            WORKER: "off",
+          },
+        );
         launch(`worker ${index}`, process.execPath, ["--import", "tsx", "scripts/worker.ts"], common);
       }
       for (const origin of origins) {

@@ -178,16 +178,18 @@ export async function getProposal(ctx: MemoryContext, id: string): Promise<Propo
 }
 
 /**
- * The pending proposal to change the instructions from `expectedVersion` to exactly `text`, if there is one: a later
- * optimizer pass that reaches the same change (new feedback saying the same) leaves it as the one to decide on.
+ * The pending proposal to change the instructions from `expectedVersion` to exactly `text`, if there is one, now
+ * grounded in `feedbackIds` too: a later optimizer pass that reaches the same change (new feedback saying the same)
+ * leaves it as the one to decide on, and the version it becomes credits all the feedback that asked for it.
  */
 export async function pendingInstructionsChange(
   ctx: MemoryContext,
   expectedVersion: number,
   text: string,
+  feedbackIds: readonly string[],
 ): Promise<Proposal | null> {
-  const [row] = await asUser(ctx, ({ db }) =>
-    db
+  return asUser(ctx, async ({ db }) => {
+    const [row] = await db
       .select()
       .from(memoryProposals)
       .where(
@@ -199,9 +201,20 @@ export async function pendingInstructionsChange(
           eq(memoryProposals.text, text),
         ),
       )
-      .limit(1),
-  );
-  return row ? toProposal(ctx, row) : null;
+      .limit(1)
+      .for("update");
+    if (!row) return null;
+    const grounds = (row.content ?? {}) as { feedbackIds?: unknown };
+    const known = Array.isArray(grounds.feedbackIds) ? grounds.feedbackIds : [];
+    const added = feedbackIds.filter((id) => !known.includes(id));
+    if (added.length === 0) return toProposal(ctx, row);
+    const [grounded] = await db
+      .update(memoryProposals)
+      .set({ content: { ...grounds, feedbackIds: [...known, ...added] } })
+      .where(and(eq(memoryProposals.userId, ctx.principal.userId), eq(memoryProposals.id, row.id)))
+      .returning();
+    return toProposal(ctx, grounded ?? row);
+  });
 }
 
 /** Pending proposals per extraction run and per source message of one thread (the chat shows them per exchange). */

@@ -13,6 +13,7 @@ import {
   createFeedback,
   currentInstructions,
   instructionHistory,
+  listFeedback,
   listProposals,
   type MemoryContext,
   updateSettings,
@@ -262,7 +263,13 @@ describeEachDatabase("instructions optimizer", (use) => {
     const { proposals } = await listProposals(user, { status: "pending" });
     expect(proposals).toHaveLength(1);
     expect(second.status === "succeeded" && second.proposalId).toBe(proposals[0]?.id);
-    expect(await approveProposal(user, proposals[0]!.id)).toMatchObject({ instructions: { version: 1 } });
+    const approved = await approveProposal(user, proposals[0]!.id);
+    expect(approved).toMatchObject({ instructions: { version: 1 } });
+    // The version credits the feedback of both passes.
+    const feedback = await listFeedback(user, {});
+    expect("instructions" in approved && [...approved.instructions.feedbackIds].sort()).toEqual(
+      feedback.map((item) => item.id).sort(),
+    );
   });
 
   it("says nothing changed when the feedback asks for nothing", async () => {

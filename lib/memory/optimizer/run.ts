@@ -181,8 +181,14 @@ async function apply(deps: OptimizerDeps, pass: Parameters<typeof settle>[1]): P
         });
         outcome = { ...outcome, outcome: "applied", version: version.version };
       } else {
-        // The same change already waiting (an earlier pass read feedback saying the same) stays the one to decide.
-        const pending = await pendingInstructionsChange(tx, pass.input.current.version, change.text);
+        // The same change already waiting (an earlier pass read feedback saying the same) stays the one to decide,
+        // grounded in this pass's feedback as well.
+        const pending = await pendingInstructionsChange(
+          tx,
+          pass.input.current.version,
+          change.text,
+          change.feedbackIds,
+        );
         const proposal =
           pending ??
           (await propose(tx, {

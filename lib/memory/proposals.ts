@@ -178,11 +178,11 @@ export async function getProposal(ctx: MemoryContext, id: string): Promise<Propo
 }
 
 /**
- * The pending proposal to change the instructions from `expectedVersion` to exactly `text`, if there is one, now
- * grounded in `feedbackIds` too: a later optimizer pass that reaches the same change (new feedback saying the same)
- * leaves it as the one to decide on, and the version it becomes credits all the feedback that asked for it.
+ * The pending proposal to change the instructions from `expectedVersion` to exactly `text`, if there is one, with
+ * `feedbackIds` added to its grounds: a later optimizer pass that reaches the same change (new feedback saying the
+ * same) leaves it as the one to decide on, and the version it becomes credits all the feedback that asked for it.
  */
-export async function pendingInstructionsChange(
+export async function addToPendingInstructionsChange(
   ctx: MemoryContext,
   expectedVersion: number,
   text: string,

@@ -7,7 +7,7 @@ import { logFailedAttempt } from "@/lib/log";
 import { type MemoryContext, withUnit } from "../context";
 import { type Feedback, listFeedback } from "../feedback";
 import { changeInstructions, handWrittenLines, instructionHistory } from "../instructions";
-import { pendingInstructionsChange, propose } from "../proposals";
+import { addToPendingInstructionsChange, propose } from "../proposals";
 import { getSettings } from "../settings";
 import { type Pricing, recordUsage, spentOnDay } from "../usage";
 import { checkAnswer, type Verdict } from "./answer";
@@ -183,7 +183,7 @@ async function apply(deps: OptimizerDeps, pass: Parameters<typeof settle>[1]): P
       } else {
         // The same change already waiting (an earlier pass read feedback saying the same) stays the one to decide,
         // grounded in this pass's feedback as well.
-        const pending = await pendingInstructionsChange(
+        const pending = await addToPendingInstructionsChange(
           tx,
           pass.input.current.version,
           change.text,

@@ -91,7 +91,8 @@ export async function openPostgres(
       max: options.max ?? 10,
       onnotice: () => {},
       // Prepared statements are planned for their parameters each time, as unprepared ones were: a generic plan
-      // chosen for one user's ids or terms can be far worse for another's (a re-read by 500 ids took 30–80 ms, not 2–3).
+      // chosen for one user's ids or terms can be far worse for another's (a re-read by 500 ids took 30–80 ms, not
+      // 2–3).
       connection: { plan_cache_mode: "force_custom_plan" },
       ...(onStatement
         ? { debug: (_: number, statement: string, parameters: unknown[]) => onStatement(statement, parameters) }

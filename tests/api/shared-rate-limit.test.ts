@@ -32,6 +32,13 @@ describeEachDatabase("shared rate limits", (use) => {
     expect(JSON.stringify(rows)).not.toContain("someone");
   });
 
+  it("keeps the windows out of the write-ahead log: a request's count does not wait for a disk flush", async () => {
+    const [table] = await use().unbound.rows<{ persistence: string }>(
+      sql`select relpersistence as persistence from pg_class where oid = 'rate_limit_windows'::regclass`,
+    );
+    expect(table?.persistence).toBe("u");
+  });
+
   it("keeps limiters apart: the same key under two names has two budgets", async () => {
     const one = new SharedWindowLimiter("test-one", () => 1);
     const two = new SharedWindowLimiter("test-two", () => 1);

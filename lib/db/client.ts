@@ -75,6 +75,14 @@ export async function openPglite(dataDir?: string): Promise<Database> {
   };
 }
 
+/**
+ * How prepared statements are planned on PostgreSQL unless a transaction says otherwise: for their parameters, each
+ * time, as unprepared ones were. A generic plan chosen for one user's ids or terms can be far worse for another's (a
+ * re-read by 500 ids took 30–80 ms, not 2–3). Searches (lib/memory/search.ts) and bulk inserts (lib/db/bulk.ts) opt
+ * out for their own statements.
+ */
+export const PLANNED_PER_CALL = "force_custom_plan";
+
 /** `onStatement` sees every statement sent with its serialized parameters (tests read query plans with it). */
 export async function openPostgres(
   url: string,
@@ -90,10 +98,7 @@ export async function openPostgres(
     postgres(url, {
       max: options.max ?? 10,
       onnotice: () => {},
-      // Prepared statements are planned for their parameters each time, as unprepared ones were: a generic plan
-      // chosen for one user's ids or terms can be far worse for another's (a re-read by 500 ids took 30–80 ms, not
-      // 2–3).
-      connection: { plan_cache_mode: "force_custom_plan" },
+      connection: { plan_cache_mode: PLANNED_PER_CALL },
       ...(onStatement
         ? { debug: (_: number, statement: string, parameters: unknown[]) => onStatement(statement, parameters) }
         : {}),

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { BULK_PLANNING, DEFAULT_PLANNING } from "@/lib/db/bulk";
 import type { UnitOfWork } from "@/lib/db/unit-of-work";
 
 /**
@@ -11,7 +12,8 @@ export const COUNTED_TOGETHER_FROM = 16;
  * A batch of new memories counted into the user's vocabulary and lexical statistics set-wise: the row-level triggers
  * of migration 0024 would run several statements per row, and a bulk import would spend most of its time there. The
  * insert runs with app.bulk_statistics on, which the insert trigger skips for, and then one statement per table adds
- * what the inserted rows hold, exactly what the trigger would have added row by row. Each statement reads and writes
+ * what the inserted rows hold, exactly what the trigger would have added row by row. The insert's plan is kept for
+ * the next batch (BULK_PLANNING). Each statement reads and writes
  * by the user's id (selected from the rows, grouped by it), so Citus pushes it down to the user's shard.
  */
 export async function insertCountedTogether<T>(
@@ -21,12 +23,12 @@ export async function insertCountedTogether<T>(
   idOf: (row: T) => string,
 ): Promise<T[]> {
   if (rowCount < COUNTED_TOGETHER_FROM) return insert();
-  await unit.setLocal({ "app.bulk_statistics": "on" });
+  await unit.setLocal({ "app.bulk_statistics": "on", ...BULK_PLANNING });
   let rows: T[];
   try {
     rows = await insert();
   } finally {
-    await unit.setLocal({ "app.bulk_statistics": "off" });
+    await unit.setLocal({ "app.bulk_statistics": "off", ...DEFAULT_PLANNING });
   }
   if (rows.length > 0) await countNewMemories(unit, rows.map(idOf));
   return rows;

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import { valuesInsert } from "@/lib/db/bulk";
+import { BULK_PLANNING, DEFAULT_PLANNING, rowsFromDriver, valuesInsert } from "@/lib/db/bulk";
 import type { Db } from "@/lib/db/client";
 import {
   afterPosition,
@@ -13,7 +13,7 @@ import {
 import { memories, memoryEmbeddings, memoryVersions } from "@/lib/db/schema";
 import { asUser, type UnitOfWork } from "@/lib/db/unit-of-work";
 import { AppError, parseInput, ValidationError } from "@/lib/errors";
-import { insertCountedTogether } from "./bulk-statistics";
+import { COUNTED_TOGETHER_FROM, insertCountedTogether } from "./bulk-statistics";
 import { type Actor, type MemoryContext, type Provenance, sourceTypeFor } from "./context";
 import { canEmbed } from "./embeddings";
 import { MemoryConflictError, MemoryNotFoundError } from "./errors";
@@ -250,21 +250,14 @@ async function writeNewMemories(
       const insert = valuesInsert(
         memories,
         part.map((candidate) => candidate.row),
-        "on conflict do nothing returning id",
+        "on conflict do nothing returning *",
       );
-      const ids = (
-        await insertCountedTogether(
-          unit,
-          part.length,
-          () => unit.query<{ id: string }>(insert.text, insert.parameters),
-          (row) => row.id,
-        )
-      ).map((row) => row.id);
-      if (ids.length === 0) continue;
-      const rows = await tx
-        .select()
-        .from(memories)
-        .where(and(eq(memories.userId, ctx.principal.userId), inArray(memories.id, ids)));
+      const rows = await insertCountedTogether(
+        unit,
+        part.length,
+        async () => rowsFromDriver(memories, await unit.query(insert.text, insert.parameters)),
+        (row) => row.id,
+      );
       for (const row of rows) inserted.set(row.id, row);
     }
     await appendVersions(
@@ -748,7 +741,10 @@ async function appendVersions(
       memoryVersions,
       part.map(({ row, reason }) => versionValues(row, op, ctx.actor, reason, row)),
     );
+    const bulk = part.length >= COUNTED_TOGETHER_FROM;
+    if (bulk) await unit.setLocal(BULK_PLANNING);
     await unit.query(insert.text, insert.parameters);
+    if (bulk) await unit.setLocal(DEFAULT_PLANNING);
     await recordWebhookEvents(
       unit,
       part.map(({ row }) => memoryEvent(ctx, row, op)),

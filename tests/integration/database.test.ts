@@ -1,7 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { resultRows } from "@/lib/db/client";
+import { openPostgres, resultRows } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
+import { createMemoryBatch } from "@/lib/memory";
+import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 
 describeEachDatabase("database layer", (use, backend) => {
@@ -53,6 +55,37 @@ describeEachDatabase("database layer", (use, backend) => {
         ]),
       );
       expect(mode).toBe("force_custom_plan");
+    },
+  );
+
+  it.skipIf(backend === "pglite")(
+    "plans a batch's multi-row inserts once per connection, not again for every batch",
+    async () => {
+      const connection = use().connection;
+      if (connection.kind === "pglite") throw new Error("expected a server");
+      // One connection, so every batch's statements are prepared where the next batch runs.
+      const database = await openPostgres(connection.url, { max: 1 });
+      try {
+        const ctx = contextFor(database, await createUser(database));
+        for (let batch = 0; batch < 3; batch++) {
+          const items = Array.from({ length: 40 }, (_, item) => ({ content: `Batch ${batch} fact ${item} about tea` }));
+          expect((await createMemoryBatch(ctx, items)).created).toHaveLength(40);
+        }
+        const plans = await database.unbound.rows<{ statement: string; generic: number; custom: number }>(sql`
+          select left(statement, 40) as statement, generic_plans::int as generic, custom_plans::int as custom
+          from pg_prepared_statements where statement like 'insert into "memor%' order by statement`);
+        expect(plans).toEqual([
+          { statement: expect.stringContaining('insert into "memories"'), generic: 3, custom: 0 },
+          { statement: expect.stringContaining('insert into "memory_versions"'), generic: 3, custom: 0 },
+        ]);
+        // The settings were the batch's own: later statements of the connection are planned for their values again.
+        const [mode] = await database.unbound.rows<{ mode: string }>(
+          sql`select current_setting('plan_cache_mode') as mode`,
+        );
+        expect(mode?.mode).toBe("force_custom_plan");
+      } finally {
+        await database.close();
+      }
     },
   );
 });

@@ -1,15 +1,66 @@
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
+import { logFailure } from "@/lib/log";
+import { processState } from "@/lib/process-state";
 
 /**
  * Request budgets (per API key, per user for session requests, and the sign-in limits): a fixed window per key,
- * counted in Postgres so every web process draws on the same budget. The request path costs one statement: an upsert
- * that starts a new window when the last one has ended and otherwise adds one to its count. Keys are stored hashed:
+ * counted in Postgres so every web process draws on the same budget. Each request costs one statement: an upsert
+ * that starts a new window when the last one has ended and otherwise adds one to its count (waited for only near the
+ * limit, see UNAWAITED_SHARE). Keys are stored hashed:
  * the table never holds the email addresses and client addresses the sign-in limits count by.
  */
 export const RATE_LIMIT_WINDOW_MS = 60_000;
 const DEFAULT_LIMIT_PER_MINUTE = 300;
+
+/**
+ * While a key's last known count (plus its requests still being counted) is below this share of its limit, a request
+ * is let through at once and counted in the background: waiting for the upsert was a quarter of a bare authenticated
+ * request's time. Each answer brings the window's count as every process has added to it, so a process lets through
+ * at most its own requests in flight beyond the limit, and from this share on every request waits for its count and
+ * the limit holds exactly.
+ */
+const UNAWAITED_SHARE = 0.5;
+/** Keys whose last count this process remembers, before the ones whose windows have ended are forgotten. */
+const MAX_REMEMBERED = 10_000;
+
+interface CountedWindow {
+  count: number;
+  window_start: string | Date;
+}
+
+interface KnownCount {
+  windowStart: number;
+  count: number;
+  /** Requests let through whose count has not come back yet. */
+  pending: number;
+}
+
+/** Per database handle (tests open several), the last count seen for each limiter's key. */
+function lastCounts(database: Database): Map<string, KnownCount> {
+  const all = processState("rate-limit-counts", () => new WeakMap<Database, Map<string, KnownCount>>());
+  let counts = all.get(database);
+  if (!counts) {
+    counts = new Map();
+    all.set(database, counts);
+  }
+  return counts;
+}
+
+/** Remembers the newest count of a window (answers may come back out of order over a pool's connections). */
+function learn(counts: Map<string, KnownCount>, slot: string, row: CountedWindow | undefined): void {
+  if (!row) return;
+  const windowStart = new Date(row.window_start).getTime();
+  const known = counts.get(slot);
+  if (known && known.windowStart === windowStart) {
+    known.count = Math.max(known.count, row.count);
+    return;
+  }
+  if (known && known.windowStart > windowStart) return;
+  if (!known && counts.size >= MAX_REMEMBERED) counts.clear();
+  counts.set(slot, { windowStart, count: row.count, pending: known?.pending ?? 0 });
+}
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -24,12 +75,46 @@ export class SharedWindowLimiter {
   ) {}
 
   async take(database: Database, id: string, now = Date.now()): Promise<RateDecision> {
+    const key = storedKey(id);
+    const counts = lastCounts(database);
+    const slot = `${this.name}:${key}`;
+    const known = counts.get(slot);
+    const limit = this.limit();
+    if (
+      known &&
+      now < known.windowStart + this.windowMs &&
+      known.count + known.pending + 1 <= limit * UNAWAITED_SHARE
+    ) {
+      // Far below the limit: the request is counted, but not kept waiting for the count.
+      known.pending += 1;
+      this.#count(database, key, now)
+        .then(
+          (row) => learn(counts, slot, row),
+          (error) => {
+            counts.delete(slot);
+            logFailure("could not count a request against its rate limit", error, "warn");
+          },
+        )
+        .finally(() => {
+          known.pending -= 1;
+        });
+      return { allowed: true };
+    }
+    const row = await this.#count(database, key, now);
+    learn(counts, slot, row);
+    if (!row || row.count <= limit) return { allowed: true };
+    const windowEnds = new Date(row.window_start).getTime() + this.windowMs;
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((windowEnds - now) / 1000)) };
+  }
+
+  /** Adds one request to `key`'s window (a new one when the last has ended) and returns the window. */
+  async #count(database: Database, key: string, now: number): Promise<CountedWindow | undefined> {
     const startsNew = new Date(now).toISOString();
     const endedBefore = new Date(now - this.windowMs).toISOString();
     // Refused requests are counted too: the count only decides, and the window ends on time regardless.
-    const [row] = await database.unbound.rows<{ count: number; window_start: string | Date }>(sql`
+    const [row] = await database.unbound.rows<CountedWindow>(sql`
       insert into rate_limit_windows (limiter, key, window_start, count)
-      values (${this.name}, ${storedKey(id)}, ${startsNew}::timestamptz, 1)
+      values (${this.name}, ${key}, ${startsNew}::timestamptz, 1)
       on conflict (limiter, key) do update set
         count = case when rate_limit_windows.window_start <= ${endedBefore}::timestamptz then 1
                      else rate_limit_windows.count + 1 end,
@@ -37,9 +122,7 @@ export class SharedWindowLimiter {
                             then excluded.window_start else rate_limit_windows.window_start end
       returning count, window_start`);
     this.#pruneNowAndThen(database);
-    if (!row || row.count <= this.limit()) return { allowed: true };
-    const windowEnds = new Date(row.window_start).getTime() + this.windowMs;
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((windowEnds - now) / 1000)) };
+    return row;
   }
 
   /** Drops this limiter's ended windows once a window per process (by the wall clock), off the request's path. */

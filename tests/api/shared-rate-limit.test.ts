@@ -66,6 +66,58 @@ describeEachDatabase("shared rate limits", (use) => {
   });
 });
 
+describe("waiting for the count", () => {
+  /** A database whose counts come back only when the test says: what a request waits for is then visible. */
+  function heldDatabase() {
+    const held: Array<(rows: unknown[]) => void> = [];
+    let count = 0;
+    const database = {
+      unbound: {
+        rows: (query: { queryChunks?: unknown[] }) => {
+          if (!JSON.stringify(query.queryChunks ?? []).includes("insert into rate_limit_windows"))
+            return Promise.resolve([]);
+          count += 1;
+          const answer = [{ count, window_start: new Date(START).toISOString() }];
+          return new Promise<unknown[]>((resolve) => held.push(() => resolve(answer)));
+        },
+      },
+    } as unknown as Database;
+    return { database, held, counted: () => count };
+  }
+  const settled = async <T>(promise: Promise<T>) =>
+    Promise.race([promise, new Promise<"waiting">((resolve) => setTimeout(() => resolve("waiting"), 50))]);
+
+  it("lets a request far below the limit through at once and counts it all the same", async () => {
+    const { database, held, counted } = heldDatabase();
+    const limiter = new SharedWindowLimiter("test-unawaited", () => 100);
+    const first = limiter.take(database, "key", START);
+    // The first request of a window waits: nothing is known of the key yet.
+    expect(await settled(first)).toBe("waiting");
+    held.shift()?.([]);
+    expect(await first).toEqual({ allowed: true });
+    expect(await settled(limiter.take(database, "key", START + 1_000))).toEqual({ allowed: true });
+    expect(counted()).toBe(2);
+  });
+
+  it("waits for the count from half the limit on, so the limit holds exactly", async () => {
+    const { database, held } = heldDatabase();
+    const release = () => {
+      for (const answer of held.splice(0)) answer([]);
+    };
+    const limiter = new SharedWindowLimiter("test-awaited", () => 4);
+    const first = limiter.take(database, "key", START);
+    release();
+    expect((await first).allowed).toBe(true);
+    // One of four counted: the second goes through at once.
+    expect(await settled(limiter.take(database, "key", START))).toEqual({ allowed: true });
+    // Two (one still being counted) of four: the third waits for its count.
+    const third = limiter.take(database, "key", START + 1_000);
+    expect(await settled(third)).toBe("waiting");
+    release();
+    expect(await third).toEqual({ allowed: true });
+  });
+});
+
 describe("shared rate limits across handles on one database", () => {
   const opened: Database[] = [];
   const temporary: string[] = [];

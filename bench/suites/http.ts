@@ -3,11 +3,13 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import postgres from "postgres";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { type Database, openPglite, openPostgres } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
 import { type GeneratedMemory, generateUser } from "../data/generator";
 import { createScratchDatabase } from "../databases";
+import { HttpConnection } from "../http-client";
 import { type LatencySummary, mean, recallAtK, summarize, timed } from "../metrics";
 import { chunks } from "../peers/store";
 
@@ -68,7 +70,7 @@ export async function measureHttp(kind: "pglite" | "postgres", options: HttpOpti
     await database.close();
     const server = await startServer(scratch.env, options.log);
     try {
-      return await exercise(server, { search: searcher.key, ingest: loader.key }, scratch.label, options);
+      return await exercise(server, { search: searcher.key, ingest: loader.key }, scratch, options);
     } finally {
       await server.stop();
     }
@@ -81,6 +83,11 @@ interface ScratchDatabase {
   label: string;
   env: Record<string, string>;
   open(): Promise<Database>;
+  /**
+   * What autovacuum does a little after a bulk load (planner statistics, GIN pending lists merged), as the in-process
+   * suites do before they measure. PGlite runs no autovacuum, and the server holds its directory: nothing there.
+   */
+  settle(): Promise<void>;
   drop(): Promise<void>;
 }
 
@@ -92,6 +99,7 @@ async function scratchDatabase(kind: "pglite" | "postgres", adminUrl: string): P
       label: "PGlite",
       env: { PGLITE_DIR: dataDir },
       open: () => openPglite(dataDir),
+      settle: async () => {},
       drop: async () => rmSync(directory, { recursive: true, force: true }),
     };
   }
@@ -101,6 +109,14 @@ async function scratchDatabase(kind: "pglite" | "postgres", adminUrl: string): P
     env: { DATABASE_URL: scratch.url },
     // openPostgres migrates, so the server starts on a ready schema.
     open: () => openPostgres(scratch.url, { max: 1 }),
+    settle: async () => {
+      const admin = postgres(scratch.url, { max: 1, onnotice: () => {} });
+      try {
+        await admin.unsafe("vacuum analyze");
+      } finally {
+        await admin.end();
+      }
+    },
     drop: () => scratch.drop(),
   };
 }
@@ -220,24 +236,21 @@ async function stopServer(child: ChildProcess): Promise<void> {
 async function exercise(
   server: RunningServer,
   keys: { search: string; ingest: string },
-  label: string,
+  scratch: ScratchDatabase,
   options: HttpOptions,
 ): Promise<HttpFigure> {
-  const caller =
-    (key: string): Call =>
-    async (method, route, body) => {
-      const response = await fetch(`${server.url}${route}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      return { status: response.status, body: (await response.json().catch(() => null)) as unknown };
-    };
+  const connections: Array<{ close(): void }> = [];
+  const caller = (key: string): Call => {
+    const connection = HttpConnection.keptOpen(server.url);
+    connections.push(connection);
+    return (method, route, body) => connection.request(method, route, { authorization: `Bearer ${key}` }, body);
+  };
   const call = caller(keys.search);
   const user = generateUser(options.seed, { name: "http", memories: options.memories }, 10);
   await load(call, user.memories, options.log);
   const loaded = generateUser(options.seed + 1, { name: "http ingest", memories: options.ingestMemories }, 0);
   const ingest = await load(caller(keys.ingest), loaded.memories, options.log);
+  await scratch.settle();
 
   const me = async () => {
     const answer = await call("GET", "/api/v1/me");
@@ -270,8 +283,9 @@ async function exercise(
     searchMs.push(ms);
     if (i < queries.length && Number.isFinite(value)) recalls.push(value);
   }
+  for (const connection of connections) connection.close();
   return {
-    database: label,
+    database: scratch.label,
     memories: options.memories,
     startupMs: server.startupMs,
     ingest,

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { openPostgres, resultRows } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
-import { createMemoryBatch } from "@/lib/memory";
+import { createMemoryBatch, searchMemories } from "@/lib/memory";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 
@@ -83,6 +83,32 @@ describeEachDatabase("database layer", (use, backend) => {
           sql`select current_setting('plan_cache_mode') as mode`,
         );
         expect(mode?.mode).toBe("force_custom_plan");
+      } finally {
+        await database.close();
+      }
+    },
+  );
+
+  // Citus cannot route a generic plan of it: there PostgreSQL chooses (lib/memory/search.ts).
+  it.skipIf(backend !== "postgres")(
+    "plans a search's ranking statement once per connection, not on every search",
+    async () => {
+      const connection = use().connection;
+      if (connection.kind === "pglite") throw new Error("expected a server");
+      const database = await openPostgres(connection.url, { max: 1 });
+      try {
+        const ctx = contextFor(database, await createUser(database));
+        await createMemoryBatch(
+          ctx,
+          Array.from({ length: 20 }, (_, item) => ({ content: `Fact ${item} about green tea and the garden` })),
+        );
+        for (const query of ["green tea", "the garden", "what about tea?"]) {
+          expect(await searchMemories(ctx, { query, mode: "lexical" })).not.toHaveLength(0);
+        }
+        const [ranking] = await database.unbound.rows<{ generic: number; custom: number }>(sql`
+        select generic_plans::int as generic, custom_plans::int as custom
+        from pg_prepared_statements where statement like '%from own_memories%'`);
+        expect(ranking).toEqual({ generic: 3, custom: 0 });
       } finally {
         await database.close();
       }

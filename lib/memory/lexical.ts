@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { memories } from "@/lib/db/schema";
-import { possibleTypos } from "./english";
+import { irregularFormsIn, possibleTypos } from "./english";
 import { textArray } from "./namespace";
 
 /** BM25's term-frequency saturation, the usual value. */
@@ -13,6 +13,8 @@ const K1 = 1.2;
 const B = 0.3;
 /** A corrected word is a guess: it counts this much of an exact one. */
 const CORRECTED_WEIGHT = 0.5;
+/** Other forms of the query's irregular words ("saw" for "see") per query, at most. */
+const MAX_FORMS = 12;
 /** Minimum pg_trgm word similarity between a misspelt word and a vocabulary word ("nurce" ~ "nurse"). */
 export const TYPO_THRESHOLD = 0.35;
 /** Misspelt words corrected per query: a long pasted paragraph should not fan out into dozens of lookups. */
@@ -29,14 +31,16 @@ const COMMON_MIN_DOCS = 500;
 
 /*
  * The lexical score is BM25 over the user's own corpus divided by the most the query's terms could score in it
- * (every one matched exactly, so often that its frequency saturates): in [0, 1). A corrected word counts half.
+ * (every one matched exactly, so often that its frequency saturates): in [0, 1). A corrected word counts half; another
+ * form of an irregular word counts as the word, once per memory however many of its forms the memory holds.
  */
 
 /**
  * The statement ranking the caller's memories in `scope` for `query` by BM25 with the user's own statistics
  * (memory_lexemes, memory_corpus): a term's weight is its rarity among *their* memories, term frequency saturates,
  * long memories are normalised. Query words that are neither English nor in the user's vocabulary are read as typos
- * and replaced by the closest vocabulary word, at half weight. Candidates come from the full-text index leading with
+ * and replaced by the closest vocabulary word, at half weight; the other forms of irregular verbs and nouns ("bought"
+ * for "buy", "children" for "child") stand for the query's own form. Candidates come from the full-text index leading with
  * the user, so the cost follows the matches. One statement (terms, statistics and ranking), so a search costs one
  * round trip; its rows are `id` and `score` (in [0, 1), see above), at most `pool`, best first, ties by recency,
  * then id. No rows when the query has no terms (stop words only).
@@ -50,7 +54,7 @@ export function lexicalRanking(userId: string, scope: SQL, query: string, pool: 
              greatest(coalesce(max(c.lexemes), 0)::float8 / greatest(coalesce(max(c.docs), 0), 1), 1) as avgdl
       from memory_corpus c where c.user_id = ${userId}::uuid
     ), weighted as (
-      select t.lexeme, t.weight, coalesce(l.docs, 0) as df,
+      select t.lexeme, t.stands_for, t.weight, coalesce(l.docs, 0) as df,
              ln(1 + (corpus.docs - coalesce(l.docs, 0) + 0.5) / (coalesce(l.docs, 0) + 0.5)) as idf
       from terms t cross join corpus
       left join memory_lexemes l on l.user_id = ${userId}::uuid and l.lexeme = t.lexeme
@@ -61,32 +65,37 @@ export function lexicalRanking(userId: string, scope: SQL, query: string, pool: 
       -- Rare terms bring in the candidates; if none is (all common, or in no active memory: a search of tombstones),
       -- all of them do.
       select string_agg(${tsqueryOperand(sql`p.lexeme`)}, ' | ')::tsquery as q
-      from (select lexeme from rare union all
-            select lexeme from weighted where not exists (select 1 from rare)) p
+      from (select distinct lexeme from (select lexeme from rare union all
+            select lexeme from weighted where not exists (select 1 from rare)) r) p
     )
-    select ${memories.id} as id,
-           sum(w.weight * w.idf * f.tf * ${number(K1 + 1)}
-               / (f.tf + ${number(K1)} * (${number(1 - B)}
-                  + ${number(B)} * length(${memories.fts}) / (select avgdl from corpus))))
-             / (select sum(idf) * ${number(K1 + 1)} from weighted) as score
-    -- The user's memories through own_memories (migration 0026): under row-level security the full-text match
-    -- below could not use the index, and the scan would read all of them.
-    from own_memories as ${memories}
-    cross join lateral (
-      select u.lexeme, coalesce(array_length(u.positions, 1), 1)::float8 as tf from unnest(${memories.fts}) as u
-    ) f
-    join weighted w on w.lexeme = f.lexeme
-    where ${scope} and ${memories.fts} @@ (select q from probe)
-    group by ${memories.id}, ${memories.updatedAt}
-    order by score desc, ${memories.updatedAt} desc, ${memories.id}
+    select matched.id,
+           sum(matched.best) / (select sum(idf) * ${number(K1 + 1)} from weighted where lexeme = stands_for) as score
+    from (
+      -- Per query term, its best form in the memory: a memory holding both "see" and "saw" matched "see" once.
+      select ${memories.id} as id, ${memories.updatedAt} as updated_at, w.stands_for,
+             max(w.weight * w.idf * f.tf * ${number(K1 + 1)}
+                 / (f.tf + ${number(K1)} * (${number(1 - B)}
+                    + ${number(B)} * length(${memories.fts}) / (select avgdl from corpus)))) as best
+      -- The user's memories through own_memories (migration 0026): under row-level security the full-text match
+      -- below could not use the index, and the scan would read all of them.
+      from own_memories as ${memories}
+      cross join lateral (
+        select u.lexeme, coalesce(array_length(u.positions, 1), 1)::float8 as tf from unnest(${memories.fts}) as u
+      ) f
+      join weighted w on w.lexeme = f.lexeme
+      where ${scope} and ${memories.fts} @@ (select q from probe)
+      group by ${memories.id}, ${memories.updatedAt}, w.stands_for
+    ) matched
+    group by matched.id, matched.updated_at
+    order by score desc, matched.updated_at desc, matched.id
     limit ${pool}`;
 }
 
 /**
- * The query's full-text lexemes with their weights (`terms`), read as memories are (memory_fts, migration 0025:
- * English lexemes plus negations and "now"): its own lexemes, and for each word that is neither
- * English nor the user's own, the lexemes of the closest word the user did write (`<%` at the threshold the caller
- * set for this transaction), standing in for the misspelling.
+ * The query's full-text lexemes with their weights and the query term each stands for (`terms`), read as memories are
+ * (memory_fts, migration 0025: English lexemes plus negations and "now"): its own lexemes; for each word that is
+ * neither English nor the user's own, the lexemes of the closest word the user did write (`<%` at the threshold the
+ * caller set for this transaction), standing in for the misspelling; and the other forms of its irregular words.
  */
 function queryTerms(userId: string, query: string): SQL {
   const typos = possibleTypos(query).slice(0, MAX_TYPOS);
@@ -103,20 +112,32 @@ function queryTerms(userId: string, query: string): SQL {
           limit 1
         ) near
         where not exists (select 1 from memory_terms k where k.user_id = ${userId}::uuid and k.term = typo.word)`;
+  const irregular = irregularFormsIn(query).slice(0, MAX_FORMS);
   return sql`
     correction as (${corrections}),
-    candidates as (
-      select lexeme, ${sql.raw(CORRECTED_WEIGHT.toFixed(2))}::float8 as weight
-      from correction cross join lateral unnest(tsvector_to_array(memory_fts(correction.term))) as lexeme
-      union all
+    own as (
       -- A misspelling stands in the query only through its correction.
-      select lexeme, 1.0::float8
-      from unnest(tsvector_to_array(memory_fts(${query}))) as lexeme
+      select lexeme from unnest(tsvector_to_array(memory_fts(${query}))) as lexeme
       where lexeme not in (
         select l from correction cross join lateral unnest(tsvector_to_array(memory_fts(correction.word))) as l
       )
+    ), candidates as (
+      select lexeme, lexeme as stands_for, ${sql.raw(CORRECTED_WEIGHT.toFixed(2))}::float8 as weight
+      from correction cross join lateral unnest(tsvector_to_array(memory_fts(correction.term))) as lexeme
+      union all
+      select lexeme, lexeme, 1.0::float8 from own
+      union all
+      -- Another form of an irregular word stands for the query's own, as fully as the stemmer's forms do: "saw" for
+      -- "see", as "watched" for "watch".
+      select other.lexeme, mine.lexeme, 1.0::float8
+      from unnest(${textArray(irregular.map((pair) => pair.word))}, ${textArray(irregular.map((pair) => pair.form))})
+        as pair(word, form)
+      cross join lateral unnest(tsvector_to_array(memory_fts(pair.word))) as mine(lexeme)
+      cross join lateral unnest(tsvector_to_array(memory_fts(pair.form))) as other(lexeme)
+      where other.lexeme <> mine.lexeme and mine.lexeme in (select lexeme from own)
     ), terms as (
-      select lexeme, max(weight) as weight from candidates group by lexeme order by max(weight) desc, lexeme
+      select lexeme, stands_for, max(weight) as weight from candidates group by lexeme, stands_for
+      order by max(weight) desc, lexeme, stands_for
       limit ${MAX_TERMS}
     )`;
 }

@@ -125,6 +125,31 @@ describeEachDatabase("lexical ranking from the user's own corpus", (use) => {
     );
   });
 
+  it("finds what was told in another form of an irregular word: asked in the present, told in the past", async () => {
+    const own = contextFor(use(), await createUser(use()));
+    await createMemories(own, [
+      { content: "Maya bought a kayak last spring" },
+      { content: "Maya went to Lisbon in May" },
+      { content: "Maya saw Fleet Foxes at the Greek Theatre" },
+      { content: "Maya wants to buy a bike" },
+      ...Array.from({ length: 10 }, (_, index) => ({ content: `Maya talked about the weather, part ${index}` })),
+    ]);
+    expect(texts(await searchMemories(own, { query: "Where did Maya go in May?" }))[0]).toBe(
+      "Maya went to Lisbon in May",
+    );
+    expect(texts(await searchMemories(own, { query: "Which band did Maya see?" }))[0]).toBe(
+      "Maya saw Fleet Foxes at the Greek Theatre",
+    );
+    // The query's own form and another count as one term: "buy" and "bought" score alike.
+    const [bought, buy] = await Promise.all(
+      ["Maya bought a kayak last spring", "Maya wants to buy a bike"].map(async (text) =>
+        (await searchMemories(own, { query: "what does Maya buy" })).find((result) => result.memory.text === text),
+      ),
+    );
+    expect(bought?.score).toBeGreaterThan(0);
+    expect(Math.abs(bought!.score - buy!.score)).toBeLessThan(0.05);
+  });
+
   it("scores in [0, 1] with the lexical leg's value; equal scores come back newest first, the same on every call", async () => {
     const own = contextFor(use(), await createUser(use()));
     const written = [];

@@ -7,12 +7,25 @@ describe("where the proxy runs", () => {
   const at = (path: string) => runsFor({ config, url: `http://localhost:3000${path}` });
 
   it("runs for pages and for API paths holding a percent sign (the undecodable-path check)", () => {
-    for (const path of ["/", "/memories", "/chat/abc", "/memories/%E0%A4%A", "/api/v1/memories/%FF", "/api/auth/%C0%AF"])
+    for (const path of [
+      "/",
+      "/memories",
+      "/chat/abc",
+      "/memories/%E0%A4%A",
+      "/api/v1/memories/%FF",
+      "/api/auth/%C0%AF",
+    ])
       expect(at(path), path).toBe(true);
   });
 
   it("does not run for other API requests or static assets", () => {
-    for (const path of ["/api/v1/me", "/api/v1/memories/search", "/api/auth/session", "/_next/static/x.js", "/favicon.ico"])
+    for (const path of [
+      "/api/v1/me",
+      "/api/v1/memories/search",
+      "/api/auth/session",
+      "/_next/static/x.js",
+      "/favicon.ico",
+    ])
       expect(at(path), path).toBe(false);
   });
 });

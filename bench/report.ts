@@ -199,6 +199,7 @@ export function renderReport(results: BenchResults): string {
           "memories",
           "ingest",
           "ingest memories/s",
+          "ingest memories/s, clients at once",
           "GET /api/v1/me p50 / p95 / p99 ms",
           "POST /api/v1/memories/search p50 / p95 / p99 ms",
           "search recall@10",
@@ -211,6 +212,9 @@ export function renderReport(results: BenchResults): string {
             ? `${figure.ingest.memories.toLocaleString("en")} in batches of ${figure.ingest.batchSize}`
             : `${figure.ingest.memories.toLocaleString("en")} single POSTs (no batch route)`,
           figure.ingest.rate.toFixed(0),
+          figure.ingest.parallel
+            ? `${figure.ingest.parallel.rate.toFixed(0)} (${figure.ingest.parallel.clients} clients)`
+            : "",
           triple(figure.me),
           triple(figure.search),
           pct(figure.searchRecallAt10),

@@ -15,6 +15,8 @@ import { chunks } from "../peers/store";
 
 /** What the bench asks of the batch endpoint per request (it takes up to 1,000). */
 export const HTTP_BATCH_SIZE = 500;
+/** Clients (each its own user and key) loading at once for the parallel ingest rate: a server's capacity, not one importer's pace. */
+export const HTTP_INGEST_CLIENTS = 4;
 /** Enough for V8 to optimise the request path: the figures are the steady state, not the first requests. */
 const WARMUP_REQUESTS = 200;
 const STARTUP_TIMEOUT_MS = 120_000;
@@ -47,6 +49,8 @@ export interface HttpFigure {
     memories: number;
     rate: number;
     statuses: Record<string, number>;
+    /** HTTP_INGEST_CLIENTS clients loading ingestMemories between them at once, in batches of HTTP_BATCH_SIZE. */
+    parallel: { clients: number; memories: number; rate: number };
   };
   me: LatencySummary;
   search: LatencySummary;
@@ -67,10 +71,14 @@ export async function measureHttp(kind: "pglite" | "postgres", options: HttpOpti
     const database = await scratch.open();
     const searcher = await withUserAndKey(database, "search");
     const loader = await withUserAndKey(database, "ingest");
+    const parallel: string[] = [];
+    for (let client = 1; client <= HTTP_INGEST_CLIENTS; client++) {
+      parallel.push((await withUserAndKey(database, `ingest-${client}`)).key);
+    }
     await database.close();
     const server = await startServer(scratch.env, options.log);
     try {
-      return await exercise(server, { search: searcher.key, ingest: loader.key }, scratch, options);
+      return await exercise(server, { search: searcher.key, ingest: loader.key, parallel }, scratch, options);
     } finally {
       await server.stop();
     }
@@ -235,7 +243,7 @@ async function stopServer(child: ChildProcess): Promise<void> {
 
 async function exercise(
   server: RunningServer,
-  keys: { search: string; ingest: string },
+  keys: { search: string; ingest: string; parallel: string[] },
   scratch: ScratchDatabase,
   options: HttpOptions,
 ): Promise<HttpFigure> {
@@ -249,7 +257,12 @@ async function exercise(
   const user = generateUser(options.seed, { name: "http", memories: options.memories }, 10);
   await load(call, user.memories, options.log);
   const loaded = generateUser(options.seed + 1, { name: "http ingest", memories: options.ingestMemories }, 0);
-  const ingest = await load(caller(keys.ingest), loaded.memories, options.log);
+  const sequential = await load(caller(keys.ingest), loaded.memories, options.log);
+  const parallel = await loadAtOnce(
+    keys.parallel.map((key) => caller(key)),
+    options,
+  );
+  const ingest = { ...sequential, parallel };
   await scratch.settle();
 
   const me = async () => {
@@ -293,6 +306,26 @@ async function exercise(
     search: summarize(searchMs),
     searchRecallAt10: mean(recalls),
   };
+}
+
+/** Each client loads its own user's share of ingestMemories in batches, all at once: memories written per second. */
+async function loadAtOnce(callers: Call[], options: HttpOptions) {
+  const share = Math.floor(options.ingestMemories / callers.length);
+  const users = callers.map(
+    (_, client) =>
+      generateUser(options.seed + 10 + client, { name: `http ingest ${client}`, memories: share }, 0).memories,
+  );
+  const start = performance.now();
+  await Promise.all(
+    callers.map(async (call, client) => {
+      for (const part of chunks(users[client] ?? [], HTTP_BATCH_SIZE)) {
+        const answer = await call("POST", "/api/v1/memories/batch", { memories: part.map(bodyOf) });
+        if (answer.status !== 201) throw new Error(`parallel batch ingest answered ${answer.status}`);
+      }
+    }),
+  );
+  const memories = share * callers.length;
+  return { clients: callers.length, memories, rate: memories / ((performance.now() - start) / 1_000) };
 }
 
 type Call = (method: "GET" | "POST", route: string, body?: unknown) => Promise<{ status: number; body: unknown }>;

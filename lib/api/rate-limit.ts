@@ -22,7 +22,7 @@ const DEFAULT_LIMIT_PER_MINUTE = 300;
  * the limit holds exactly.
  */
 const UNAWAITED_SHARE = 0.5;
-/** Keys whose last count this process remembers, before the ones whose windows have ended are forgotten. */
+/** Keys whose last count this process remembers; past this many it forgets them all (their next requests wait). */
 const MAX_REMEMBERED = 10_000;
 
 interface CountedWindow {
@@ -48,18 +48,23 @@ function lastCounts(database: Database): Map<string, KnownCount> {
   return counts;
 }
 
-/** Remembers the newest count of a window (answers may come back out of order over a pool's connections). */
+/**
+ * Remembers the newest count of a window (answers may come back out of order over a pool's connections), in the
+ * key's one record: requests let through before a new window began are still counted down in it.
+ */
 function learn(counts: Map<string, KnownCount>, slot: string, row: CountedWindow | undefined): void {
   if (!row) return;
   const windowStart = new Date(row.window_start).getTime();
   const known = counts.get(slot);
-  if (known && known.windowStart === windowStart) {
+  if (!known) {
+    if (counts.size >= MAX_REMEMBERED) counts.clear();
+    counts.set(slot, { windowStart, count: row.count, pending: 0 });
+  } else if (windowStart > known.windowStart) {
+    known.windowStart = windowStart;
+    known.count = row.count;
+  } else if (windowStart === known.windowStart) {
     known.count = Math.max(known.count, row.count);
-    return;
   }
-  if (known && known.windowStart > windowStart) return;
-  if (!known && counts.size >= MAX_REMEMBERED) counts.clear();
-  counts.set(slot, { windowStart, count: row.count, pending: known?.pending ?? 0 });
 }
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };

@@ -69,7 +69,8 @@ describeEachDatabase("shared rate limits", (use) => {
 describe("waiting for the count", () => {
   /** A database whose counts come back only when the test says: what a request waits for is then visible. */
   function heldDatabase() {
-    const held: Array<(rows: unknown[]) => void> = [];
+    type Answer = { count: number; window_start: string };
+    const held: Array<(answer?: Answer) => void> = [];
     let count = 0;
     const database = {
       unbound: {
@@ -77,8 +78,8 @@ describe("waiting for the count", () => {
           if (!JSON.stringify(query.queryChunks ?? []).includes("insert into rate_limit_windows"))
             return Promise.resolve([]);
           count += 1;
-          const answer = [{ count, window_start: new Date(START).toISOString() }];
-          return new Promise<unknown[]>((resolve) => held.push(() => resolve(answer)));
+          const answer = { count, window_start: new Date(START).toISOString() };
+          return new Promise<unknown[]>((resolve) => held.push((given) => resolve([given ?? answer])));
         },
       },
     } as unknown as Database;
@@ -93,7 +94,7 @@ describe("waiting for the count", () => {
     const first = limiter.take(database, "key", START);
     // The first request of a window waits: nothing is known of the key yet.
     expect(await settled(first)).toBe("waiting");
-    held.shift()?.([]);
+    held.shift()?.();
     expect(await first).toEqual({ allowed: true });
     expect(await settled(limiter.take(database, "key", START + 1_000))).toEqual({ allowed: true });
     expect(counted()).toBe(2);
@@ -102,7 +103,7 @@ describe("waiting for the count", () => {
   it("waits for the count from half the limit on, so the limit holds exactly", async () => {
     const { database, held } = heldDatabase();
     const release = () => {
-      for (const answer of held.splice(0)) answer([]);
+      for (const answer of held.splice(0)) answer();
     };
     const limiter = new SharedWindowLimiter("test-awaited", () => 4);
     const first = limiter.take(database, "key", START);
@@ -115,6 +116,20 @@ describe("waiting for the count", () => {
     expect(await settled(third)).toBe("waiting");
     release();
     expect(await third).toEqual({ allowed: true });
+  });
+
+  it("counts requests let through before a new window began down in the new window's record", async () => {
+    const { database, held } = heldDatabase();
+    const limiter = new SharedWindowLimiter("test-next-window", () => 4);
+    const first = limiter.take(database, "key", START);
+    held.shift()?.();
+    expect((await first).allowed).toBe(true);
+    expect(await settled(limiter.take(database, "key", START + 1_000))).toEqual({ allowed: true });
+    // Its count comes back from the next window, where it was the first.
+    held.shift()?.({ count: 1, window_start: new Date(START + 60_000).toISOString() });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // One of four counted and none in flight: let through at once.
+    expect(await settled(limiter.take(database, "key", START + 61_000))).toEqual({ allowed: true });
   });
 });
 

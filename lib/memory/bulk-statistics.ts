@@ -13,8 +13,8 @@ export const COUNTED_TOGETHER_FROM = 16;
  * of migration 0024 would run several statements per row, and a bulk import would spend most of its time there. The
  * insert runs with app.bulk_statistics on, which the insert trigger skips for, and then one statement per table adds
  * what the inserted rows hold, exactly what the trigger would have added row by row. The insert's plan is kept for
- * the next batch (BULK_PLANNING). Each statement reads and writes
- * by the user's id (selected from the rows, grouped by it), so Citus pushes it down to the user's shard.
+ * the next batch (BULK_PLANNING). Each statement reads and writes by the user's id (selected from the rows, grouped
+ * by it), so Citus pushes it down to the user's shard.
  */
 export async function insertCountedTogether<T>(
   unit: UnitOfWork,

@@ -13,8 +13,11 @@ const K1 = 1.2;
 const B = 0.3;
 /** A corrected word is a guess: it counts this much of an exact one. */
 const CORRECTED_WEIGHT = 0.5;
-/** Other forms of the query's irregular words ("saw" for "see") per query, at most. */
-const MAX_FORMS = 12;
+/**
+ * Other forms of the query's irregular words ("saw" for "see") per query, at most. Those of stop words ("was": is,
+ * are, been…) count towards it and match nothing.
+ */
+const MAX_FORMS = 24;
 /** Minimum pg_trgm word similarity between a misspelt word and a vocabulary word ("nurce" ~ "nurse"). */
 export const TYPO_THRESHOLD = 0.35;
 /** Misspelt words corrected per query: a long pasted paragraph should not fan out into dozens of lookups. */
@@ -40,8 +43,8 @@ const COMMON_MIN_DOCS = 500;
  * (memory_lexemes, memory_corpus): a term's weight is its rarity among *their* memories, term frequency saturates,
  * long memories are normalised. Query words that are neither English nor in the user's vocabulary are read as typos
  * and replaced by the closest vocabulary word, at half weight; the other forms of irregular verbs and nouns ("bought"
- * for "buy", "children" for "child") stand for the query's own form. Candidates come from the full-text index leading with
- * the user, so the cost follows the matches. One statement (terms, statistics and ranking), so a search costs one
+ * for "buy", "children" for "child") stand for the query's own form. Candidates come from the full-text index leading
+ * with the user, so the cost follows the matches. One statement (terms, statistics and ranking), so a search costs one
  * round trip; its rows are `id` and `score` (in [0, 1), see above), at most `pool`, best first, ties by recency,
  * then id. No rows when the query has no terms (stop words only).
  */

@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { openPostgres, resultRows } from "@/lib/db/client";
+import { type Database, openPostgres, resultRows } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
-import { createMemoryBatch, searchMemories } from "@/lib/memory";
+import { createMemoryBatch, type MemoryContext, searchMemories } from "@/lib/memory";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 
@@ -58,22 +58,29 @@ describeEachDatabase("database layer", (use, backend) => {
     },
   );
 
+  /** Work as a new user on a handle of one connection, so every statement is prepared where the next one runs. */
+  async function onOneConnection(work: (ctx: MemoryContext, database: Database) => Promise<void>) {
+    const connection = use().connection;
+    if (connection.kind === "pglite") throw new Error("expected a server");
+    const database = await openPostgres(connection.url, { max: 1 });
+    try {
+      await work(contextFor(database, await createUser(database)), database);
+    } finally {
+      await database.close();
+    }
+  }
+
   it.skipIf(backend === "pglite")(
     "plans a batch's multi-row inserts once per connection, not again for every batch",
-    async () => {
-      const connection = use().connection;
-      if (connection.kind === "pglite") throw new Error("expected a server");
-      // One connection, so every batch's statements are prepared where the next batch runs.
-      const database = await openPostgres(connection.url, { max: 1 });
-      try {
-        const ctx = contextFor(database, await createUser(database));
+    () =>
+      onOneConnection(async (ctx, database) => {
         for (let batch = 0; batch < 3; batch++) {
           const items = Array.from({ length: 40 }, (_, item) => ({ content: `Batch ${batch} fact ${item} about tea` }));
           expect((await createMemoryBatch(ctx, items)).created).toHaveLength(40);
         }
         const plans = await database.unbound.rows<{ statement: string; generic: number; custom: number }>(sql`
-          select left(statement, 40) as statement, generic_plans::int as generic, custom_plans::int as custom
-          from pg_prepared_statements where statement like 'insert into "memor%' order by statement`);
+        select left(statement, 40) as statement, generic_plans::int as generic, custom_plans::int as custom
+        from pg_prepared_statements where statement like 'insert into "memor%' order by statement`);
         expect(plans).toEqual([
           { statement: expect.stringContaining('insert into "memories"'), generic: 3, custom: 0 },
           { statement: expect.stringContaining('insert into "memory_versions"'), generic: 3, custom: 0 },
@@ -83,35 +90,23 @@ describeEachDatabase("database layer", (use, backend) => {
           sql`select current_setting('plan_cache_mode') as mode`,
         );
         expect(mode?.mode).toBe("force_custom_plan");
-      } finally {
-        await database.close();
-      }
-    },
+      }),
   );
 
   // Citus cannot route a generic plan of it: there PostgreSQL chooses (lib/memory/search.ts).
-  it.skipIf(backend !== "postgres")(
-    "plans a search's ranking statement once per connection, not on every search",
-    async () => {
-      const connection = use().connection;
-      if (connection.kind === "pglite") throw new Error("expected a server");
-      const database = await openPostgres(connection.url, { max: 1 });
-      try {
-        const ctx = contextFor(database, await createUser(database));
-        await createMemoryBatch(
-          ctx,
-          Array.from({ length: 20 }, (_, item) => ({ content: `Fact ${item} about green tea and the garden` })),
-        );
-        for (const query of ["green tea", "the garden", "what about tea?"]) {
-          expect(await searchMemories(ctx, { query, mode: "lexical" })).not.toHaveLength(0);
-        }
-        const [ranking] = await database.unbound.rows<{ generic: number; custom: number }>(sql`
-        select generic_plans::int as generic, custom_plans::int as custom
-        from pg_prepared_statements where statement like '%from own_memories%'`);
-        expect(ranking).toEqual({ generic: 3, custom: 0 });
-      } finally {
-        await database.close();
+  it.skipIf(backend !== "postgres")("plans a search's ranking statement once per connection, not on every search", () =>
+    onOneConnection(async (ctx, database) => {
+      const items = Array.from({ length: 20 }, (_, item) => ({
+        content: `Fact ${item} about green tea and the garden`,
+      }));
+      await createMemoryBatch(ctx, items);
+      for (const query of ["green tea", "the garden", "what about tea?"]) {
+        expect(await searchMemories(ctx, { query, mode: "lexical" })).not.toHaveLength(0);
       }
-    },
+      const [ranking] = await database.unbound.rows<{ generic: number; custom: number }>(sql`
+        select sum(generic_plans)::int as generic, sum(custom_plans)::int as custom
+        from pg_prepared_statements where statement like '%from own_memories%'`);
+      expect(ranking).toEqual({ generic: 3, custom: 0 });
+    }),
   );
 });

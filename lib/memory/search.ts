@@ -93,15 +93,15 @@ export async function searchMemories(ctx: MemoryContext, raw: SearchMemoriesInpu
       );
       return resultsOf(ctx, unit, ranked, limit);
     },
-    // A search's statements keep one shape whoever asks (the user and the terms are parameters, candidates come from
-    // the index leading with the user), so each is planned once per connection: planning the ranking statement took
-    // longer than running it (about 5 ms against 1 at 1,000 memories). Left to choose (`auto`), PostgreSQL went on
-    // planning it on every call once other users' rows had grown the tables. Citus cannot route a generic plan of
-    // it (its planner needs the user's id), so there PostgreSQL chooses. Everything else is planned per call
-    // (lib/db/client.ts).
+    // Lexical mode's one statement keeps its shape whoever asks (the user and the terms are parameters, candidates
+    // come from the index leading with the user), so on PostgreSQL it is planned once per connection: planning it took
+    // longer than running it (about 5 ms against 1 at 1,000 memories), and left to choose (`auto`) PostgreSQL went on
+    // planning it on every call once other users' rows had grown the tables. Not elsewhere: Citus cannot route its
+    // generic plan (its planner needs the user's id), and on PGlite, which keeps no planner statistics, generic plans
+    // of the vector leg made a hybrid search five times slower.
     {
       "pg_trgm.word_similarity_threshold": String(TYPO_THRESHOLD),
-      plan_cache_mode: ctx.database.kind === "citus" ? "auto" : "force_generic_plan",
+      plan_cache_mode: ctx.database.kind === "postgres" && mode === "lexical" ? "force_generic_plan" : "auto",
     },
   );
 }

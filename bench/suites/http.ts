@@ -315,20 +315,21 @@ async function exercise(
  */
 async function loadAtOnce(callers: Call[], options: HttpOptions) {
   const share = Math.floor(options.ingestMemories / callers.length);
-  const users = callers.map(
-    (_, client) =>
-      generateUser(options.seed + 10 + client, { name: `http ingest ${client}`, memories: share + HTTP_BATCH_SIZE }, 0)
-        .memories,
-  );
+  // Per client: the untimed first batch, then the timed ones.
+  const batches = callers.map((_, client) => {
+    const spec = { name: `http ingest ${client}`, memories: share + HTTP_BATCH_SIZE };
+    const [first = [], ...rest] = chunks(generateUser(options.seed + 10 + client, spec, 0).memories, HTTP_BATCH_SIZE);
+    return { first, rest };
+  });
   const post = async (call: Call, part: readonly GeneratedMemory[]) => {
     const answer = await call("POST", "/api/v1/memories/batch", { memories: part.map(bodyOf) });
     if (answer.status !== 201) throw new Error(`parallel batch ingest answered ${answer.status}`);
   };
-  await Promise.all(callers.map((call, client) => post(call, (users[client] ?? []).slice(0, HTTP_BATCH_SIZE))));
+  await Promise.all(callers.map((call, client) => post(call, batches[client]?.first ?? [])));
   const start = performance.now();
   await Promise.all(
     callers.map(async (call, client) => {
-      for (const part of chunks((users[client] ?? []).slice(HTTP_BATCH_SIZE), HTTP_BATCH_SIZE)) await post(call, part);
+      for (const part of batches[client]?.rest ?? []) await post(call, part);
     }),
   );
   const memories = share * callers.length;

@@ -43,10 +43,6 @@ export default defineConfig({
       AUTH_GUESTS: "true",
       ADMIN_EMAILS: "admin@example.com",
       EXTRACTION_DEBOUNCE_MS: "500",
-      // The optimizer reads a user's feedback once this long has passed without more: e2e/procedural.spec.ts votes
-      // twice with a chat turn in between, which on a busy CI machine took longer than 500 ms (the first vote was
-      // then optimized alone).
-      OPTIMIZER_DEBOUNCE_MS: "4000",
       // Every browser context is a new guest and all of them come from one client key (no TRUST_PROXY): about 25
       // guests, 6 registrations and 3 sign-ins per run fit the default of 30 a minute, but with no room for growth.
       AUTH_RATE_LIMIT_PER_MINUTE: "300",

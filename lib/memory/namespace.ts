@@ -39,13 +39,24 @@ export function relativeNamespace(root: Namespace, absolute: Namespace): string[
   return absolute.slice(root.length);
 }
 
-/** A parameterised `text[]` literal; drizzle would otherwise expand a JS array into a parameter list. */
+/**
+ * `values` as one `text[]` parameter, written as an array literal: the statement's text is then the same however many
+ * values there are, so PostgreSQL parses and plans it once per connection, not once per count.
+ */
 export function textArray(values: readonly string[]): SQL {
-  if (values.length === 0) return sql`array[]::text[]`;
-  return sql`array[${sql.join(
-    values.map((value) => sql`${value}`),
-    sql`, `,
-  )}]::text[]`;
+  let literal = "{";
+  for (const [index, value] of values.entries()) {
+    literal += `${index === 0 ? "" : ","}"${ARRAY_SPECIAL.test(value) ? value.replace(/["\\]/g, "\\$&") : value}"`;
+  }
+  return sql`${`${literal}}`}::text[]`;
+}
+
+/** What an array literal's quoted element must escape with a backslash. */
+const ARRAY_SPECIAL = /["\\]/;
+
+/** `values` as one `int[]` parameter (see textArray). */
+export function intArray(values: readonly number[]): SQL {
+  return sql`${`{${values.map((value) => Math.trunc(value)).join(",")}}`}::int[]`;
 }
 
 /** Whole-segment prefix match on a `text[]` column: `["users","1"]` never matches `["users","10"]`. */

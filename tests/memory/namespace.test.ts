@@ -1,3 +1,5 @@
+import { sql } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "@/lib/errors";
 import {
@@ -7,6 +9,8 @@ import {
   relativeNamespace,
   resolveNamespaceTemplate,
 } from "@/lib/memory";
+import { intArray, textArray } from "@/lib/memory/namespace";
+import { describeEachDatabase } from "../support/databases";
 
 describe("namespace templates", () => {
   it("fills whole-segment and embedded placeholders from the context", () => {
@@ -39,5 +43,17 @@ describe("relative namespaces", () => {
     expect(parseDottedNamespace("")).toEqual([]);
     expect(parseDottedNamespace(null)).toEqual([]);
     expect(() => parseDottedNamespace("a..b")).toThrow(ValidationError);
+  });
+});
+
+describeEachDatabase("array parameters", (use) => {
+  it("reach the database as written, in one parameter whatever their length", async () => {
+    const values = ['say "hi"', "back\\slash", "a,b", "{braces}", "", "NULL", " padded ", "ünïcødé", "it's"];
+    const [row] = await use().unbound.rows<{ texts: string[]; ints: number[] }>(
+      sql`select ${textArray(values)} as texts, ${intArray([3, -1, 0])} as ints`,
+    );
+    expect(row).toEqual({ texts: values, ints: [3, -1, 0] });
+    const text = (count: number) => new PgDialect().sqlToQuery(textArray(Array(count).fill("x"))).sql;
+    expect(text(0)).toBe(text(500));
   });
 });

@@ -47,9 +47,9 @@ describeEachDatabase("a lexical search reads what its terms match", (use, backen
     // On a table this small a sequential scan may cost less; what is tested is that the index can take the match.
     const [row] = await asUser(
       ctx,
-      (unit) =>
+      async (unit) =>
         unit.rows<{ "QUERY PLAN": unknown }>(
-          sql`explain (analyze, format json) ${lexicalRanking(unit.userId, scope, query, 10)}`,
+          sql`explain (analyze, format json) ${await lexicalRanking(ctx.database, unit, scope, query, 10)}`,
         ),
       { enable_seqscan: "off" },
     );

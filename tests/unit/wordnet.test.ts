@@ -28,7 +28,7 @@ it("leaves out gerunds, which the stemmer would turn into their verb, and words 
 it("bounds the related words of a long query, the first nouns first", () => {
   const pasted = "instrument vehicle food animal person city tool plant ".repeat(40);
   const related = relatedWordsIn(pasted);
-  const total = related.reduce((sum, entry) => sum + entry.words.split(" ").length, 0);
+  const total = related.reduce((sum, entry) => sum + entry.words.length, 0);
   expect(total).toBeLessThanOrEqual(MAX_RELATED_WORDS);
   expect(related[0]?.word).toBe("instrument");
 });

@@ -77,23 +77,20 @@ function pointersAt(data: Buffer, offset: number): string {
 
 /** A data.noun line without its gloss: offset, lexicographer file, type, word count (hex), words with lex ids, pointers. */
 function parseSynset(line: string): Synset {
-  const fields = line.split(" ");
-  const wordCount = Number.parseInt(fields[3] as string, 16);
+  const wordCount = Number.parseInt(line.split(" ", 4)[3] as string, 16);
+  const head = line.split(" ", 4 + 2 * wordCount);
   const words: string[] = [];
   for (let i = 0; i < wordCount; i++) {
-    const word = (fields[4 + 2 * i] as string).toLowerCase().replace(/\(.*\)$/, "");
+    const word = (head[4 + 2 * i] as string).toLowerCase().replace(/\(.*\)$/, "");
     if (/^[a-z]+$/.test(word)) words.push(word);
   }
-  const pointerAt = 4 + 2 * wordCount;
-  const pointers = Number(fields[pointerAt]);
   const narrower: number[] = [];
-  for (let i = 0; i < pointers; i++) {
-    const symbol = fields[pointerAt + 1 + 4 * i];
-    const pos = fields[pointerAt + 3 + 4 * i];
-    if ((symbol === "~" || symbol === "~i") && pos === "n") narrower.push(Number(fields[pointerAt + 2 + 4 * i]));
-  }
+  for (const pointer of line.matchAll(HYPONYM)) narrower.push(Number(pointer[1]));
   return { words, narrower };
 }
+
+/** A hyponym or instance hyponym pointer to a noun synset: symbol, offset, part of speech, source/target. */
+const HYPONYM = / ~i? (\d{8}) n [0-9a-f]{4}/g;
 
 /** A noun's WordNet lemma: itself, or the singular of a regular plural ("vegetables", "berries", "boxes"). */
 function lemmaOf(word: string, index: ReadonlyMap<string, readonly number[]>): string | undefined {

@@ -67,8 +67,9 @@ const COMMON_MIN_DOCS = 500;
  * for "buy", "children" for "child") stand for the query's own form; a noun's synonyms and narrower nouns in WordNet
  * that the user wrote ("cello" for "instrument") stand for it at 0.8. Candidates come from the full-text index leading
  * with the user, so the cost follows the matches. One statement (terms, statistics and ranking), so a search costs one
- * round trip; its rows are `id` and `score` (in [0, 1), see above), at most `pool`, best first, ties by recency,
- * then id. No rows when the query has no terms (stop words only).
+ * round trip, and one more in `unit` the first time this process meets a noun, to stem its related words
+ * (word-lexemes.ts); its rows are `id` and `score` (in [0, 1), see above), at most `pool`, best first, ties by
+ * recency, then id. No rows when the query has no terms (stop words only).
  */
 export async function lexicalRanking(
   database: Database,

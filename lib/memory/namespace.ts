@@ -39,6 +39,9 @@ export function relativeNamespace(root: Namespace, absolute: Namespace): string[
   return absolute.slice(root.length);
 }
 
+/** What an array literal's quoted element must escape with a backslash. */
+const ARRAY_SPECIAL = /["\\]/;
+
 /**
  * `values` as one `text[]` parameter, written as an array literal: the statement's text is then the same however many
  * values there are, so PostgreSQL parses and plans it once per connection, not once per count.
@@ -50,9 +53,6 @@ export function textArray(values: readonly string[]): SQL {
   }
   return sql`${`${literal}}`}::text[]`;
 }
-
-/** What an array literal's quoted element must escape with a backslash. */
-const ARRAY_SPECIAL = /["\\]/;
 
 /** `values` as one `int[]` parameter (see textArray). */
 export function intArray(values: readonly number[]): SQL {

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { openPglite } from "@/lib/db/client";
+import { warmWordLexemes } from "@/lib/memory";
 import { generateConversations, type SpeakerStyle } from "./data/conversations";
 import { type BenchQuery, generateUser } from "./data/generator";
 import { bucketsOf, scales, totalMemories } from "./data/scales";
@@ -123,6 +124,10 @@ async function main() {
       }
     };
     if (needsData) await vacuum();
+    // What the server does when it starts (lib/server/start.ts), before any of these searches could reach it.
+    for (const ledger of needsData ? [...ledgers, ...(vectorLedger ? [vectorLedger] : [])] : []) {
+      await warmWordLexemes(ledger.database);
+    }
     const largest = buckets.at(-1)!;
     const heaviestUser = largest.users[0]!.name;
     const heaviestQuestion = largest.queries[0]?.text ?? "what editor do I use?";

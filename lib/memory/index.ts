@@ -193,3 +193,4 @@ export {
   type UsageTotals,
   utcDay,
 } from "./usage";
+export { warmWordLexemes } from "./word-lexemes";

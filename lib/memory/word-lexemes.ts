@@ -3,6 +3,7 @@ import type { Database } from "@/lib/db/client";
 import type { UnitOfWork } from "@/lib/db/unit-of-work";
 import { processState } from "@/lib/process-state";
 import { textArray } from "./namespace";
+import { everyRelatedWord } from "./wordnet";
 
 /** Words a process keeps the lexemes of, per database (WordNet has about 80,000 single-word nouns); then it starts over. */
 const REMEMBERED_WORDS = 200_000;
@@ -14,7 +15,7 @@ const REMEMBERED_WORDS = 200_000;
  */
 export async function lexemesOfWords(
   database: Database,
-  unit: UnitOfWork,
+  unit: Pick<UnitOfWork, "rows">,
   words: readonly string[],
 ): Promise<(word: string) => readonly string[]> {
   const remembered = processState("word-lexemes", () => new WeakMap<Database, Map<string, readonly string[]>>());
@@ -32,4 +33,19 @@ export async function lexemesOfWords(
   }
   const lexemes = known;
   return (word) => lexemes.get(word) ?? [];
+}
+
+/** Words per warming statement: PGlite has one connection, and requests wait behind each statement. */
+const WARM_CHUNK = 2_000;
+
+/**
+ * Stems every word a noun can stand for (about 55,000, `everyRelatedWord`) into this process's map for `database`,
+ * a chunk per statement: a server does it once when it starts (lib/server/start.ts), so that no user's first question
+ * about a noun waits for its synsets to be read and its related words to be stemmed (5-15 ms, once per noun).
+ */
+export async function warmWordLexemes(database: Database): Promise<void> {
+  const words = everyRelatedWord();
+  for (let at = 0; at < words.length; at += WARM_CHUNK) {
+    await lexemesOfWords(database, database.unbound, words.slice(at, at + WARM_CHUNK));
+  }
 }

@@ -1,9 +1,14 @@
 import { checkUsageConfig } from "@/lib/ai/prices";
 import { resolveAuthSecret } from "@/lib/auth/secret";
 import { getDatabase } from "@/lib/db";
-import { redactErrorsInConsole } from "@/lib/log";
+import { logFailure, redactErrorsInConsole } from "@/lib/log";
+import { warmWordLexemes } from "@/lib/memory";
 
-/** Runs once when a Next.js server process starts: fail fast on bad configuration, then open and migrate the database. */
+/**
+ * Runs once when a Next.js server process starts: fail fast on bad configuration, open and migrate the database, and
+ * warm search's word lexemes in the background (requests are served meanwhile; until it ends, a noun's first question
+ * costs a few milliseconds more).
+ */
 export async function startServer() {
   redactErrorsInConsole();
   try {
@@ -13,7 +18,8 @@ export async function startServer() {
     console.error(`\n${(error as Error).message}\n`);
     process.exit(1);
   }
-  await getDatabase();
+  const database = await getDatabase();
+  void warmWordLexemes(database).catch((error) => logFailure("Warming search's word lexemes", error, "warn"));
   if (process.env.WORKER !== "off") {
     const { startWorker } = await import("./jobs");
     const stop = await startWorker();

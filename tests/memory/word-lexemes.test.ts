@@ -1,26 +1,39 @@
 import { expect, it } from "vitest";
 import { asUser, type UnitOfWork } from "@/lib/db/unit-of-work";
-import { lexemesOfWords } from "@/lib/memory/word-lexemes";
+import { lexemesOfWords, warmWordLexemes } from "@/lib/memory/word-lexemes";
+import { relatedWordsIn } from "@/lib/memory/wordnet";
 import { describeEachDatabase } from "../support/databases";
 import { contextFor, createUser } from "./support";
 
 describeEachDatabase("the lexemes of single words", (use) => {
+  const counting = (unit: UnitOfWork, statements: string[]): UnitOfWork => ({
+    ...unit,
+    rows: (query) => {
+      statements.push("rows");
+      return unit.rows(query);
+    },
+  });
+
   it("are read as memories are, stop words none, and asked of the database once", async () => {
     const ctx = contextFor(use(), await createUser(use()));
     const words = ["the", "cellos", "running", "is", "marathons", "now", "no", "zucchini"];
     const statements: string[] = [];
-    const counting = (unit: UnitOfWork): UnitOfWork => ({
-      ...unit,
-      rows: (query) => {
-        statements.push("rows");
-        return unit.rows(query);
-      },
-    });
-    const lexemesOf = await asUser(ctx, (unit) => lexemesOfWords(use(), counting(unit), words));
+    const lexemesOf = await asUser(ctx, (unit) => lexemesOfWords(use(), counting(unit, statements), words));
     expect(words.map(lexemesOf)).toEqual([[], ["cello"], ["run"], [], ["marathon"], ["now"], ["no"], ["zucchini"]]);
     expect(statements).toHaveLength(1);
-    const again = await asUser(ctx, (unit) => lexemesOfWords(use(), counting(unit), ["marathons", "the"]));
+    const again = await asUser(ctx, (unit) => lexemesOfWords(use(), counting(unit, statements), ["marathons", "the"]));
     expect(again("marathons")).toEqual(["marathon"]);
     expect(statements).toHaveLength(1);
+  });
+
+  it("are all known once warmed, as a server warms them at start: a noun's first question asks nothing", async () => {
+    await warmWordLexemes(use());
+    const ctx = contextFor(use(), await createUser(use()));
+    const related = relatedWordsIn("which instrument and which vehicle?").flatMap((entry) => entry.words);
+    expect(related).toEqual(expect.arrayContaining(["cello", "minivan"]));
+    const statements: string[] = [];
+    const lexemesOf = await asUser(ctx, (unit) => lexemesOfWords(use(), counting(unit, statements), related));
+    expect(statements).toHaveLength(0);
+    expect(lexemesOf("minivan")).toEqual(["minivan"]);
   });
 });

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { MAX_RELATED_WORDS, narrowerWords, relatedWordsIn } from "@/lib/memory/wordnet";
+import { everyRelatedWord, MAX_RELATED_WORDS, narrowerWords, relatedWordsIn } from "@/lib/memory/wordnet";
 
 const depthOf = (word: string, related: string) => narrowerWords(word).find((entry) => entry.word === related)?.depth;
 
@@ -31,4 +31,14 @@ it("bounds the related words of a long query, the first nouns first", () => {
   const total = related.reduce((sum, entry) => sum + entry.words.length, 0);
   expect(total).toBeLessThanOrEqual(MAX_RELATED_WORDS);
   expect(related[0]?.word).toBe("instrument");
+});
+
+it("names, for warming, every word a noun can stand for: the first synset's and every walk's", () => {
+  const every = new Set(everyRelatedWord());
+  // "entity" is data.noun's first synset, right after the licence.
+  for (const word of ["entity", "mount", "cello", "minivan", "zucchini"]) expect(every).toContain(word);
+  for (const noun of ["instrument", "person", "vehicle", "race"]) {
+    expect(narrowerWords(noun).filter((entry) => !every.has(entry.word))).toEqual([]);
+  }
+  expect(every.size).toBeGreaterThan(50_000);
 });

@@ -2,6 +2,7 @@ import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import { type SQL, sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type { Database, Db } from "@/lib/db/client";
+import { asUser } from "@/lib/db/unit-of-work";
 import {
   createMemories,
   createMemory,
@@ -39,17 +40,35 @@ export interface LedgerStore extends BenchStore {
 const inputOf = (memory: GeneratedMemory) => ({ kind: memory.kind, content: memory.content, key: memory.key });
 
 /**
- * Memory Ledger through its public core (`createMemories`, `searchMemories`), exactly as the app calls it. The
- * database handle records the last raw statement it ran, inside transactions too, so a search can be EXPLAINed as
- * it was really issued.
+ * Memory Ledger through its public core (`createMemories`, `searchMemories`), exactly as the app calls it. While
+ * `explain` runs a search, the database handle records the statements it sends, raw or built, inside transactions
+ * too, so the search's last one can be EXPLAINed as it was really issued.
  */
 export function ledgerStore(name: string, opened: Database, options: LedgerOptions = {}): LedgerStore {
-  let lastStatement: SQL | undefined;
   const dialect = new PgDialect();
-  // The binding (SET LOCAL) plans nothing: what is explained is the last statement after it.
+  // Statements are kept only while explain() runs its search, so the timed searches pay nothing for it.
+  let recorded: SQL[] | undefined;
   const record = (query: SQL) => {
-    if (!/^\s*set local/i.test(dialect.sqlToQuery(query).sql)) lastStatement = query;
+    recorded?.push(query);
   };
+  // A query builder (a search's select) records its statement when it is awaited, as it is sent.
+  const recordingBuilder = (builder: object): object =>
+    new Proxy(builder, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver);
+        if (typeof value !== "function") return value;
+        if (property === "then") {
+          record((target as { getSQL(): SQL }).getSQL());
+          return value.bind(target);
+        }
+        return (...args: unknown[]) => {
+          const result = value.apply(target, args);
+          return typeof result === "object" && result !== null && !(result instanceof Promise)
+            ? recordingBuilder(result)
+            : result;
+        };
+      },
+    });
   const recording = <T extends { execute: (query: SQL) => unknown }>(handle: T): T =>
     new Proxy(handle, {
       get(target, property, receiver) {
@@ -58,6 +77,10 @@ export function ledgerStore(name: string, opened: Database, options: LedgerOptio
             record(query);
             return target.execute(query);
           };
+        }
+        if (property === "select" && recorded) {
+          const select = Reflect.get(target, property, receiver) as (...args: unknown[]) => object;
+          return (...args: unknown[]) => recordingBuilder(select.apply(target, args));
         }
         if (property === "transaction") {
           return (work: (tx: T) => unknown, config?: unknown) =>
@@ -119,11 +142,19 @@ export function ledgerStore(name: string, opened: Database, options: LedgerOptio
       await createMemories(await contextOf(user), memories.map(inputOf));
     },
     async explain(user, query) {
-      lastStatement = undefined;
-      await searchMemories(await contextOf(user), { query, limit: 10, ...(mode ? { mode } : {}) });
-      if (!lastStatement) return "(the search sent no raw statement: it ran through the query builder only)";
-      const plan = await opened.unbound.rows<{ "QUERY PLAN": string }>(
-        sql`explain (analyze, buffers) ${lastStatement}`,
+      const statements: SQL[] = [];
+      recorded = statements;
+      try {
+        await searchMemories(await contextOf(user), { query, limit: 10, ...(mode ? { mode } : {}) });
+      } finally {
+        recorded = undefined;
+      }
+      // The binding (SET LOCAL) plans nothing: what is explained is the last statement after it.
+      const last = statements.findLast((statement) => !/^\s*set local/i.test(dialect.sqlToQuery(statement).sql));
+      if (!last) return "(the search sent no statement)";
+      // As the user: the statement reads their rows through the binding the unit of work sets.
+      const plan = await asUser(await contextOf(user), (unit) =>
+        unit.rows<{ "QUERY PLAN": string }>(sql`explain (analyze, buffers) ${last}`),
       );
       return plan.map((row) => row["QUERY PLAN"]).join("\n");
     },

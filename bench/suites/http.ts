@@ -79,6 +79,11 @@ export async function measureHttp(kind: "pglite" | "postgres", options: HttpOpti
     const server = await startServer(scratch.env, options.log);
     try {
       return await exercise(server, { search: searcher.key, ingest: loader.key, parallel }, scratch, options);
+    } catch (error) {
+      throw new Error(
+        `${scratch.label}: ${error instanceof Error ? error.message : String(error)}; the server printed:\n${server.output()}`,
+        { cause: error },
+      );
     } finally {
       await server.stop();
     }
@@ -192,6 +197,8 @@ async function freePort(): Promise<number> {
 interface RunningServer {
   url: string;
   startupMs: number;
+  /** The last 4,000 characters the server printed. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -236,7 +243,7 @@ async function startServer(env: Record<string, string>, log: (message: string) =
     await stop();
     throw error;
   }
-  return { url, startupMs: performance.now() - started, stop };
+  return { url, startupMs: performance.now() - started, output: () => output, stop };
 }
 
 async function waitHealthy(url: string, child: ChildProcess, output: () => string): Promise<void> {

@@ -5,15 +5,15 @@ export interface HttpAnswer {
   body: unknown;
 }
 
+/** Below Node's keep-alive timeout (5 s), which `next start` keeps. */
+const REUSE_IDLE_MS = 4_000;
+
 /**
  * One keep-alive HTTP/1.1 connection, one request at a time: the request written as bytes, the answer read by its
  * Content-Length or chunks. The bench's client shares two cores with the server and PostgreSQL, and Node's fetch
  * spent about 0.7 ms of CPU per request of its own (wrk measured /api/v1/me at 1.5 ms p50 where fetch saw 2.4 ms):
  * the figures are meant to be the server's, so the client does as little as it can.
  */
-/** Below Node's keep-alive timeout (5 s), which `next start` keeps. */
-const REUSE_IDLE_MS = 4_000;
-
 export class HttpConnection {
   readonly #host: string;
   readonly #socket: net.Socket;

@@ -115,7 +115,7 @@ function lemmaOf(word: string, index: ReadonlyMap<string, readonly number[]>): s
 
 /**
  * Reads every noun synset now (a fifth of a second), not on the searches that first reach it, and returns every word a
- * noun can stand for (about 55,000): a server warms its search with them when it starts (search-warmup.ts).
+ * noun can stand for (about 55,000): a server warms its search with them when it starts (`warmWordLexemes`).
  */
 export function everyRelatedWord(): string[] {
   const { offsets, synsetAt } = nouns();

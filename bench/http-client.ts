@@ -67,8 +67,8 @@ export class HttpConnection {
 
   /**
    * A connection to `origin` that reconnects when the server has closed the last one, or is about to: a request
-   * written as the server closes the idle socket would be lost with it (the run at 06:21 on 2026-12-03 failed so, its
-   * search connection idle while the ingest clients ran), so one idle for nearly the timeout is not reused.
+   * written just as the server closes the idle socket is lost with it (the search connection sits idle while the
+   * ingest clients run), so one idle for nearly the keep-alive timeout is not reused.
    */
   static keptOpen(origin: string) {
     let current: HttpConnection | undefined;

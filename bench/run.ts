@@ -116,17 +116,16 @@ async function main() {
           seconds: loadSeconds.get(store.name) ?? 0,
         }))
       : [];
+    const allLedgers = [...ledgers, ...(vectorLedger ? [vectorLedger] : [])];
     // Autovacuum would get here on its own a little after a bulk load: planner statistics, GIN pending lists merged.
     const vacuum = async () => {
       log("vacuum analyze");
-      for (const ledger of [...ledgers, ...(vectorLedger ? [vectorLedger] : [])]) {
-        await ledger.database.unbound.rows(sql`vacuum analyze`);
-      }
+      for (const ledger of allLedgers) await ledger.database.unbound.rows(sql`vacuum analyze`);
     };
-    if (needsData) await vacuum();
-    // What the server does when it starts (lib/server/start.ts), before any of these searches could reach it.
-    for (const ledger of needsData ? [...ledgers, ...(vectorLedger ? [vectorLedger] : [])] : []) {
-      await warmWordLexemes(ledger.database);
+    if (needsData) {
+      await vacuum();
+      // What the server does when it starts (lib/server/start.ts), before any of these searches could reach it.
+      for (const ledger of allLedgers) await warmWordLexemes(ledger.database);
     }
     const largest = buckets.at(-1)!;
     const heaviestUser = largest.users[0]!.name;

@@ -30,6 +30,14 @@ export const users = pgTable("users", {
   name: text("name"),
   passwordHash: text("password_hash"),
   isGuest: boolean("is_guest").notNull().default(false),
+  /** Granted by `npm run admin -- grant <email>` only; registering an address never sets it (docs/security.md). */
+  isAdmin: boolean("is_admin").notNull().default(false),
+  /** When an OAuth provider last reported this email as verified; null for addresses nobody verified. */
+  emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true, precision: 3 }),
+  /** Bumped by "sign out everywhere": a session token carrying an older generation answers 401. */
+  sessionGeneration: integer("session_generation").notNull().default(0),
+  /** The last request a session of this user made (kept to the hour); guests idle past GUEST_TTL_DAYS are deleted. */
+  lastActiveAt: timestamp("last_active_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -1,12 +1,15 @@
 import "../support/route-mocks";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, expect, it } from "vitest";
+import { memories } from "@/lib/db/schema";
 import { routeFetch } from "../api-keys/dispatch";
 import { call, principalFor } from "../api-keys/support";
 import { createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { routeHarness } from "../support/route-harness";
+import { startRouteServer } from "../support/route-server";
 
 const mcp = await import("@/app/api/mcp/route");
 const keys = await import("@/app/api/v1/keys/route");
@@ -197,5 +200,38 @@ describeEachDatabase("MCP server with the real MCP client", (use) => {
     });
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ error: { code: "unauthorized" } });
+  });
+
+  it("refuses a JSON-RPC batch over HTTP with 400 and runs none of its calls", async () => {
+    const { key } = await issueKey(owner);
+    const server = await startRouteServer({ "/api/mcp": mcp });
+    try {
+      const add = (id: number, content: string) => ({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: "add_memory", arguments: { content } },
+      });
+      const response = await fetch(`${server.origin}/api/mcp`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-03-26",
+          authorization: `Bearer ${key}`,
+        },
+        body: JSON.stringify([add(1, "first batched memory"), add(2, "second batched memory")]),
+      });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({
+        jsonrpc: "2.0",
+        error: { code: -32600, message: expect.stringContaining("batch") },
+        id: null,
+      });
+    } finally {
+      await server.close();
+    }
+    const written = await use().unbound.db.select().from(memories).where(eq(memories.userId, owner));
+    expect(written).toEqual([]);
   });
 });

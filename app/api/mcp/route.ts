@@ -3,7 +3,6 @@ import { readJsonBody } from "@/lib/api/body";
 import { actorFor, resolveCaller } from "@/lib/api/caller";
 import { toErrorResponse } from "@/lib/api/errors";
 import { memoryContextFor } from "@/lib/api/memory-context";
-import { AppError } from "@/lib/errors";
 import { createMemoryMcpServer } from "@/lib/mcp/tools";
 
 export const dynamic = "force-dynamic";
@@ -17,9 +16,7 @@ export async function POST(request: Request): Promise<Response> {
   try {
     const caller = await resolveCaller(request);
     const parsedBody = await readJsonBody(request);
-    if (Array.isArray(parsedBody) && parsedBody.length === 0) {
-      throw new AppError("bad_request", "An empty JSON-RPC batch is not a request.");
-    }
+    if (Array.isArray(parsedBody)) return batchRefused();
     const memory = await memoryContextFor(caller.principal, actorFor(caller));
     const server = createMemoryMcpServer(caller, memory);
     const transport = new WebStandardStreamableHTTPServerTransport({
@@ -31,6 +28,25 @@ export async function POST(request: Request): Promise<Response> {
   } catch (error) {
     return toErrorResponse(error);
   }
+}
+
+/**
+ * A JSON-RPC batch is refused whole, before any of its messages runs: MCP dropped batching in its 2025-06-18
+ * revision, and a batch would run hundreds of tool calls under one rate-limit token and hold every result until the
+ * last one finished.
+ */
+function batchRefused(): Response {
+  return Response.json(
+    {
+      jsonrpc: "2.0",
+      error: {
+        code: -32600,
+        message: "Invalid Request: JSON-RPC batches are not supported; send one message per request.",
+      },
+      id: null,
+    },
+    { status: 400 },
+  );
 }
 
 /**

@@ -1611,6 +1611,11 @@ describeEachDatabase("hostile input", (use) => {
         "https://evil.example/",
         "/\\evil.example",
         "\\\\evil.example",
+        "/.//evil.example",
+        "/..//evil.example",
+        "/%2e//evil.example",
+        "/./\\evil.example",
+        "%2f%2fevil.example",
         "javascript:alert(1)",
         "%FF",
         "/%0d%0aSet-Cookie:x=y",
@@ -1634,6 +1639,14 @@ describeEachDatabase("hostile input", (use) => {
           expectLocalRedirect(outcome, ORIGIN, "guest");
         },
       );
+      routeHarness.cookies = new CookieJar();
+      routeHarness.requestHeaders = new Headers(baseHeaders);
+      const { NextRequest } = await import("next/server");
+      const normal = new NextRequest(`${ORIGIN}/api/auth/guest?redirectUrl=${encodeURIComponent("/memories?x=1")}`, {
+        headers: baseHeaders,
+      });
+      const outcome = await outcomeOf(await settle(() => guest.GET(normal)));
+      expect(new URL(outcome.headers.get("location") ?? "", ORIGIN).href).toBe(`${ORIGIN}/memories?x=1`);
     });
 
     it("the sign-in and register actions refuse hostile form data without writing", async () => {

@@ -9,7 +9,7 @@ const DEFAULT_PER_EMAIL = 10;
 const configuredAuthRateLimit = (env: Record<string, string | undefined> = process.env) =>
   limitFrom(env.AUTH_RATE_LIMIT_PER_MINUTE, DEFAULT_PER_ADDRESS);
 
-/** AUTH_EMAIL_RATE_LIMIT_PER_MINUTE: sign-in attempts per email address, from anywhere. */
+/** AUTH_EMAIL_RATE_LIMIT_PER_MINUTE: sign-in attempts per email address from one client address. */
 const configuredEmailRateLimit = (env: Record<string, string | undefined> = process.env) =>
   limitFrom(env.AUTH_EMAIL_RATE_LIMIT_PER_MINUTE, DEFAULT_PER_EMAIL);
 
@@ -25,7 +25,8 @@ export type AuthAttempt =
 
 /**
  * Counts one attempt against its limits (shared by every web process, like the API key limit). A sign-in is limited
- * by address and by email, so neither many addresses against one account nor one address against many gets far.
+ * by address, and by email from that address: one address guessing at one account is stopped sooner than its
+ * address limit, yet cannot lock the account's owner out, who signs in from another address with a budget of its own.
  */
 export async function takeAuthAttempt(attempt: AuthAttempt, now = Date.now()): Promise<RateDecision> {
   const database = await getDatabase();
@@ -33,7 +34,8 @@ export async function takeAuthAttempt(attempt: AuthAttempt, now = Date.now()): P
     case "sign-in": {
       const byAddress = await signInsByAddress.take(database, attempt.address, now);
       if (!byAddress.allowed) return byAddress;
-      return signInsByEmail.take(database, attempt.email.trim().toLowerCase().slice(0, 320), now);
+      const email = attempt.email.trim().toLowerCase().slice(0, 320);
+      return signInsByEmail.take(database, `${attempt.address} ${email}`, now);
     }
     case "register":
       return registrationsByAddress.take(database, attempt.address, now);

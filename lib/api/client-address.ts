@@ -1,5 +1,43 @@
-/** The limit key of every client whose address cannot be trusted: they share one budget. */
+import { subscribe } from "node:diagnostics_channel";
+import type { IncomingMessage } from "node:http";
+import type { Socket } from "node:net";
+import { processState } from "@/lib/process-state";
+
+/** The limit key of every client whose address is not known: they share one budget. */
 export const UNKNOWN_CLIENT = "unknown-client";
+
+/**
+ * Where this process writes the address of the socket a request arrived on. Route handlers see a web Request, never
+ * the socket, and X-Forwarded-For cannot stand in for it: `next start` fills that header from the socket only when the
+ * request did not carry one (`??=` in next/dist/server/base-server.js), so without a proxy in front it is whatever
+ * the client wrote. This header is written over on every request, so what a client sends under its name is lost.
+ */
+export const SOCKET_ADDRESS_HEADER = "x-memory-ledger-socket-address";
+
+interface RequestStart {
+  request: IncomingMessage;
+  socket: Socket;
+}
+
+/**
+ * Writes each request's socket address into SOCKET_ADDRESS_HEADER, before any request listener runs: Node publishes
+ * `http.server.request.start` for every request of every HTTP server in the process, synchronously, ahead of the
+ * server's 'request' event, and Next.js builds the Request its handlers see from the same header object. Called once
+ * at server start (lib/server/start.ts); until then (or in a process that never calls it) the header is not trusted.
+ */
+export function recordSocketAddresses(): void {
+  const state = socketAddresses();
+  if (state.recorded) return;
+  subscribe("http.server.request.start", (message) => {
+    const { request, socket } = message as RequestStart;
+    const address = socket.remoteAddress;
+    if (address) request.headers[SOCKET_ADDRESS_HEADER] = address;
+    else delete request.headers[SOCKET_ADDRESS_HEADER];
+  });
+  state.recorded = true;
+}
+
+const socketAddresses = () => processState("socket-addresses", () => ({ recorded: false }));
 
 /**
  * TRUST_PROXY: how many reverse proxies in front of the app append to X-Forwarded-For (`true` = 1). Unset or 0, the
@@ -13,17 +51,22 @@ export function trustedProxyHops(env: Record<string, string | undefined> = proce
 }
 
 /**
- * The client's address for rate limits. Each trusted proxy appends the address it received the request from, so the
- * client is the entry that many places from the right; entries further left are whatever the client sent. Route
- * handlers never see the socket, so without trusted proxies every client is UNKNOWN_CLIENT.
+ * The client's address for rate limits. Behind trusted proxies, each appends the address it received the request
+ * from, so the client is the entry that many places from the right; entries further left are whatever the client
+ * sent. With no proxy trusted, the client is the peer of the socket (SOCKET_ADDRESS_HEADER). Anything else (no
+ * header, an oversized one) is UNKNOWN_CLIENT.
  */
 export function clientAddress(headers: Headers, env: Record<string, string | undefined> = process.env): string {
   const hops = trustedProxyHops(env);
-  if (hops === 0) return UNKNOWN_CLIENT;
-  const entries = (headers.get("x-forwarded-for") ?? "")
-    .split(",")
-    .map((entry) => entry.trim())
-    .filter(Boolean);
-  const address = entries.at(-hops);
+  const address =
+    hops === 0
+      ? socketAddresses().recorded
+        ? headers.get(SOCKET_ADDRESS_HEADER)?.trim()
+        : undefined
+      : (headers.get("x-forwarded-for") ?? "")
+          .split(",")
+          .map((entry) => entry.trim())
+          .filter(Boolean)
+          .at(-hops);
   return address && address.length <= 64 ? address : UNKNOWN_CLIENT;
 }

@@ -1,4 +1,5 @@
 import { checkUsageConfig } from "@/lib/ai/prices";
+import { recordSocketAddresses } from "@/lib/api/client-address";
 import { resolveAuthSecret } from "@/lib/auth/secret";
 import { getDatabase } from "@/lib/db";
 import { logFailure, redactErrorsInConsole } from "@/lib/log";
@@ -10,6 +11,8 @@ import { warmWordLexemes } from "@/lib/memory";
  * costs a few milliseconds more).
  */
 export async function startServer() {
+  // First, before anything is awaited: the sign-in limits count per socket address from the first request on.
+  recordSocketAddresses();
   redactErrorsInConsole();
   try {
     resolveAuthSecret();

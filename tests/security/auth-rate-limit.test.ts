@@ -1,4 +1,5 @@
 import "../support/route-mocks";
+import { request as httpRequest } from "node:http";
 import { sql } from "drizzle-orm";
 import { NextRequest } from "next/server";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -6,6 +7,7 @@ import { principalFor } from "../api-keys/support";
 import { createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { routeHarness } from "../support/route-harness";
+import { startRouteServer } from "../support/route-server";
 import { CookieJar, cookiesFrom, errorMessageOf, type Handler, outcomeOf, settle } from "./support";
 
 vi.stubEnv("AUTH_SECRET", "rate-limit-test-secret-0123456789");
@@ -18,7 +20,9 @@ const me = await import("@/app/api/v1/me/route");
 const memories = await import("@/app/api/v1/memories/route");
 const exportRoute = await import("@/app/(console)/memories/export/route");
 const { registerUser } = await import("@/lib/auth/users");
-const { clientAddress, UNKNOWN_CLIENT } = await import("@/lib/api/client-address");
+const { clientAddress, recordSocketAddresses, SOCKET_ADDRESS_HEADER, UNKNOWN_CLIENT } = await import(
+  "@/lib/api/client-address"
+);
 const { takeAuthAttempt } = await import("@/lib/api/auth-rate-limit");
 
 const ORIGIN = "http://localhost";
@@ -122,11 +126,11 @@ describeEachDatabase("auth rate limits", (use, backend) => {
       allowed: false,
       retryAfterSeconds: 45,
     });
-    // The email has one attempt left, from anywhere; then it is refused from everywhere.
+    // The email is refused from this address only: its owner, elsewhere, has a budget of their own.
     expect((await takeAuthAttempt({ kind: "sign-in", address: nextAddress(), email }, start)).allowed).toBe(true);
     expect(
       (await takeAuthAttempt({ kind: "sign-in", address: nextAddress(), email: ` ${email} ` }, start)).allowed,
-    ).toBe(false);
+    ).toBe(true);
     // Registrations and guests have budgets of their own.
     expect((await takeAuthAttempt({ kind: "register", address }, start)).allowed).toBe(true);
     expect((await takeAuthAttempt({ kind: "guest", address }, start)).allowed).toBe(true);
@@ -150,17 +154,58 @@ describeEachDatabase("auth rate limits", (use, backend) => {
     expect(signedIn(elsewhere)).toBe(true);
   });
 
-  it("one email gets a limited number of attempts across many addresses", async () => {
+  it("an email guessed at from one address is locked there only: its owner signs in from another", async () => {
     vi.stubEnv("AUTH_EMAIL_RATE_LIMIT_PER_MINUTE", "2");
     const email = nextEmail("spread");
     await registerUser(use().unbound.db, { email, password: PASSWORD });
-    expect((await signInOverHttp(nextAddress(), email, "guess one")).status).toBe(302);
-    expect((await signInOverHttp(nextAddress(), email, "guess two")).status).toBe(302);
-    expectRateLimited(await signInOverHttp(nextAddress(), email, PASSWORD));
-    expect(signedIn(await signInOverHttp(nextAddress(), nextEmail("other"), "x"))).toBe(false);
+    const attacker = nextAddress();
+    expect((await signInOverHttp(attacker, email, "guess one")).status).toBe(302);
+    expect((await signInOverHttp(attacker, email, "guess two")).status).toBe(302);
+    expectRateLimited(await signInOverHttp(attacker, email, PASSWORD));
+    // The attacker's address may still try other accounts until its own limit.
+    expect(signedIn(await signInOverHttp(attacker, nextEmail("other"), "x"))).toBe(false);
+    expect(signedIn(await signInOverHttp(nextAddress(), email, PASSWORD))).toBe(true);
   });
 
-  // Without trusted proxies every client shares one budget for the minute, so this runs on one backend only.
+  it("without TRUST_PROXY each socket address has its own budget, whatever the client writes in its headers", async () => {
+    vi.stubEnv("TRUST_PROXY", "");
+    recordSocketAddresses();
+    const server = await startRouteServer({
+      "/api/auth/guest": { GET: (request: NextRequest) => settle(() => guest.GET(new NextRequest(request))) },
+    });
+    // Loopback is all of 127.0.0.0/8 on Linux: two local addresses are two clients. Each backend has its own pair.
+    const [first, second] = backend === "pglite" ? ["127.0.0.2", "127.0.0.3"] : ["127.0.0.4", "127.0.0.5"];
+    const visit = (localAddress: string) =>
+      new Promise<number>((resolve, reject) => {
+        const spoofed = nextAddress();
+        const url = new URL("/api/auth/guest?redirectUrl=%2Fmemories", server.origin);
+        const outgoing = httpRequest(url, {
+          localAddress,
+          headers: { "x-forwarded-for": spoofed, [SOCKET_ADDRESS_HEADER]: spoofed },
+        });
+        outgoing.on("response", (response) => {
+          response.resume();
+          response.on("end", () => resolve(response.statusCode ?? 0));
+        });
+        outgoing.on("error", reject);
+        outgoing.end();
+      });
+    try {
+      const fromFirst = [];
+      for (let attempt = 0; attempt < 4; attempt++) {
+        routeHarness.cookies = new CookieJar();
+        fromFirst.push(await visit(first));
+      }
+      expect(fromFirst).toEqual([307, 307, 307, 429]);
+      routeHarness.cookies = new CookieJar();
+      expect(await visit(second)).toBe(307);
+    } finally {
+      await server.close();
+    }
+  });
+
+  // A request that reaches a handler without a socket address (called directly, as here) counts as one unknown
+  // client: all such share one budget for the minute, so this runs on one backend only.
   it.runIf(backend === "pglite")("without TRUST_PROXY a spoofed X-Forwarded-For buys no fresh budget", async () => {
     vi.stubEnv("TRUST_PROXY", "");
     vi.stubEnv("AUTH_RATE_LIMIT_PER_MINUTE", "2");

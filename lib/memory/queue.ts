@@ -2,6 +2,8 @@ import { fromPglite, type JobWithMetadata, PgBoss } from "pg-boss";
 import type { Database } from "@/lib/db/client";
 import { logFailure } from "@/lib/log";
 
+/** The schema pg-boss keeps its tables in, beside the app's. */
+export const QUEUE_SCHEMA = "pgboss";
 export const EXTRACTION_QUEUE = "memory-extraction";
 export const EXTRACTION_DEAD_LETTERS = "memory-extraction-dead";
 /** One job per user whose memories need vectors: at most one waiting and one running per user (pg-boss `stately`). */
@@ -9,6 +11,16 @@ export const EMBEDDING_QUEUE = "memory-embedding";
 
 /** One job per attempt of one webhook delivery; the job carries ids only, the payload stays in the app's tables. */
 export const WEBHOOK_QUEUE = "webhook-delivery";
+
+/**
+ * Webhook attempts one worker process runs at once, and at most how many of them one user's deliveries hold. Jobs
+ * carry their user as the pg-boss group, and the per-user cap is pg-boss `localGroupConcurrency` (exact within the
+ * process; each worker process shares its own slots): one user's backlog, or a receiver that answers only at the
+ * timeout, holds at most its share, and the rest go to whoever else has deliveries waiting. A user still waits
+ * behind the attempts in flight, never behind another user's queue.
+ */
+export const WEBHOOK_SLOTS = 8;
+export const WEBHOOK_SLOTS_PER_USER = 2;
 
 /** One waiting job per user: feedback arriving while it waits pushes its start back (see enqueueOptimizer). */
 export const OPTIMIZER_QUEUE = "instructions-optimizer";
@@ -51,7 +63,13 @@ export interface QueueOptions {
   concurrency?: number;
 }
 
-type WorkOptions = { batchSize: 1; includeMetadata: true; pollingIntervalSeconds: number; localConcurrency?: number };
+type WorkOptions = {
+  batchSize: 1;
+  includeMetadata: true;
+  pollingIntervalSeconds: number;
+  localConcurrency?: number;
+  localGroupConcurrency?: number;
+};
 
 /** EXTRACTION_CONCURRENCY, a whole number from 1 to 64; 4 when unset or not one. */
 export function extractionConcurrency(env: Readonly<Record<string, string | undefined>> = process.env): number {
@@ -79,7 +97,7 @@ export class JobQueue {
     };
     // Look for silent workers several times per heartbeat, so a crashed worker's job moves on within ~1.2 beats.
     const checkEvery = Math.max(1, Math.floor(resolved.heartbeatSeconds / 5));
-    const common = { schema: "pgboss", superviseIntervalSeconds: checkEvery, monitorIntervalSeconds: checkEvery };
+    const common = { schema: QUEUE_SCHEMA, superviseIntervalSeconds: checkEvery, monitorIntervalSeconds: checkEvery };
     const boss =
       database.connection.kind === "pglite"
         ? new PgBoss({ ...common, db: fromPglite(database.connection.client), backend: "pglite" })
@@ -169,18 +187,20 @@ export class JobQueue {
     return this.#workEach<EmbeddingJobData>(EMBEDDING_QUEUE, 1, (job) => handle(job.data));
   }
 
-  /** Queues attempts of webhook deliveries, each not before `startAfter` (now when absent). */
+  /** Queues attempts of webhook deliveries, each not before `startAfter` (now when absent), grouped by user. */
   async sendWebhookDeliveries(jobs: readonly WebhookJobData[], startAfter?: Date): Promise<void> {
     if (jobs.length === 0) return;
     await this.boss.insert(
       WEBHOOK_QUEUE,
-      jobs.map((data) => ({ data: { ...data }, ...(startAfter ? { startAfter } : {}) })),
+      jobs.map((data) => ({ data: { ...data }, group: { id: data.userId }, ...(startAfter ? { startAfter } : {}) })),
     );
   }
 
-  /** Works webhook delivery attempts, several at once: a receiver that stalls holds one slot until its timeout. */
-  async workWebhookDeliveries(handle: (data: WebhookJobData) => Promise<void>, concurrency = 4) {
-    return this.#workEach<WebhookJobData>(WEBHOOK_QUEUE, concurrency, (job) => handle(job.data));
+  /** Works webhook delivery attempts, WEBHOOK_SLOTS at once and at most WEBHOOK_SLOTS_PER_USER of one user's. */
+  async workWebhookDeliveries(handle: (data: WebhookJobData) => Promise<void>) {
+    return this.#workEach<WebhookJobData>(WEBHOOK_QUEUE, WEBHOOK_SLOTS, (job) => handle(job.data), {
+      localGroupConcurrency: WEBHOOK_SLOTS_PER_USER,
+    });
   }
 
   /** Processes the jobs that ran out of attempts; `handle` gets the id each had in the extraction queue. */
@@ -198,6 +218,7 @@ export class JobQueue {
     queue: string,
     concurrency: number,
     handle: (job: JobWithMetadata<T>) => Promise<void>,
+    grouped: Pick<WorkOptions, "localGroupConcurrency"> = {},
   ) {
     return this.boss.work<T, void, WorkOptions>(
       queue,
@@ -206,6 +227,7 @@ export class JobQueue {
         includeMetadata: true,
         pollingIntervalSeconds: this.options.pollingIntervalSeconds,
         localConcurrency: concurrency,
+        ...grouped,
       },
       async ([job]) => {
         if (!job) return;

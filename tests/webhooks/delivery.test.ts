@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import {
+  createMemories,
   createMemory,
   deleteMemory,
   type MemoryContext,
@@ -10,7 +11,7 @@ import {
   updateMemory,
   withUnit,
 } from "@/lib/memory";
-import { JobQueue } from "@/lib/memory/queue";
+import { JobQueue, WEBHOOK_SLOTS_PER_USER } from "@/lib/memory/queue";
 import {
   attemptDelivery,
   createWebhook,
@@ -25,7 +26,7 @@ import {
 } from "@/lib/memory/webhooks";
 import { contextFor, createUser, dumpAllRows } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
-import { type Receiver, startReceiver, until } from "./receiver";
+import { type Receiver, type Reply, startReceiver, until } from "./receiver";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -222,6 +223,39 @@ describeEachDatabase("webhook deliveries through the queue", (use) => {
     expect(seen).toHaveLength(1);
     expect(seen[0]?.committed).toEqual(seen[0]?.queued);
     expect(seen[0]?.queued).toHaveLength(1);
+  });
+});
+
+describeEachDatabase("webhook delivery slots shared between users", (use) => {
+  it("one user's backlog holds at most its share of the slots: another user's delivery goes out while it waits", async () => {
+    const queue = await JobQueue.open(use(), { pollingIntervalSeconds: 0.5 });
+    cleanups.push(() => queue.stop(5_000));
+    // Long enough that none of the slow receiver's attempts ends while the test looks.
+    const config: DeliveryConfig = { ...DEFAULTS_FOR_REPLAY, policy: { allowPrivate: true }, timeoutMs: 120_000 };
+    await queue.workWebhookDeliveries(async (job) => {
+      await attemptDelivery(use(), job, config, async () => {});
+    });
+    const subscribe = async (fallback: Reply) => {
+      const ctx = contextFor(use(), await createUser(use()), {
+        scheduleWebhookDeliveries: (deliveries) => queue.sendWebhookDeliveries(deliveries),
+      });
+      const receiver = await startReceiver(fallback);
+      cleanups.push(receiver.close);
+      await createWebhook(ctx, { url: receiver.url(), events: ["memory.created"] }, { allowPrivate: true });
+      return { ctx, receiver };
+    };
+    const busy = await subscribe("stall");
+    await createMemories(
+      busy.ctx,
+      Array.from({ length: 200 }, (_, n) => ({ content: `Backlog item ${n}` })),
+    );
+    await until(() => busy.receiver.received.length >= WEBHOOK_SLOTS_PER_USER, "the backlog to take its slots");
+
+    const other = await subscribe({ status: 200 });
+    await createMemory(other.ctx, { content: "Arrives while the backlog waits" });
+    await until(() => other.receiver.received.length === 1, "the other user's delivery", 15_000);
+    // Every request the busy receiver got is still unanswered: its backlog took exactly its share, no more.
+    expect(busy.receiver.received).toHaveLength(WEBHOOK_SLOTS_PER_USER);
   });
 });
 

@@ -7,8 +7,11 @@ export interface ReceivedRequest {
   body: string;
 }
 
-/** What the receiver does with the next request: answer with a status (and headers), or never answer. */
-export type Reply = { status: number; headers?: Record<string, string> } | "stall";
+/**
+ * What the receiver does with the next request: answer with a status (and headers), optionally only `afterMs` later
+ * (a slow receiver), or never answer.
+ */
+export type Reply = { status: number; headers?: Record<string, string>; afterMs?: number } | "stall";
 
 /**
  * A local HTTP receiver for webhook tests: records every request with its raw body and answers from a script
@@ -18,11 +21,21 @@ export async function startReceiver(fallback: Reply = { status: 200 }) {
   const received: ReceivedRequest[] = [];
   const script: Reply[] = [];
   const sockets = new Set<Socket>();
+  const late = new Set<NodeJS.Timeout>();
   let otherwise = fallback;
   const answer = (response: ServerResponse, reply: Reply) => {
     if (reply === "stall") return;
-    response.writeHead(reply.status, reply.headers);
-    response.end("ok");
+    const send = () => {
+      if (response.destroyed) return;
+      response.writeHead(reply.status, reply.headers);
+      response.end("ok");
+    };
+    if (!reply.afterMs) return send();
+    const timer = setTimeout(() => {
+      late.delete(timer);
+      send();
+    }, reply.afterMs);
+    late.add(timer);
   };
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -53,6 +66,7 @@ export async function startReceiver(fallback: Reply = { status: 200 }) {
       otherwise = reply;
     },
     close: async () => {
+      for (const timer of late) clearTimeout(timer);
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -72,6 +72,9 @@ async function guestVisit(address: string) {
   return outcomeOf(await settle(() => guest.GET(request)));
 }
 
+/** The guest route as Next.js runs it: its redirect() becomes a 307. */
+const guestRouteAsNextRuns = { GET: (request: Request) => settle(() => guest.GET(new NextRequest(request))) };
+
 function form(fields: Record<string, string>) {
   const data = new FormData();
   for (const [name, value] of Object.entries(fields)) data.append(name, value);
@@ -170,9 +173,7 @@ describeEachDatabase("auth rate limits", (use, backend) => {
   it("without TRUST_PROXY each socket address has its own budget, whatever the client writes in its headers", async () => {
     vi.stubEnv("TRUST_PROXY", "");
     recordSocketAddresses();
-    const server = await startRouteServer({
-      "/api/auth/guest": { GET: (request: NextRequest) => settle(() => guest.GET(new NextRequest(request))) },
-    });
+    const server = await startRouteServer({ "/api/auth/guest": guestRouteAsNextRuns });
     // Loopback is all of 127.0.0.0/8 on Linux: two local addresses are two clients. Each backend has its own pair.
     const [first, second] = backend === "pglite" ? ["127.0.0.2", "127.0.0.3"] : ["127.0.0.4", "127.0.0.5"];
     const visit = (localAddress: string) =>

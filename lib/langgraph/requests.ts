@@ -27,11 +27,17 @@ export const getItemQuery = z.object({
 
 export const deleteItemBody = z.object({ namespace, key });
 
+/**
+ * A search skips at most this many items: every skipped item is still read from the database, so a larger offset
+ * would let one request load thousands of memories.
+ */
+export const MAX_SEARCH_OFFSET = 1_000;
+
 export const searchItemsBody = z.object({
   namespace_prefix: namespace.default([]),
   filter: fieldFilterSchema.nullable().optional(),
   limit: z.number().int().min(1).max(LIMITS.searchResults).default(10),
-  offset: z.number().int().min(0).max(10_000).default(0),
+  offset: z.number().int().min(0).max(MAX_SEARCH_OFFSET).default(0),
   query: z.string().max(LIMITS.queryChars).nullable().optional(),
   refresh_ttl: z.boolean().nullable().optional(),
 });

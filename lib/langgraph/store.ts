@@ -105,16 +105,21 @@ export async function searchItems(
     const results = await searchMemories(ctx, { query, namespace, content, limit: wanted });
     return results.slice(input.offset).map(({ memory, score }) => ({ ...toStoreItem(memory), score }));
   }
-  const collected: Memory[] = [];
+  // Pages are cut to what is still wanted and skipped items are not kept, so a search reads at most offset + limit
+  // memories and holds at most one page of them.
+  const end = input.offset + input.limit;
+  const items: SearchStoreItem[] = [];
+  let read = 0;
   let cursor: string | undefined;
   do {
-    const page = await listMemories(ctx, { namespace, content, limit: LIST_PAGE, cursor });
-    collected.push(...page.memories);
+    const page = await listMemories(ctx, { namespace, content, limit: Math.min(LIST_PAGE, end - read), cursor });
+    for (const memory of page.memories) {
+      if (read >= input.offset) items.push({ ...toStoreItem(memory), score: null });
+      read++;
+    }
     cursor = page.nextCursor ?? undefined;
-  } while (cursor && collected.length < input.offset + input.limit);
-  return collected
-    .slice(input.offset, input.offset + input.limit)
-    .map((memory) => ({ ...toStoreItem(memory), score: null }));
+  } while (cursor && read < end);
+  return items;
 }
 
 export function listItemNamespaces(

@@ -1,9 +1,11 @@
 import "../support/route-mocks";
 import { Client } from "@langchain/langgraph-sdk";
 import { beforeEach, expect, it } from "vitest";
+import { MAX_SEARCH_OFFSET } from "@/lib/langgraph/requests";
+import { createMemories } from "@/lib/memory";
 import { routeFetch } from "../api-keys/dispatch";
 import { call, principalFor } from "../api-keys/support";
-import { createUser } from "../memory/support";
+import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { routeHarness } from "../support/route-harness";
 
@@ -188,5 +190,37 @@ describeEachDatabase("LangGraph store API with the real SDK client", (use) => {
     expect(await httpStatus(readOnly.store.putItem(["a"], "k", { x: 1 }))).toBe(403);
     expect(await httpStatus(readOnly.store.deleteItem(["a"], "k"))).toBe(403);
     expect(await httpStatus(readOnly.store.searchItems([]))).toBe(200);
+  });
+
+  it("pages a listing up to an offset of 1,000 and refuses a larger offset with 422", async () => {
+    const total = MAX_SEARCH_OFFSET + 3;
+    const ctx = contextFor(use(), owner);
+    for (let start = 0; start < total; start += 500) {
+      const count = Math.min(500, total - start);
+      await createMemories(
+        ctx,
+        Array.from({ length: count }, (_, index) => ({
+          namespace: ["bulk"],
+          key: `item-${start + index}`,
+          content: `bulk item ${start + index}`,
+        })),
+      );
+    }
+    const client = clientFor(key.key);
+    const last = await client.store.searchItems(["bulk"], { offset: MAX_SEARCH_OFFSET, limit: 10 });
+    expect(last.items).toHaveLength(3);
+    const around = await client.store.searchItems(["bulk"], { offset: MAX_SEARCH_OFFSET - 2, limit: 5 });
+    expect(around.items.slice(2).map((found) => found.key)).toEqual(last.items.map((found) => found.key));
+    expect(new Set(around.items.map((found) => found.key)).size).toBe(5);
+
+    for (const offset of [MAX_SEARCH_OFFSET + 1, 10_000]) {
+      const response = await fetchRoutes("http://memory.test/api/langgraph/store/items/search", {
+        method: "POST",
+        headers: { "x-api-key": key.key, "content-type": "application/json" },
+        body: JSON.stringify({ namespace_prefix: ["bulk"], offset, limit: 100 }),
+      });
+      expect(response.status, `offset ${offset}`).toBe(422);
+      expect(await response.json()).toMatchObject({ error: { code: expect.any(String), message: expect.any(String) } });
+    }
   });
 });

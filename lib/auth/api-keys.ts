@@ -170,6 +170,11 @@ function remember(hash: string, row: KeyRow, at: number) {
   }
 }
 
+/** Forgets every key row of a deleted account this process read, so none of its keys is accepted from the cache. */
+export function forgetUserKeys(userId: string) {
+  for (const [hash, entry] of lookedUp) if (entry.row.key.userId === userId) lookedUp.delete(hash);
+}
+
 function forget(keyId: string) {
   for (const [hash, entry] of lookedUp) if (entry.row.key.id === keyId) lookedUp.delete(hash);
 }

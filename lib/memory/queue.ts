@@ -22,6 +22,11 @@ export const WEBHOOK_QUEUE = "webhook-delivery";
 export const WEBHOOK_SLOTS = 8;
 export const WEBHOOK_SLOTS_PER_USER = 2;
 
+/** Hourly: deletes the guests idle past GUEST_TTL_DAYS (lib/account/guest-expiry.ts). */
+export const GUEST_EXPIRY_QUEUE = "guest-expiry";
+/** At minute 17 of every hour; pg-boss sends one job per tick however many processes schedule it. */
+const GUEST_EXPIRY_CRON = "17 * * * *";
+
 /** One waiting job per user: feedback arriving while it waits pushes its start back (see enqueueOptimizer). */
 export const OPTIMIZER_QUEUE = "instructions-optimizer";
 
@@ -139,6 +144,7 @@ export class JobQueue {
       retryBackoff: true,
       heartbeatSeconds: resolved.heartbeatSeconds,
     });
+    await boss.createQueue(GUEST_EXPIRY_QUEUE, { policy: "singleton" });
     return new JobQueue(boss, resolved);
   }
 
@@ -201,6 +207,12 @@ export class JobQueue {
     return this.#workEach<WebhookJobData>(WEBHOOK_QUEUE, WEBHOOK_SLOTS, (job) => handle(job.data), {
       localGroupConcurrency: WEBHOOK_SLOTS_PER_USER,
     });
+  }
+
+  /** Runs `handle` every hour in whichever worker process takes the tick (a missed tick is made up by the next). */
+  async workGuestExpiry(handle: () => Promise<void>) {
+    await this.boss.schedule(GUEST_EXPIRY_QUEUE, GUEST_EXPIRY_CRON);
+    return this.#workEach<object>(GUEST_EXPIRY_QUEUE, 1, () => handle());
   }
 
   /** Processes the jobs that ran out of attempts; `handle` gets the id each had in the extraction queue. */

@@ -1,3 +1,4 @@
+import { expireIdleGuests, guestTtlDays } from "@/lib/account/guest-expiry";
 import { extractionModelId } from "@/lib/ai/config";
 import { chatLanguageModel, configuredEmbeddingModel } from "@/lib/ai/models";
 import { checkUsageConfig, extractionDailyBudgetUsd, pricingFor } from "@/lib/ai/prices";
@@ -127,6 +128,7 @@ async function sweepEmbeddingBacklog(database: Database, queue: JobQueue) {
 /** Starts working the job queues in this process; returns a function that drains and stops them. */
 export async function startWorker(): Promise<() => Promise<void>> {
   checkUsageConfig();
+  const ttlDays = guestTtlDays();
   const database = await getDatabase();
   const queue = await getJobQueue();
   await queue.work((data, meta) => handleExtractionJob(database, data, meta));
@@ -135,6 +137,9 @@ export async function startWorker(): Promise<() => Promise<void>> {
   });
   await queue.workEmbeddings((data) => handleEmbeddingJob(database, data));
   await queue.workOptimizer((data, meta) => handleOptimizerJob(database, data, meta));
+  await queue.workGuestExpiry(async () => {
+    await expireIdleGuests(database, { now: new Date(), ttlDays });
+  });
   const stopWebhooks = await startWebhookWorker(database, queue);
   void sweepEmbeddingBacklog(database, queue).catch((error) =>
     logFailure("could not queue the embedding backlog", error),

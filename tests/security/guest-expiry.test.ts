@@ -1,0 +1,61 @@
+import { sql } from "drizzle-orm";
+import { expect, it } from "vitest";
+import { expireIdleGuests, guestTtlDays } from "@/lib/account/guest-expiry";
+import type { Database } from "@/lib/db/client";
+import { createMemory } from "@/lib/memory";
+import { GUEST_EXPIRY_QUEUE, JobQueue } from "@/lib/memory/queue";
+import { contextFor } from "../memory/support";
+import { describeEachDatabase } from "../support/databases";
+
+const NOW = new Date("2026-06-30T12:00:00.000Z");
+const daysBefore = (days: number) => new Date(NOW.getTime() - days * 86_400_000);
+
+async function userActiveAt(database: Database, guest: boolean, lastActiveAt: Date): Promise<string> {
+  const [row] = await database.unbound.rows<{ id: string }>(sql`
+    insert into users (name, is_guest, email, last_active_at)
+    values ('someone', ${guest}, ${guest ? null : `u${Math.random()}@example.com`}, ${lastActiveAt.toISOString()}::timestamptz)
+    returning id::text as id`);
+  const id = (row as { id: string }).id;
+  await createMemory(contextFor(database, id), { content: "A fact of theirs" });
+  return id;
+}
+
+async function remaining(database: Database, ids: string[]) {
+  const rows = await database.unbound.rows<{ id: string }>(sql`select id::text as id from users`);
+  const memories = await database.unbound.rows<{ id: string }>(sql`select distinct user_id::text as id from memories`);
+  const present = new Set(rows.map((row) => row.id));
+  const withMemories = new Set(memories.map((row) => row.id));
+  return ids.filter((id) => present.has(id) || withMemories.has(id));
+}
+
+describeEachDatabase("guest expiry", (use) => {
+  it("deletes guests idle past the TTL with everything they had, and no active guest or registered user", async () => {
+    const database = use();
+    const idleGuest = await userActiveAt(database, true, daysBefore(31));
+    const activeGuest = await userActiveAt(database, true, daysBefore(29));
+    const idleRegistered = await userActiveAt(database, false, daysBefore(400));
+
+    const { deleted } = await expireIdleGuests(database, { now: NOW, ttlDays: 30 });
+    expect(deleted).toEqual([idleGuest]);
+    expect(await remaining(database, [idleGuest, activeGuest, idleRegistered])).toEqual([activeGuest, idleRegistered]);
+  });
+
+  it("runs as an hourly pg-boss schedule", async () => {
+    const queue = await JobQueue.open(use());
+    try {
+      await queue.workGuestExpiry(async () => {});
+      const schedules = await queue.boss.getSchedules(GUEST_EXPIRY_QUEUE);
+      expect(schedules.map((schedule) => schedule.cron)).toEqual(["17 * * * *"]);
+    } finally {
+      await queue.stop(5_000);
+    }
+  });
+});
+
+it("reads GUEST_TTL_DAYS: 30 days unset, a whole number of days from 1, anything else refused", () => {
+  expect(guestTtlDays({})).toBe(30);
+  expect(guestTtlDays({ GUEST_TTL_DAYS: " 7 " })).toBe(7);
+  for (const bad of ["0", "-3", "1.5", "thirty"]) {
+    expect(() => guestTtlDays({ GUEST_TTL_DAYS: bad }), bad).toThrow(/GUEST_TTL_DAYS/);
+  }
+});

@@ -437,7 +437,7 @@ export const webhookEndpoints = pgTable(
     url: text("url").notNull(),
     events: text("events").array().notNull(),
     secret: text("secret").notNull(),
-    /** Deliveries in a row that ran out of attempts; reset by a success. */
+    /** Failures in a row (deliveries that ran out of attempts, and attempts that timed out); reset by a success. */
     consecutiveFailures: integer("consecutive_failures").notNull().default(0),
     disabledAt: timestamp("disabled_at", { withTimezone: true, precision: 3 }),
     disabledReason: text("disabled_reason"),

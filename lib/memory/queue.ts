@@ -16,8 +16,8 @@ export const WEBHOOK_QUEUE = "webhook-delivery";
  * Webhook attempts one worker process runs at once, and at most how many of them one user's deliveries hold. Jobs
  * carry their user as the pg-boss group, and the per-user cap is pg-boss `localGroupConcurrency` (exact within the
  * process; each worker process shares its own slots): one user's backlog, or a receiver that answers only at the
- * timeout, holds at most its share, and the rest go to whoever else has deliveries waiting. A user still waits
- * behind the attempts in flight, never behind another user's queue.
+ * timeout, holds at most its share, and the other slots go to whoever else has deliveries waiting. Only when
+ * WEBHOOK_SLOTS / WEBHOOK_SLOTS_PER_USER users have backlogs at once does a further user wait for one of them.
  */
 export const WEBHOOK_SLOTS = 8;
 export const WEBHOOK_SLOTS_PER_USER = 2;

@@ -18,15 +18,23 @@ export interface DeliveryConfig {
   baseDelayMs: number;
   backoffFactor: number;
   maxDelayMs: number;
-  /** Deliveries in a row that run out of attempts before the endpoint is disabled. */
+  /**
+   * Failures in a row, with no success between them, before the endpoint is disabled. A failure is a delivery that
+   * runs out of attempts, or a single attempt that times out: a receiver that answers only at the timeout holds a
+   * delivery slot for all of it, so it "keeps timing out" after this many such attempts, retries included, rather
+   * than after this many deliveries have each used up every attempt.
+   */
   disableAfterFailures: number;
   clock: () => Date;
   lookup?: Lookup;
 }
 
-/** 8 attempts over about 9.5 hours (30 s, 1.5 min, 4.5 min, … capped at 6 h), 10 s each; disabled after 5 in a row. */
+/**
+ * 8 attempts over about 9.5 hours (30 s, 1.5 min, 4.5 min, … capped at 6 h), 5 s each (Standard Webhooks receivers
+ * are expected to answer at once and do their work after); disabled after 5 failures in a row.
+ */
 export const DEFAULT_DELIVERY: Omit<DeliveryConfig, "policy" | "clock"> = {
-  timeoutMs: 10_000,
+  timeoutMs: 5_000,
   maxAttempts: 8,
   baseDelayMs: 30_000,
   backoffFactor: 3,
@@ -47,7 +55,8 @@ export type DeliveryOutcome = "succeeded" | "retrying" | "failed" | "skipped";
 /**
  * One queued attempt of one delivery. The attempt is claimed in a short transaction, sent with no transaction
  * open, and its result recorded in another; a failure schedules the next attempt after the backoff (once that
- * record commits), and the last failure counts against the endpoint, which is disabled after too many in a row.
+ * record commits). The last failure, and every timed-out attempt, counts against the endpoint, which is disabled
+ * after too many in a row (see disableAfterFailures); the attempt that disables it is the delivery's last.
  * A job that is not the delivery's next attempt (a duplicate, or one for a deleted endpoint) changes nothing.
  */
 export async function attemptDelivery(
@@ -120,7 +129,26 @@ export async function attemptDelivery(
       return "succeeded" as const;
     }
     const recorded = { lastStatusCode: result.statusCode ?? null, lastError: result.error ?? "failed" };
-    if (job.attempt < config.maxAttempts) {
+    const outOfAttempts = job.attempt >= config.maxAttempts;
+    let disabledNow = false;
+    if (outOfAttempts || result.timedOut) {
+      const [counted] = await db
+        .update(webhookEndpoints)
+        .set({ consecutiveFailures: sql`${webhookEndpoints.consecutiveFailures} + 1`, updatedAt: now })
+        .where(endpointRow)
+        .returning({ failures: webhookEndpoints.consecutiveFailures, disabledAt: webhookEndpoints.disabledAt });
+      if (counted && !counted.disabledAt && counted.failures >= config.disableAfterFailures) {
+        const why = result.timedOut
+          ? `: the last attempt timed out (${recorded.lastError}).`
+          : ` (last: ${recorded.lastError}).`;
+        await db
+          .update(webhookEndpoints)
+          .set({ disabledAt: now, disabledReason: `Disabled after ${counted.failures} failures in a row${why}` })
+          .where(endpointRow);
+        disabledNow = true;
+      }
+    }
+    if (!outOfAttempts && !disabledNow) {
       const startAfter = new Date(now.getTime() + backoffDelayMs(config, job.attempt));
       await db
         .update(webhookDeliveries)
@@ -133,20 +161,6 @@ export async function attemptDelivery(
       .update(webhookDeliveries)
       .set({ ...recorded, status: "failed" })
       .where(mine(delivery.id));
-    const [counted] = await db
-      .update(webhookEndpoints)
-      .set({ consecutiveFailures: sql`${webhookEndpoints.consecutiveFailures} + 1`, updatedAt: now })
-      .where(endpointRow)
-      .returning({ failures: webhookEndpoints.consecutiveFailures, disabledAt: webhookEndpoints.disabledAt });
-    if (counted && !counted.disabledAt && counted.failures >= config.disableAfterFailures) {
-      await db
-        .update(webhookEndpoints)
-        .set({
-          disabledAt: now,
-          disabledReason: `Disabled after ${counted.failures} deliveries in a row failed (last: ${recorded.lastError}).`,
-        })
-        .where(endpointRow);
-    }
     return "failed" as const;
   });
 }

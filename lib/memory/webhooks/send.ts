@@ -15,6 +15,8 @@ export interface SendResult {
   ok: boolean;
   statusCode?: number;
   error?: string;
+  /** No answer within the timeout: the attempt held its delivery slot for the whole of it. */
+  timedOut?: boolean;
 }
 
 /**
@@ -36,7 +38,8 @@ export async function sendWebhook(
     if (error instanceof TargetRefusedError) return { ok: false, error: error.message };
     return { ok: false, error: `could not resolve ${url.hostname}` };
   }
-  if (deadline.aborted) return { ok: false, error: `no response within ${options.timeoutMs} ms` };
+  const timedOut: SendResult = { ok: false, error: `no response within ${options.timeoutMs} ms`, timedOut: true };
+  if (deadline.aborted) return timedOut;
   const pinned: LookupFunction = (_hostname, lookupOptions, callback) => {
     if (lookupOptions.all) callback(null, [{ address: target.address, family: target.family }]);
     else callback(null, target.address, target.family);
@@ -72,7 +75,7 @@ export async function sendWebhook(
       },
     );
     request.on("error", (error: NodeJS.ErrnoException) => {
-      if (deadline.aborted) settle({ ok: false, error: `no response within ${options.timeoutMs} ms` });
+      if (deadline.aborted) settle(timedOut);
       else settle({ ok: false, error: `connection failed (${error.code ?? error.name})` });
     });
     request.end(body);

@@ -1,13 +1,22 @@
 import { expect, type Page, test } from "@playwright/test";
 import { say } from "./chat-support";
 
-/** The background job gives new memories their vectors; until then search finds them by their words only. */
+/**
+ * The background job gives new memories their vectors; until then search finds them by their words only, and the
+ * memories console says how many of the user's memories still wait.
+ */
 async function vectorsReady(page: Page) {
+  const memories = await page.context().newPage();
   await expect
-    .poll(async () => ((await (await page.request.get("/api/health")).json()) as { backlog: number }).backlog, {
-      timeout: 60_000,
-    })
+    .poll(
+      async () => {
+        await memories.goto("/memories");
+        return memories.getByTestId("embedding-progress").count();
+      },
+      { timeout: 60_000 },
+    )
     .toBe(0);
+  await memories.close();
 }
 
 test("a new user with no keys: a fact said in one chat is recalled by meaning in another, and 'what do you know about me?' lists what is known", async ({

@@ -262,9 +262,10 @@ const operations: Operation[] = [
     operationId: "listApiKeys",
     tag: "API keys",
     summary: "List API keys",
-    description: "Without secrets; revoked keys included.",
+    description: "Session cookie only. Without secrets; revoked keys included.",
     success: { status: 200, description: "The caller's keys.", schema: keyListResponse },
-    errors: [401, 429],
+    errors: [401, 403, 429],
+    security: ["cookie"],
   },
   {
     method: "delete",

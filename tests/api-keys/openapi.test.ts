@@ -111,9 +111,10 @@ describe("OpenAPI document", () => {
     expect(Object.fromEntries(documented)).toEqual(Object.fromEntries(onDisk));
   });
 
-  it("marks issuing and revoking keys as cookie-only", async () => {
+  it("marks issuing, listing and revoking keys as cookie-only", async () => {
     const doc = await fetchDocument();
     expect(doc.paths["/api/v1/keys"].post.security).toEqual([{ cookie: [] }]);
+    expect(doc.paths["/api/v1/keys"].get.security).toEqual([{ cookie: [] }]);
     expect(doc.paths["/api/v1/keys/{id}"].delete.security).toEqual([{ cookie: [] }]);
     expect(doc.paths["/api/v1/memories"].get.security).toEqual([{ bearer: [] }, { cookie: [] }]);
   });

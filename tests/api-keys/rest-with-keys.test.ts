@@ -60,7 +60,6 @@ function endpoints(id: string) {
       run: (h: Record<string, string>) => call(search, { method: "POST", body: { query: "x" }, headers: h }),
     },
     { name: "GET /me", write: false, run: (h: Record<string, string>) => call(me.GET, { headers: h }) },
-    { name: "GET /keys", write: false, run: (h: Record<string, string>) => call(keys.GET, { headers: h }) },
   ];
 }
 
@@ -128,7 +127,7 @@ describeEachDatabase("API keys on the REST API", (use) => {
     expect(await use().unbound.db.select().from(apiKeys).where(eq(apiKeys.userId, owner))).toHaveLength(0);
   });
 
-  it("refuses to issue or revoke keys with a key, and hides other users' keys (404)", async () => {
+  it("refuses to issue, list or revoke keys with a key of any scope, and hides other users' keys (404)", async () => {
     const { id, key } = await issue(["read", "write"]);
     const issued = await call(keys.POST, {
       method: "POST",
@@ -136,6 +135,11 @@ describeEachDatabase("API keys on the REST API", (use) => {
       headers: bearer(key),
     });
     expect(issued.status).toBe(403);
+    for (const scopes of [["read"], ["write"], ["read", "write"]] as Scope[][]) {
+      const listedByKey = await call(keys.GET, { headers: bearer((await issue(scopes)).key) });
+      expect(listedByKey.status, scopes.join("+")).toBe(403);
+      expect(listedByKey.json.error.code).toBe("forbidden");
+    }
     const revokedByKey = await call(keyItem.DELETE, { method: "DELETE", params: { id }, headers: bearer(key) });
     expect(revokedByKey.status).toBe(403);
 

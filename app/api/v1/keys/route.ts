@@ -16,6 +16,9 @@ export const POST = callerRoute(async ({ request, caller }) => {
   return NextResponse.json({ id, key }, { status: 201 });
 });
 
+// Listing is session-only like issuing: a key, whatever its scopes, would otherwise learn its siblings' names,
+// prefixes and scopes.
 export const GET = callerRoute(async ({ caller }) => {
+  requireSession(caller, "list API keys");
   return NextResponse.json({ keys: await listApiKeys({ database: await getDatabase(), principal: caller.principal }) });
 });

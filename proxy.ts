@@ -1,16 +1,15 @@
 import { type NextFetchEvent, type NextMiddleware, type NextRequest, NextResponse } from "next/server";
-import NextAuth from "next-auth";
 import { errorResponse } from "@/lib/api/errors";
-import { authConfig } from "@/lib/auth/authjs-config";
-import { resolveAuthSecret } from "@/lib/auth/secret";
+import { auth } from "@/lib/auth/authjs";
 import { createNonce, pageContentSecurityPolicy } from "@/lib/security/headers";
 
 const PUBLIC_PAGES = new Set(["/login", "/register"]);
 const CSP = "content-security-policy";
 
-function createGate(): NextMiddleware {
-  const { auth } = NextAuth({ ...authConfig, secret: resolveAuthSecret() });
-  const gate = auth((request) => {
+async function createGate(): Promise<NextMiddleware> {
+  // The app's own Auth.js instance: its jwt callback checks the cookie against the user's row (deleted account,
+  // signed out everywhere), as for every other request. Proxy runs on Node.js in Next.js 16, so the database is at hand.
+  const wrapped: unknown = auth((request) => {
     const nonce = createNonce();
     const policy = pageContentSecurityPolicy(nonce, { development: process.env.NODE_ENV === "development" });
     const { pathname, search } = request.nextUrl;
@@ -30,12 +29,12 @@ function createGate(): NextMiddleware {
     response.headers.set(CSP, policy);
     return response;
   });
-  // Auth.js types the wrapper with its route-handler overload; at runtime it is proxy-shaped.
-  return gate as unknown as NextMiddleware;
+  // Auth.js types the wrapper as a route handler returned at once; with its configuration read lazily (./lib/auth/
+  // authjs.ts) it is a promise of one, and at runtime it is proxy-shaped.
+  return (await wrapped) as NextMiddleware;
 }
 
-// Built on first request rather than at import, so a build without AUTH_SECRET never needs one.
-let gate: NextMiddleware | undefined;
+let gate: Promise<NextMiddleware> | undefined;
 
 /**
  * Pages need a session: visitors get a guest one (unless AUTH_GUESTS=false) or are sent to sign in. Every page
@@ -43,13 +42,13 @@ let gate: NextMiddleware | undefined;
  * next.config.ts, which also covers API routes). API routes answer 401 JSON themselves and pass through here only
  * for the path check.
  */
-export function proxy(request: NextRequest, event: NextFetchEvent) {
+export async function proxy(request: NextRequest, event: NextFetchEvent) {
   const { pathname } = request.nextUrl;
   // Next.js answers a bare 500 when a dynamic segment is not percent-encoded UTF-8 (`/api/v1/memories/%FF`).
   if (!decodable(pathname)) return errorResponse("bad_request", "The path is not valid percent-encoded UTF-8.");
   if (pathname.startsWith("/api/")) return NextResponse.next();
   gate ??= createGate();
-  return gate(request, event);
+  return (await gate)(request, event);
 }
 
 function decodable(pathname: string): boolean {

@@ -280,6 +280,18 @@ const operations: Operation[] = [
   },
   {
     method: "post",
+    path: "/api/v1/sessions/revoke",
+    operationId: "revokeSessions",
+    tag: "Account",
+    summary: "Sign out everywhere",
+    description:
+      "Session cookie only. Every session of the user, this one included, answers 401 from then on; API keys are not affected.",
+    success: { status: 204, description: "Every session is signed out." },
+    errors: [401, 403, 429],
+    security: ["cookie"],
+  },
+  {
+    method: "post",
     path: "/api/v1/webhooks",
     operationId: "createWebhook",
     tag: "Webhooks",

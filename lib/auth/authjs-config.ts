@@ -1,5 +1,5 @@
 import type { NextAuthConfig } from "next-auth";
-import { type Role, roleFor } from "@/lib/auth/principal";
+import type { Role } from "@/lib/auth/principal";
 import { describeErrorWithStack } from "@/lib/log";
 
 declare module "next-auth" {
@@ -7,14 +7,15 @@ declare module "next-auth" {
     user: { id: string; role: Role; root: string[]; isGuest: boolean; email: string | null; name: string | null };
   }
   interface User {
-    role?: Role;
-    isGuest?: boolean;
+    sessionGeneration?: number;
   }
 }
 
 declare module "@auth/core/jwt" {
   interface JWT {
     uid?: string;
+    /** The user's session generation at sign-in; "sign out everywhere" bumps the row's, retiring this token. */
+    generation?: number;
     role?: Role;
     root?: string[];
     isGuest?: boolean;
@@ -22,8 +23,8 @@ declare module "@auth/core/jwt" {
 }
 
 /**
- * The part of the Auth.js configuration that needs no database: the proxy uses it to read the session cookie,
- * auth.ts adds the providers.
+ * The part of the Auth.js configuration that needs no database; ./authjs.ts adds the providers and the `jwt` callback
+ * that checks every session against the user's row.
  */
 export const authConfig = {
   pages: { signIn: "/login" },
@@ -43,8 +44,8 @@ export const authConfig = {
         session.user = {
           ...session.user,
           id: token.uid,
-          // Re-read on every request, so removing an address from ADMIN_EMAILS takes effect at once.
-          role: roleFor(token.email),
+          // Filled from the user's row by the jwt callback on every request (lib/auth/session-validity.ts).
+          role: token.role ?? "user",
           root: token.root ?? ["users", token.uid],
           isGuest: token.isGuest ?? false,
           email: token.email ?? null,

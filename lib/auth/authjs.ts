@@ -1,9 +1,10 @@
 import NextAuth from "next-auth";
 import Credentials from "next-auth/providers/credentials";
-import GitHub from "next-auth/providers/github";
 import { signInSchema } from "@/lib/auth/credentials";
-import { namespaceRoot, roleFor } from "@/lib/auth/principal";
+import { githubProvider } from "@/lib/auth/github-profile";
+import { namespaceRoot } from "@/lib/auth/principal";
 import { resolveAuthSecret } from "@/lib/auth/secret";
+import { checkSession } from "@/lib/auth/session-validity";
 import { createGuestUser, type UserRow, userForOAuth, verifyCredentials } from "@/lib/auth/users";
 import { getDatabase } from "@/lib/db";
 import { authConfig } from "./authjs-config";
@@ -12,7 +13,7 @@ export const guestsEnabled = () => process.env.AUTH_GUESTS !== "false";
 export const githubEnabled = () => Boolean(process.env.AUTH_GITHUB_ID && process.env.AUTH_GITHUB_SECRET);
 
 function toAuthUser(user: UserRow) {
-  return { id: user.id, email: user.email, name: user.name, isGuest: user.isGuest, role: roleFor(user.email) };
+  return { id: user.id, email: user.email, name: user.name, sessionGeneration: user.sessionGeneration };
 }
 
 export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(() => ({
@@ -39,36 +40,32 @@ export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(() 
         return toAuthUser(await createGuestUser(db));
       },
     }),
-    ...(githubEnabled() ? [GitHub] : []),
+    ...(githubEnabled() ? [githubProvider()] : []),
   ],
   callbacks: {
     ...authConfig.callbacks,
     async jwt({ token, user, account, profile }) {
-      if (account?.provider === "github") {
+      if (account?.type === "oauth" || account?.type === "oidc") {
         const { db } = (await getDatabase()).unbound;
-        const linked = await userForOAuth(db, "github", account.providerAccountId, {
+        const linked = await userForOAuth(db, account.provider, account.providerAccountId, {
           email: profile?.email ?? user?.email,
           name: profile?.name ?? user?.name,
+          // OIDC's claim; the GitHub provider sets it from GitHub's email list (lib/auth/github-profile.ts).
+          emailVerified: profile?.email_verified === true,
         });
-        return withUser(token, toAuthUser(linked));
+        return signedInToken(token, toAuthUser(linked));
       }
-      if (user?.id) return withUser(token, { ...user, id: user.id });
-      return token;
+      if (user?.id) return signedInToken(token, { id: user.id, sessionGeneration: user.sessionGeneration ?? 0 });
+      if (!token.uid) return null;
+      // Every later read of the cookie: a null here makes Auth.js drop the cookie and report no session.
+      const { db } = (await getDatabase()).unbound;
+      const current = await checkSession(db, { uid: token.uid, generation: token.generation ?? 0 });
+      return current ? { ...token, ...current } : null;
     },
   },
 }));
 
-function withUser<T extends object>(
-  token: T,
-  user: { id: string; email?: string | null; name?: string | null; isGuest?: boolean; role?: "user" | "admin" },
-) {
-  return {
-    ...token,
-    uid: user.id,
-    email: user.email ?? null,
-    name: user.name ?? null,
-    isGuest: user.isGuest ?? false,
-    role: user.role ?? roleFor(user.email),
-    root: namespaceRoot(user.id),
-  };
+/** What the session cookie carries: the user's id and the session generation at sign-in; the rest is re-read. */
+function signedInToken<T extends object>(token: T, user: { id: string; sessionGeneration: number }) {
+  return { ...token, uid: user.id, generation: user.sessionGeneration, root: namespaceRoot(user.id) };
 }

@@ -14,11 +14,23 @@ export function namespaceRoot(userId: string): string[] {
   return ["users", userId];
 }
 
-export function roleFor(email: string | null | undefined, adminEmails = process.env.ADMIN_EMAILS ?? ""): Role {
-  if (!email) return "user";
+/** What decides a user's role, read from their row on every session request (lib/auth/session-validity.ts). */
+export interface RoleFacts {
+  email: string | null;
+  isAdmin: boolean;
+  emailVerifiedAt: Date | null;
+}
+
+/**
+ * Admin when the database flag says so (`npm run admin -- grant`), or when an OAuth provider verified an email that
+ * ADMIN_EMAILS lists. An address someone merely registered never counts: anyone can type any address.
+ */
+export function roleOf(user: RoleFacts, adminEmails = process.env.ADMIN_EMAILS ?? ""): Role {
+  if (user.isAdmin) return "admin";
+  if (!user.email || !user.emailVerifiedAt) return "user";
   const admins = adminEmails
     .split(",")
     .map((entry) => entry.trim().toLowerCase())
     .filter(Boolean);
-  return admins.includes(email.toLowerCase()) ? "admin" : "user";
+  return admins.includes(user.email.toLowerCase()) ? "admin" : "user";
 }

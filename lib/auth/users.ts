@@ -62,13 +62,18 @@ export async function findUser(db: Db, id: string): Promise<UserRow | null> {
   return user ?? null;
 }
 
-/** Links an OAuth identity to a user, creating the user on first sign-in. */
+/**
+ * Links an OAuth identity to a user, creating the user on first sign-in. `emailVerified` is the provider's word that
+ * the email belongs to this person; only then is `email_verified_at` set (an admin role may rest on it).
+ */
 export async function userForOAuth(
   db: Db,
   provider: string,
   providerAccountId: string,
-  profile: { email?: string | null; name?: string | null },
+  profile: { email?: string | null; name?: string | null; emailVerified?: boolean },
+  now = new Date(),
 ): Promise<UserRow> {
+  const email = profile.email?.toLowerCase() ?? null;
   return db.transaction(async (tx) => {
     const [linked] = await tx
       .select({ user: users })
@@ -76,14 +81,19 @@ export async function userForOAuth(
       .innerJoin(users, eq(users.id, accounts.userId))
       .where(and(eq(accounts.provider, provider), eq(accounts.providerAccountId, providerAccountId)))
       .limit(1);
-    if (linked) return linked.user;
+    if (linked) {
+      const { user } = linked;
+      if (!profile.emailVerified || !email || user.email !== email || user.emailVerifiedAt) return user;
+      const [verified] = await tx.update(users).set({ emailVerifiedAt: now }).where(eq(users.id, user.id)).returning();
+      return verified!;
+    }
     // Never attach an OAuth identity to an existing password account by email alone: that would let whoever controls
     // the OAuth email take the account over. A clash leaves the new user without an email instead.
-    const email = profile.email?.toLowerCase() ?? null;
     const [taken] = email ? await tx.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1) : [];
+    const kept = taken ? null : email;
     const [user] = await tx
       .insert(users)
-      .values({ email: taken ? null : email, name: profile.name ?? null })
+      .values({ email: kept, name: profile.name ?? null, emailVerifiedAt: kept && profile.emailVerified ? now : null })
       .returning();
     await tx.insert(accounts).values({ provider, providerAccountId, userId: user!.id });
     return user!;

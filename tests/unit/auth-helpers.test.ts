@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { registerSchema, signInSchema } from "@/lib/auth/credentials";
-import { namespaceRoot, roleFor } from "@/lib/auth/principal";
+import { namespaceRoot, roleOf } from "@/lib/auth/principal";
 import { safeRedirectPath } from "@/lib/auth/redirect";
 import { MissingAuthSecretError, resolveAuthSecret } from "@/lib/auth/secret";
 
@@ -35,11 +35,17 @@ describe("safeRedirectPath", () => {
 });
 
 describe("roles and roots", () => {
-  it("makes listed emails admins, case-insensitively, and nobody else", () => {
-    expect(roleFor("Boss@Example.com", " boss@example.com , other@example.com")).toBe("admin");
-    expect(roleFor("user@example.com", "boss@example.com")).toBe("user");
-    expect(roleFor(null, "boss@example.com")).toBe("user");
-    expect(roleFor("boss@example.com", "")).toBe("user");
+  it("makes admins of the database flag and of verified listed emails (case-insensitively), nobody else", () => {
+    const verified = (email: string | null) => ({ email, isAdmin: false, emailVerifiedAt: new Date() });
+    expect(roleOf(verified("Boss@Example.com"), " boss@example.com , other@example.com")).toBe("admin");
+    expect(roleOf(verified("user@example.com"), "boss@example.com")).toBe("user");
+    expect(roleOf(verified(null), "boss@example.com")).toBe("user");
+    expect(roleOf(verified("boss@example.com"), "")).toBe("user");
+    // A registered address is not a verified one.
+    expect(roleOf({ email: "boss@example.com", isAdmin: false, emailVerifiedAt: null }, "boss@example.com")).toBe(
+      "user",
+    );
+    expect(roleOf({ email: null, isAdmin: true, emailVerifiedAt: null }, "")).toBe("admin");
   });
 
   it("roots every principal at users/<id>", () => {

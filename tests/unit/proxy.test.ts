@@ -1,6 +1,12 @@
 import { NextRequest } from "next/server";
 import { encode } from "next-auth/jwt";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { type Database, openPglite } from "@/lib/db/client";
+import { createUser } from "../memory/support";
+
+// The gate checks a session cookie against its user's row, in a database of the test's own.
+let database: Database | undefined;
+vi.mock("@/lib/db", () => ({ getDatabase: async () => database }));
 
 /** The proxy is built on first request, so each test imports a fresh copy under the env it sets. */
 async function gate(path: string, sessionToken?: string) {
@@ -15,6 +21,12 @@ async function gate(path: string, sessionToken?: string) {
 }
 
 describe("page gate", () => {
+  beforeAll(async () => {
+    database = await openPglite();
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
   beforeEach(() => {
     vi.stubEnv("AUTH_SECRET", "unit-test-secret-0123456789abcdef");
   });
@@ -39,7 +51,8 @@ describe("page gate", () => {
 
   it("lets a signed-in user through and rejects a cookie signed with another secret", async () => {
     vi.stubEnv("AUTH_GUESTS", "false");
-    const claims = { sub: "u1", uid: "u1", root: ["users", "u1"] };
+    const uid = await createUser(database!);
+    const claims = { sub: uid, uid, generation: 0, root: ["users", uid] };
     const salt = "authjs.session-token";
     const valid = await encode({ token: claims, secret: "unit-test-secret-0123456789abcdef", salt });
     expect((await gate("/memories", valid)).headers.get("x-middleware-next")).toBe("1");

@@ -27,6 +27,11 @@ export const GUEST_EXPIRY_QUEUE = "guest-expiry";
 /** At minute 17 of every hour; pg-boss sends one job per tick however many processes schedule it. */
 const GUEST_EXPIRY_CRON = "17 * * * *";
 
+/** Daily: deletes finished webhook deliveries past WEBHOOK_DELIVERY_RETENTION_DAYS (lib/memory/webhooks/retention.ts). */
+export const WEBHOOK_PRUNE_QUEUE = "webhook-delivery-prune";
+/** At 03:43 UTC every day; pg-boss sends one job per tick however many processes schedule it. */
+const WEBHOOK_PRUNE_CRON = "43 3 * * *";
+
 /** One waiting job per user: feedback arriving while it waits pushes its start back (see enqueueOptimizer). */
 export const OPTIMIZER_QUEUE = "instructions-optimizer";
 
@@ -145,6 +150,7 @@ export class JobQueue {
       heartbeatSeconds: resolved.heartbeatSeconds,
     });
     await boss.createQueue(GUEST_EXPIRY_QUEUE, { policy: "singleton" });
+    await boss.createQueue(WEBHOOK_PRUNE_QUEUE, { policy: "singleton" });
     return new JobQueue(boss, resolved);
   }
 
@@ -213,6 +219,12 @@ export class JobQueue {
   async workGuestExpiry(handle: () => Promise<void>) {
     await this.boss.schedule(GUEST_EXPIRY_QUEUE, GUEST_EXPIRY_CRON);
     return this.#workEach<object>(GUEST_EXPIRY_QUEUE, 1, () => handle());
+  }
+
+  /** Runs `handle` once a day in whichever worker process takes the tick. */
+  async workWebhookPrune(handle: () => Promise<void>) {
+    await this.boss.schedule(WEBHOOK_PRUNE_QUEUE, WEBHOOK_PRUNE_CRON);
+    return this.#workEach<object>(WEBHOOK_PRUNE_QUEUE, 1, () => handle());
   }
 
   /** Processes the jobs that ran out of attempts; `handle` gets the id each had in the extraction queue. */

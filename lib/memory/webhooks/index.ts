@@ -28,6 +28,7 @@ export {
   webhookEventType,
 } from "./events";
 export { recordWebhookEvents, type ScheduledDelivery, type ScheduleWebhookDeliveries } from "./outbox";
+export { type PruneDeliveriesOptions, pruneWebhookDeliveries } from "./retention";
 export { type WebhookDelivery, type WebhookEndpoint, webhookDeliveryJson, webhookJson } from "./shapes";
 export { generateWebhookSecret, signWebhook, webhookHeaders } from "./signing";
 export { checkTargetUrl, isNonPublicAddress, type Lookup, resolveTarget, type TargetPolicy } from "./targets";

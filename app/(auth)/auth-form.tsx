@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardDescription, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/auth/credentials";
+import { PASSWORD_MAX_BYTES, PASSWORD_MIN } from "@/lib/auth/credentials";
 import { type AuthFormState, login, register } from "./actions";
 
 interface AuthFormProps {
@@ -44,7 +44,9 @@ export function AuthForm({ mode, callbackUrl, guests, github, upgradingGuest }: 
           autoComplete={isLogin ? "current-password" : "new-password"}
           state={state}
           required
-          hint={isLogin ? undefined : `${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`}
+          hint={
+            isLogin ? undefined : `${PASSWORD_MIN} to ${PASSWORD_MAX_BYTES} characters (fewer with accents or emoji).`
+          }
         />
         {state.error ? <Alert tone="error">{state.error}</Alert> : null}
         <Button type="submit" className="w-full" disabled={pending}>

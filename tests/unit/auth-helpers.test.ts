@@ -62,6 +62,18 @@ describe("credential rules", () => {
     expect(registerSchema.safeParse({ email: "not-an-email", password: "12345678" }).success).toBe(false);
     expect(signInSchema.safeParse({ email: "ann@example.com", password: "" }).success).toBe(false);
   });
+
+  it("counts the password's 72-byte bcrypt limit in UTF-8 bytes, at registration and at sign-in", () => {
+    const fits = "é".repeat(36); // 36 characters, 72 bytes
+    const over = `${fits}x`; // 37 characters, 73 bytes: bcrypt would compare it as `fits`
+    expect(registerSchema.safeParse({ email: "ann@example.com", password: fits }).success).toBe(true);
+    const refused = registerSchema.safeParse({ email: "ann@example.com", password: over });
+    expect(refused.error?.issues).toEqual([
+      expect.objectContaining({ path: ["password"], message: expect.stringContaining("72 bytes") }),
+    ]);
+    expect(signInSchema.safeParse({ email: "ann@example.com", password: fits }).success).toBe(true);
+    expect(signInSchema.safeParse({ email: "ann@example.com", password: over }).success).toBe(false);
+  });
 });
 
 describe("resolveAuthSecret", () => {

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { ReviewModeForm } from "@/components/console/review-mode-form";
+import { SignOutEverywhere } from "@/components/console/sign-out-everywhere";
 import { memoryContextFor } from "@/lib/api/memory-context";
 import { currentPrincipal } from "@/lib/auth/session";
 import { getSettings } from "@/lib/memory";
@@ -34,6 +35,7 @@ export default async function SettingsPage() {
         </p>
       </div>
       <ReviewModeForm mode={settings.review} />
+      <SignOutEverywhere isGuest={principal.isGuest} />
     </div>
   );
 }

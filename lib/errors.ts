@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   "unsupported_media_type",
   "unprocessable",
   "rate_limited",
+  "quota_exceeded",
   "unavailable",
   "internal",
 ] as const;
@@ -69,6 +70,7 @@ export const ERROR_TABLE: Record<ErrorCode, { status: number; shown: boolean }> 
   unsupported_media_type: { status: 415, shown: true },
   unprocessable: { status: 422, shown: true },
   rate_limited: { status: 429, shown: true },
+  quota_exceeded: { status: 403, shown: true },
   unavailable: { status: 503, shown: false },
   internal: { status: 500, shown: false },
 };

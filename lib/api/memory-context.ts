@@ -1,6 +1,7 @@
 import type { Principal } from "@/lib/auth/principal";
 import { getDatabase } from "@/lib/db";
 import { type Actor, type MemoryContext, systemClock } from "@/lib/memory";
+import { memoryQuotaFor } from "@/lib/server/quotas";
 import { backgroundWiring } from "@/lib/server/wiring";
 
 /**
@@ -17,6 +18,7 @@ export async function memoryContextFor(
     actor,
     clock: systemClock,
     provenance: { source: "api" },
+    memoryQuota: memoryQuotaFor(principal.isGuest),
     ...backgroundWiring(),
   };
 }

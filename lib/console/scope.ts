@@ -3,6 +3,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { namespaceRoot } from "@/lib/auth/principal";
 import type { Database } from "@/lib/db";
 import { type MemoryContext, systemClock } from "@/lib/memory";
+import { memoryQuotaFor } from "@/lib/server/quotas";
 import { findUser, type UserSummary } from "./users";
 
 /** Whose memories a console page shows, and whether the viewer may change them. */
@@ -37,6 +38,7 @@ export async function resolveScope(
       actor: readOnly ? { type: "admin", id: viewer.userId } : { type: "user", id: viewer.userId },
       clock: systemClock,
       provenance: { source: "console" },
+      memoryQuota: memoryQuotaFor(owner.isGuest),
       ...wiring,
     },
     owner,

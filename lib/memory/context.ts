@@ -58,6 +58,11 @@ export interface MemoryContext extends UserBinding {
   queryEmbeddings?: Map<string, Promise<number[] | undefined>>;
   /** Defaults for every write made with this context; a write's own provenance overrides field by field. */
   provenance?: Provenance;
+  /**
+   * The most active memories the user may hold: a write that would take them past it is refused whole, before it
+   * writes anything (QuotaExceededError). Absent, no limit (tests of the core; every surface of the app sets it).
+   */
+  memoryQuota?: number;
   /** Content kinds; the built-ins when absent. */
   kinds?: KindRegistry;
 }

@@ -45,3 +45,11 @@ export class PayloadTooLargeError extends AppError {
     this.name = "PayloadTooLargeError";
   }
 }
+
+/** A write that would take the user past one of their quotas; nothing of it is written. The message names the limit. */
+export class QuotaExceededError extends AppError {
+  constructor(message: string) {
+    super("quota_exceeded", message);
+    this.name = "QuotaExceededError";
+  }
+}

@@ -12,6 +12,7 @@ export {
   MemoryNotFoundError,
   NamespaceTemplateError,
   PayloadTooLargeError,
+  QuotaExceededError,
 } from "./errors";
 export {
   type CreateFeedbackInput,

@@ -16,7 +16,7 @@ import { AppError, parseInput, ValidationError } from "@/lib/errors";
 import { COUNTED_TOGETHER_FROM, insertCountedTogether } from "./bulk-statistics";
 import { type Actor, type MemoryContext, type Provenance, sourceTypeFor } from "./context";
 import { canEmbed } from "./embeddings";
-import { MemoryConflictError, MemoryNotFoundError } from "./errors";
+import { MemoryConflictError, MemoryNotFoundError, QuotaExceededError } from "./errors";
 import { filterConditions, memoryFiltersSchema, ownedUnder } from "./filters";
 import {
   type CreateMemoryInput,
@@ -244,6 +244,7 @@ async function writeNewMemories(
         },
       };
     });
+    await admitActivated(ctx, unit, await newlyActive(ctx, unit, candidates));
     const inserted = new Map<string, MemoryRow>();
     for (let from = 0; from < candidates.length; from += INSERT_CHUNK) {
       const part = candidates.slice(from, from + INSERT_CHUNK);
@@ -434,6 +435,7 @@ async function changeMemory(
       pinned !== found.pinned || !sameInstant(validFrom, found.validFrom) || !sameInstant(validTo, found.validTo);
     // Pinning what is pinned (or re-sending the same dates) is no change and leaves no version behind.
     if (!changesContent && input.metadata === undefined && !changesFlags && found.status === "active") return found;
+    if (found.status === "deleted") await admitActivated(ctx, unit, 1);
     const current = found.status === "deleted" ? await revive(ctx, unit, found) : found;
     const onlyPin = !changesContent && input.metadata === undefined && pinned !== found.pinned;
     const content = changesContent ? prepareContent(kindsOf(ctx), kind, input.content ?? current.content) : undefined;
@@ -463,9 +465,11 @@ export async function deleteMemory(ctx: MemoryContext, id: string, raw: WriteOpt
 
 export async function restoreMemory(ctx: MemoryContext, id: string, raw: WriteOptions = {}): Promise<Memory> {
   const options = parseInput(writeOptionsSchema, raw);
-  return writeLocked(ctx, id, options, (_tx, current, unit) => {
+  return writeLocked(ctx, id, options, async (_tx, current, unit) => {
     if (current.purgedAt) throw new MemoryConflictError("A purged memory cannot be restored.", current.version);
-    return current.status === "active" ? current : applyStatusChange(ctx, unit, current, "restore", options);
+    if (current.status === "active") return current;
+    await admitActivated(ctx, unit, 1);
+    return applyStatusChange(ctx, unit, current, "restore", options);
   });
 }
 
@@ -480,11 +484,12 @@ export async function purgeMemory(ctx: MemoryContext, id: string, raw: WriteOpti
     if (current.purgedAt) return current;
     const now = ctx.clock();
     const earlier = await tx
-      .select({ text: memoryVersions.text })
+      .select({ text: memoryVersions.text, content: memoryVersions.content })
       .from(memoryVersions)
       .where(and(eq(memoryVersions.userId, current.userId), eq(memoryVersions.memoryId, current.id)));
     const texts = [current.text, ...earlier.map((version) => version.text)].filter((text): text is string => !!text);
-    await eraseCopies(tx, current.userId, current.id, texts, now);
+    const contents = [current.content, ...earlier.map((version) => version.content)].filter((value) => value != null);
+    await eraseCopies(tx, current.userId, { memoryId: current.id, texts, contents, kinds: kindsOf(ctx) }, now);
     const erased = { content: null, text: null, metadata: {}, quote: null };
     const [updated] = await tx
       .update(memories)
@@ -617,6 +622,67 @@ async function writeLocked(
     return toMemory(ctx, await change(tx, current, unit));
   });
 }
+
+/**
+ * Refuses a write that would make `adding` more memories active when the user would then hold more than their quota
+ * (ctx.memoryQuota), before it writes anything: a store call may run inside a caller's unit of work (an extraction
+ * run, a proposal's acceptance), which would keep rows written before a refusal. Counted inside the write's
+ * transaction under the user's writer lock (serializeUserWrites, taken first by every writer), so two writers cannot
+ * both take the last place; a write that adds nothing (an edit, a profile written again) passes even over a lowered
+ * quota. The count is the user's memory_corpus row, which the statistics triggers keep at the number of active
+ * memories (migration 0024): one row read by key, however many memories the user has.
+ */
+async function admitActivated(ctx: MemoryContext, unit: UnitOfWork, adding: number): Promise<void> {
+  const quota = ctx.memoryQuota;
+  if (quota === undefined || adding === 0) return;
+  const [corpus] = await unit.rows<{ docs: number }>(
+    sql`select docs from memory_corpus where user_id = ${unit.userId}::uuid`,
+  );
+  const active = Number(corpus?.docs ?? 0);
+  if (active + adding <= quota) return;
+  throw new QuotaExceededError(
+    `Memory quota reached: an account may hold ${memoriesCount(quota)}; this one holds ${active.toLocaleString("en")}` +
+      ` and this write would add ${adding.toLocaleString("en")}. Nothing was written. Delete or purge memories to make room.`,
+  );
+}
+
+/**
+ * How many of a create's rows would be active memories that are not now: each new row, except a one-per-namespace
+ * document (profile) that is already active, which the create updates in place. A row whose key another memory
+ * already holds is counted too (it is refused, and the batch that carries it is judged as sent).
+ */
+async function newlyActive(
+  ctx: MemoryContext,
+  unit: UnitOfWork,
+  candidates: ReadonlyArray<{ item: { singletonKey?: string; namespace: string[] } }>,
+): Promise<number> {
+  if (ctx.memoryQuota === undefined) return 0;
+  const slots = new Set<string>();
+  let adding = 0;
+  for (const { item } of candidates) {
+    if (!item.singletonKey) {
+      adding++;
+      continue;
+    }
+    const slot = JSON.stringify([item.namespace, item.singletonKey]);
+    if (slots.has(slot)) continue;
+    slots.add(slot);
+    const [standing] = await unit.db
+      .select({ status: memories.status })
+      .from(memories)
+      .where(
+        and(
+          eq(memories.userId, unit.userId),
+          sql`${memories.namespace} = ${textArray(item.namespace)}`,
+          eq(memories.key, item.singletonKey),
+        ),
+      );
+    if (standing?.status !== "active") adding++;
+  }
+  return adding;
+}
+
+const memoriesCount = (n: number) => `${n.toLocaleString("en")} active ${n === 1 ? "memory" : "memories"}`;
 
 interface ContentChange {
   kind: string;
@@ -793,10 +859,16 @@ function embedOnCommit(ctx: MemoryContext, unit: UnitOfWork, rows: readonly Memo
   unit.afterCommit(() => schedule(ctx.principal.userId));
 }
 
+/**
+ * A write's source as the API shows it. Deleting a chat erases the message id and quote of what came from it
+ * (eraseThreadWords in ./purge-copies.ts); a chat or extraction source left with only the thread says so.
+ */
 function source(row: Pick<MemoryRow, "sourceType" | "threadId" | "messageId" | "quote" | "runId">) {
+  const fromChat = row.sourceType === "chat" || row.sourceType === "extraction";
   return {
     type: row.sourceType as Memory["source"]["type"],
     ...(row.threadId ? { threadId: row.threadId } : {}),
+    ...(fromChat && row.threadId && !row.messageId && !row.quote ? { threadDeleted: true as const } : {}),
     ...(row.messageId ? { messageId: row.messageId } : {}),
     ...(row.quote ? { quote: row.quote } : {}),
     ...(row.runId ? { runId: row.runId } : {}),

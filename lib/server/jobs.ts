@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { expireIdleGuests, guestTtlDays } from "@/lib/account/guest-expiry";
 import { extractionModelId } from "@/lib/ai/config";
 import { chatLanguageModel, configuredEmbeddingModel } from "@/lib/ai/models";
@@ -5,12 +6,14 @@ import { checkUsageConfig, extractionDailyBudgetUsd, pricingFor } from "@/lib/ai
 import { namespaceRoot } from "@/lib/auth/principal";
 import type { Database } from "@/lib/db";
 import { getDatabase } from "@/lib/db";
+import { users } from "@/lib/db/schema";
 import { logFailure } from "@/lib/log";
 import { embeddingBacklogAcrossUsers, embedMissing, type MemoryContext, systemClock } from "@/lib/memory";
 import { failAbandonedRun, runExtraction } from "@/lib/memory/extraction";
 import { runOptimizer } from "@/lib/memory/optimizer";
 import { type EmbeddingJobData, type ExtractionJobData, JobQueue, type OptimizerJobData } from "@/lib/memory/queue";
 import { clearProcessState, processState } from "@/lib/process-state";
+import { checkQuotaConfig, memoryQuotaFor } from "./quotas";
 import { startWebhookWorker, webhookWiring } from "./webhooks";
 
 /** The process-wide queue on the process database, opened on first use; a failed open is tried again next time. */
@@ -51,13 +54,20 @@ export function embeddingWiring(): Pick<MemoryContext, "embeddingModel" | "sched
   };
 }
 
-/** The context a queued job acts in: the job's user, as the extraction model. */
-function jobContext(database: Database, userId: string, modelId: string): MemoryContext {
+/** The context a queued job acts in: the job's user, as the extraction model, within the user's memory quota. */
+async function jobContext(database: Database, userId: string, modelId: string): Promise<MemoryContext> {
+  const [user] = await database.unbound.db
+    .select({ isGuest: users.isGuest })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
   return {
     database,
     principal: { userId, root: namespaceRoot(userId) },
     actor: { type: "extractor", id: modelId },
     clock: systemClock,
+    // A user gone since the job was queued gets the smaller quota; their writes fail on the missing user anyway.
+    memoryQuota: memoryQuotaFor(user?.isGuest ?? true),
     ...embeddingWiring(),
     ...webhookWiring(getJobQueue),
   };
@@ -72,7 +82,7 @@ export async function handleExtractionJob(
   const modelId = extractionModelId();
   await runExtraction(
     {
-      ctx: jobContext(database, data.userId, modelId),
+      ctx: await jobContext(database, data.userId, modelId),
       model: chatLanguageModel(modelId),
       modelId,
       pricing: pricingFor(modelId),
@@ -96,7 +106,7 @@ export async function handleOptimizerJob(
   const modelId = extractionModelId();
   await runOptimizer(
     {
-      ctx: jobContext(database, data.userId, modelId),
+      ctx: await jobContext(database, data.userId, modelId),
       model: chatLanguageModel(modelId),
       modelId,
       pricing: pricingFor(modelId),
@@ -108,7 +118,7 @@ export async function handleOptimizerJob(
 
 /** Embeds every memory of the job's user that has no current vector, a batch per provider call. */
 export async function handleEmbeddingJob(database: Database, data: EmbeddingJobData) {
-  const ctx = jobContext(database, data.userId, extractionModelId());
+  const ctx = await jobContext(database, data.userId, extractionModelId());
   while ((await embedMissing(ctx)) > 0) {
     // Each round reads the next batch still missing, so memories written meanwhile are included.
   }
@@ -128,12 +138,13 @@ async function sweepEmbeddingBacklog(database: Database, queue: JobQueue) {
 /** Starts working the job queues in this process; returns a function that drains and stops them. */
 export async function startWorker(): Promise<() => Promise<void>> {
   checkUsageConfig();
+  checkQuotaConfig();
   const ttlDays = guestTtlDays();
   const database = await getDatabase();
   const queue = await getJobQueue();
   await queue.work((data, meta) => handleExtractionJob(database, data, meta));
   await queue.workDeadLetters(async (data, meta) => {
-    await failAbandonedRun(jobContext(database, data.userId, extractionModelId()), meta.jobId);
+    await failAbandonedRun(await jobContext(database, data.userId, extractionModelId()), meta.jobId);
   });
   await queue.workEmbeddings((data) => handleEmbeddingJob(database, data));
   await queue.workOptimizer((data, meta) => handleOptimizerJob(database, data, meta));

@@ -4,6 +4,7 @@ import { resolveAuthSecret } from "@/lib/auth/secret";
 import { getDatabase } from "@/lib/db";
 import { logFailure, redactErrorsInConsole } from "@/lib/log";
 import { warmWordLexemes } from "@/lib/memory";
+import { checkQuotaConfig } from "./quotas";
 
 /**
  * Runs once when a Next.js server process starts: fail fast on bad configuration, open and migrate the database, and
@@ -17,6 +18,7 @@ export async function startServer() {
   try {
     resolveAuthSecret();
     checkUsageConfig();
+    checkQuotaConfig();
   } catch (error) {
     console.error(`\n${(error as Error).message}\n`);
     process.exit(1);

@@ -32,12 +32,20 @@ describe("webhook targets", () => {
     "::ffff:127.0.0.1",
     "::ffff:7f00:1",
     "::ffff:10.0.0.1",
+    "0:0:0:0:0:ffff:7f00:1",
+    "::127.0.0.1",
+    "::7f00:1",
+    "::a9fe:a9fe",
+    "::10.0.0.1",
+    "0:0:0:0:0:0:c0a8:101",
+    "::ffff:0:127.0.0.1",
+    "::ffff:0:a9fe:a9fe",
     "64:ff9b::7f00:1",
   ])("%s is not public", (address) => {
     expect(isNonPublicAddress(address)).toBe(true);
   });
 
-  it.each(["93.184.215.14", "8.8.8.8", "172.32.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8"])(
+  it.each(["93.184.215.14", "8.8.8.8", "172.32.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "::8.8.8.8"])(
     "%s is public",
     (address) => {
       expect(isNonPublicAddress(address)).toBe(false);
@@ -49,6 +57,7 @@ describe("webhook targets", () => {
     ["https://127.0.0.1/hook", /private, loopback/],
     ["https://[::1]:8443/hook", /private, loopback/],
     ["https://[::ffff:127.0.0.1]/hook", /private, loopback/],
+    ["https://[::127.0.0.1]/hook", /private, loopback/],
     ["https://localhost/hook", /private, loopback/],
     ["https://api.localhost/hook", /private, loopback/],
     ["https://printer.local/hook", /private, loopback/],

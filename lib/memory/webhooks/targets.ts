@@ -11,8 +11,7 @@ export interface TargetPolicy {
   allowPrivate: boolean;
 }
 
-const blocked = new BlockList();
-for (const [network, prefix] of [
+const NON_PUBLIC_IPV4 = [
   ["0.0.0.0", 8],
   ["10.0.0.0", 8],
   ["100.64.0.0", 10],
@@ -28,10 +27,17 @@ for (const [network, prefix] of [
   ["203.0.113.0", 24],
   ["224.0.0.0", 4],
   ["240.0.0.0", 4],
-] as const) {
-  blocked.addSubnet(network, prefix, "ipv4");
-}
-for (const [network, prefix] of [
+] as const;
+
+/**
+ * IPv6 prefixes whose last 32 bits are an IPv4 address the stack may reach: IPv4-compatible (`::a.b.c.d`, `::7f00:1`)
+ * and IPv4-translated (`::ffff:0:a.b.c.d`). Each non-public IPv4 range is blocked inside each of them too, so an
+ * address is judged by the IPv4 address it carries however it is written. IPv4-mapped (`::ffff:a.b.c.d`) needs no
+ * entry: BlockList checks those against the IPv4 rules itself. NAT64 (64:ff9b::/96) is refused whole below.
+ */
+const IPV4_EMBEDDING_PREFIXES = ["::", "::ffff:0:"] as const;
+
+const NON_PUBLIC_IPV6 = [
   ["::", 128],
   ["::1", 128],
   ["64:ff9b::", 96],
@@ -44,27 +50,21 @@ for (const [network, prefix] of [
   ["fe80::", 10],
   ["fec0::", 10],
   ["ff00::", 8],
-] as const) {
-  blocked.addSubnet(network, prefix, "ipv6");
-}
+] as const;
 
-/** Whether an IP address is anything but a public unicast address (IPv4-mapped IPv6 is judged by its IPv4 part). */
+const blocked = new BlockList();
+for (const [network, prefix] of NON_PUBLIC_IPV4) {
+  blocked.addSubnet(network, prefix, "ipv4");
+  for (const embedding of IPV4_EMBEDDING_PREFIXES) blocked.addSubnet(`${embedding}${network}`, 96 + prefix, "ipv6");
+}
+for (const [network, prefix] of NON_PUBLIC_IPV6) blocked.addSubnet(network, prefix, "ipv6");
+
+/** Whether an IP address is anything but a public unicast address; an IPv6 address carrying an IPv4 one is judged by it. */
 export function isNonPublicAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, "");
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare);
-  if (mapped?.[1]) return blocked.check(mapped[1], "ipv4");
   const family = isIP(bare);
   if (family === 4) return blocked.check(bare, "ipv4");
-  if (family === 6) {
-    // ::ffff:a.b.c.d written in hex (::ffff:7f00:1) is the same IPv4 address.
-    const hexMapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(bare);
-    if (hexMapped?.[1] && hexMapped[2]) {
-      const high = Number.parseInt(hexMapped[1], 16);
-      const low = Number.parseInt(hexMapped[2], 16);
-      return blocked.check(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`, "ipv4");
-    }
-    return blocked.check(bare, "ipv6");
-  }
+  if (family === 6) return blocked.check(bare, "ipv6");
   return true;
 }
 

@@ -4,9 +4,20 @@ import { afterPosition, decodeCursor, type KeysetOrder, keysetPage, orderBy } fr
 import { auditLog } from "@/lib/db/schema";
 import { asUser, type UserBinding } from "@/lib/db/unit-of-work";
 
-export type AdminViewAction = "view_memories" | "view_memory";
+/** What an admin read of another user's data: one per console page that takes `?as=`. */
+export type AdminViewAction = "view_memories" | "view_memory" | "view_review" | "view_rules" | "view_instructions";
 
-/** Records, in the owner's audit log, that an admin read their memories; the owner sees it in their access log. */
+/** A console page's read, as the owner's access log names it; `target` defaults to the owner. */
+export interface AdminView {
+  action: AdminViewAction;
+  target?: string;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * Records, in the owner's audit log, that an admin read their data; the owner sees it in their access log. Called by
+ * resolveScope (./scope.ts), the one place an admin's `?as=` is honoured.
+ */
 export async function recordAdminView(
   owner: UserBinding,
   entry: { adminId: string; action: AdminViewAction; target: string; details?: Record<string, unknown> },

@@ -148,15 +148,16 @@ describeEachDatabase("console", (use) => {
     const other = await createUser(use());
     const own = await resolveScope(use(), principalFor(me), undefined);
     expect(own).toMatchObject({ readOnly: false, ctx: { principal: { userId: me }, actor: { type: "user" } } });
-    expect(await resolveScope(use(), principalFor(me), other)).toBeNull();
-    const asAdmin = await resolveScope(use(), principalFor(me, "admin"), other);
+    const as = (userId: string) => ({ userId, view: { action: "view_memories" as const } });
+    expect(await resolveScope(use(), principalFor(me), as(other))).toBeNull();
+    const asAdmin = await resolveScope(use(), principalFor(me, "admin"), as(other));
     expect(asAdmin).toMatchObject({
       readOnly: true,
       owner: { id: other },
       ctx: { principal: { userId: other, root: ["users", other] }, actor: { type: "admin", id: me } },
     });
-    expect(await resolveScope(use(), principalFor(me, "admin"), crypto.randomUUID())).toBeNull();
-    expect(await resolveScope(use(), principalFor(me, "admin"), "not-a-uuid")).toBeNull();
+    expect(await resolveScope(use(), principalFor(me, "admin"), as(crypto.randomUUID()))).toBeNull();
+    expect(await resolveScope(use(), principalFor(me, "admin"), as("not-a-uuid"))).toBeNull();
   });
 
   it("records admin views for the owner to read, newest first, paged", async () => {

@@ -6,7 +6,6 @@ import { MemoryFilters } from "@/components/console/memory-filters";
 import { MemoryTable } from "@/components/console/memory-table";
 import { EmptyState } from "@/components/shell/empty-state";
 import { Button } from "@/components/ui/button";
-import { recordAdminView } from "@/lib/console/audit";
 import { listHref, parseListQuery } from "@/lib/console/list-query";
 import { listConsoleMemories, SEARCH_LIMIT } from "@/lib/console/memory-list";
 import { defaultKinds, embeddingBacklog, embeddingModelKey, serializeMemory } from "@/lib/memory";
@@ -18,19 +17,14 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function MemoriesPage({ searchParams }: { searchParams: SearchParams }) {
   const query = parseListQuery(await searchParams);
-  const scope = await loadScope(query.as);
+  const scope = await loadScope(query.as, {
+    action: "view_memories",
+    details: { query: Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined)) },
+  });
   const [listing, waitingForVectors] = await Promise.all([
     listConsoleMemories(scope.ctx, query),
     embeddingBacklog(scope.ctx),
   ]);
-  if (scope.readOnly) {
-    await recordAdminView(scope.ctx, {
-      adminId: scope.viewer.userId,
-      action: "view_memories",
-      target: scope.owner.id,
-      details: { query: Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined)) },
-    });
-  }
   const filtered = Boolean(
     query.q ||
       query.kind ||

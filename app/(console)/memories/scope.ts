@@ -2,6 +2,7 @@ import "server-only";
 import { notFound, redirect } from "next/navigation";
 import type { Principal } from "@/lib/auth/principal";
 import { currentPrincipal } from "@/lib/auth/session";
+import type { AdminView } from "@/lib/console/audit";
 import { type ConsoleScope, resolveScope } from "@/lib/console/scope";
 import { getDatabase } from "@/lib/db";
 import { backgroundWiring } from "@/lib/server/wiring";
@@ -12,10 +13,14 @@ export async function requirePrincipal(): Promise<Principal> {
   return principal;
 }
 
-/** The namespace a console page shows: the viewer's own, or (admins only) the user named by `as`; else 404. */
-export async function loadScope(as: string | undefined): Promise<ConsoleScope> {
+/**
+ * The namespace a console page shows: the viewer's own, or (admins only) the user named by `as`, whose audit log
+ * then records `view`; else 404.
+ */
+export async function loadScope(as: string | undefined, view: AdminView): Promise<ConsoleScope> {
   const principal = await requirePrincipal();
-  const scope = await resolveScope(await getDatabase(), principal, as, backgroundWiring());
+  const asUser = as === undefined ? undefined : { userId: as, view };
+  const scope = await resolveScope(await getDatabase(), principal, asUser, backgroundWiring());
   if (!scope) notFound();
   return scope;
 }

@@ -12,7 +12,6 @@ import { PinButton } from "@/components/console/pin-button";
 import { SourcePanel } from "@/components/console/source-panel";
 import { StatusActions } from "@/components/console/status-actions";
 import { UsedIn } from "@/components/console/used-in";
-import { recordAdminView } from "@/lib/console/audit";
 import { loadSourceMessage } from "@/lib/console/source";
 import { listMemoryUses } from "@/lib/console/usage";
 import {
@@ -38,7 +37,7 @@ export default async function MemoryPage({
 }) {
   const { id } = await params;
   const { as } = searchSchema.parse(await searchParams);
-  const scope = await loadScope(as);
+  const scope = await loadScope(as, { action: "view_memory", target: id });
   const { ctx, owner, readOnly } = scope;
   let memory: Memory;
   try {
@@ -46,13 +45,6 @@ export default async function MemoryPage({
   } catch (error) {
     if (error instanceof MemoryNotFoundError) notFound();
     throw error;
-  }
-  if (readOnly) {
-    await recordAdminView(ctx, {
-      adminId: scope.viewer.userId,
-      action: "view_memory",
-      target: memory.id,
-    });
   }
   const [versions, uses, sourceMessage] = await Promise.all([
     memoryHistory(ctx, memory.id),

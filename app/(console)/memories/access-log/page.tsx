@@ -16,6 +16,9 @@ const searchSchema = z.object({ cursor: z.string().max(500).optional().catch(und
 const ACTIONS: Record<string, string> = {
   view_memories: "viewed your memory list",
   view_memory: "viewed a memory",
+  view_review: "viewed your review queue",
+  view_rules: "viewed your rules",
+  view_instructions: "viewed your instructions",
 };
 
 function describeEntry(entry: AuditEntry): string {

@@ -16,7 +16,7 @@ export default async function InstructionsPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { as } = searchSchema.parse(await searchParams);
-  const scope = await loadScope(as);
+  const scope = await loadScope(as, { action: "view_instructions" });
   const [versions, runs] = await Promise.all([instructionHistory(scope.ctx), listOptimizerRuns(scope.ctx, 10)]);
   const current = versions[0];
   return (

@@ -23,7 +23,7 @@ export default async function ReviewPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { status, cursor, as } = searchSchema.parse(await searchParams);
-  const scope = await loadScope(as);
+  const scope = await loadScope(as, { action: "view_review", details: { status } });
   const [{ items, nextCursor }, settings] = await Promise.all([
     loadReviewQueue(scope.ctx, { status, cursor }),
     getSettings(scope.ctx),

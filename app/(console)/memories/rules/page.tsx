@@ -14,7 +14,7 @@ export default async function RulesPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { as } = searchSchema.parse(await searchParams);
-  const scope = await loadScope(as);
+  const scope = await loadScope(as, { action: "view_rules" });
   const rules = await listRules(scope.ctx);
   return (
     <div className="space-y-4">

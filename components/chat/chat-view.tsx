@@ -52,6 +52,8 @@ export function ChatView({ threadId, initialMessages, models, defaultModel }: Ch
   const last = messages.at(-1);
   // An answer that broke off is stored marked incomplete: after a reload it offers the same retry as a live error.
   const brokenOff = last?.role === "assistant" && last.metadata?.incomplete === true;
+  // A turn the server refused (a quota, a rate limit) stored nothing: there is nothing to retry from.
+  const refusal = error ? refusalOf(error) : undefined;
   const failure = error
     ? error.message || "The model could not answer."
     : status === "ready" && brokenOff
@@ -93,7 +95,9 @@ export function ChatView({ threadId, initialMessages, models, defaultModel }: Ch
             questionId={messages.findLast((message) => message.role === "user")?.id}
           />
         ) : null}
-        {failure !== undefined ? (
+        {refusal !== undefined ? (
+          <Alert tone="error">{refusal}</Alert>
+        ) : failure !== undefined ? (
           <Alert tone="error" className="flex items-center justify-between gap-3">
             <span>{failure} Your message is saved.</span>
             <Button size="sm" variant="outline" onClick={() => regenerate()}>
@@ -183,4 +187,17 @@ function MessageView({ message }: { message: ChatMessage }) {
       {message.metadata?.model && !message.metadata.incomplete ? <AnswerFeedback messageId={message.id} /> : null}
     </div>
   );
+}
+
+/**
+ * The message of a request the chat route refused before the turn began: the transport makes its JSON error body
+ * (`{ "error": { "code", "message" } }`) the error's message. Undefined for a failure during the turn.
+ */
+function refusalOf(error: Error): string | undefined {
+  try {
+    const body = JSON.parse(error.message) as { error?: { message?: unknown } } | null;
+    return typeof body?.error?.message === "string" ? body.error.message : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -21,6 +21,7 @@ import {
   type Pricing,
   recordUsage,
   type TokenUsage,
+  tokensOnDay,
   withUnit,
 } from "@/lib/memory";
 import { recordMemoryAccess } from "./access-log";
@@ -52,8 +53,27 @@ export interface ChatTurnOptions {
   abortSignal?: AbortSignal;
   /** Prices the turn's tokens for the cost ledger; absent, they are recorded without a cost. */
   pricing?: Pricing;
+  /**
+   * The model tokens (in and out) the user's chat may spend per UTC day, by the usage ledger: a turn asked for once
+   * today's have reached it is refused (quota_exceeded) before anything is stored. Absent, no cap. A turn that starts
+   * below it runs to its end, so a day's total can pass the cap by at most one turn.
+   */
+  dailyTokens?: number;
   /** Runs after the answer is stored, e.g. to schedule background extraction. */
   onAnswerSaved?: (answer: ChatMessage) => Promise<void>;
+}
+
+/** Today's chat tokens have reached the user's daily cap. */
+export class ChatQuotaError extends AppError {
+  constructor(readonly dailyTokens: number) {
+    super(
+      "quota_exceeded",
+      `Daily chat quota reached: this account's chat may use ${dailyTokens.toLocaleString("en")} model ` +
+        `token${dailyTokens === 1 ? "" : "s"} a day ` +
+        "(UTC), and today's are spent. Chat again after midnight UTC.",
+    );
+    this.name = "ChatQuotaError";
+  }
 }
 
 export interface ChatTurn {
@@ -69,6 +89,10 @@ export interface ChatTurn {
  */
 export async function startChatTurn(options: ChatTurnOptions, request: ChatRequest): Promise<ChatTurn> {
   const { memory, model, modelId } = options;
+  if (options.dailyTokens !== undefined) {
+    const spent = await tokensOnDay(memory, "chat", memory.clock());
+    if (spent >= options.dailyTokens) throw new ChatQuotaError(options.dailyTokens);
+  }
   // One transaction: a refused request (nothing to regenerate, a message sent twice, a racing turn) leaves no empty
   // chat behind, and the turn's opening reads and writes share one binding to the user.
   const { history, thread } = await withUnit(memory, async (tx) => {

@@ -188,6 +188,7 @@ export {
   runCosts,
   spentOnDay,
   type TokenUsage,
+  tokensOnDay,
   USAGE_KINDS,
   type UsageEntry,
   type UsageKind,

@@ -75,6 +75,27 @@ export async function spentOnDay(binding: UserBinding, at: Date): Promise<number
   return Number(row?.cost ?? 0);
 }
 
+/** The model tokens (in and out) the user's calls of one kind reported on the UTC day of `at`. */
+export async function tokensOnDay(binding: UserBinding, kind: UsageKind, at: Date): Promise<number> {
+  const { start, end } = utcDay(at);
+  const [row] = await asUser(binding, ({ db }) =>
+    db
+      .select({
+        tokens: sql<number>`coalesce(sum(${modelUsage.inputTokens} + ${modelUsage.outputTokens}), 0)::float8`,
+      })
+      .from(modelUsage)
+      .where(
+        and(
+          eq(modelUsage.userId, binding.principal.userId),
+          eq(modelUsage.kind, kind),
+          gte(modelUsage.createdAt, start),
+          lt(modelUsage.createdAt, end),
+        ),
+      ),
+  );
+  return Number(row?.tokens ?? 0);
+}
+
 export interface UsageTotals {
   calls: number;
   inputTokens: number;

@@ -9,6 +9,7 @@ import { startChatTurn } from "@/lib/chat/turn";
 import { AppError, parseInput } from "@/lib/errors";
 import { logFailure } from "@/lib/log";
 import { extractionDebounceMs, getJobQueue } from "@/lib/server/jobs";
+import { chatDailyTokensFor } from "@/lib/server/quotas";
 
 export const maxDuration = 120;
 
@@ -25,6 +26,8 @@ export const POST = memoryRoute(async ({ request, principal, memory }) => {
       modelId,
       contextTokens: chatContextTokens(),
       pricing: pricingFor(modelId),
+      // Guests may pick any configured model, like everyone; their daily tokens are what bounds the spend.
+      dailyTokens: chatDailyTokensFor(principal.isGuest),
       abortSignal: request.signal,
       onAnswerSaved: () => scheduleExtraction(principal.userId, body.id),
     },

@@ -3,6 +3,7 @@ import { afterPosition, decodeCursor, type KeysetOrder, keysetPage, orderBy } fr
 import { messages, threads } from "@/lib/db/schema";
 import { asUser, type UserBinding } from "@/lib/db/unit-of-work";
 import { AppError } from "@/lib/errors";
+import { eraseThreadWords } from "@/lib/memory/purge-copies";
 import type { ChatMessage } from "./types";
 
 export type Thread = typeof threads.$inferSelect;
@@ -75,13 +76,36 @@ export async function renameThread(ctx: UserBinding, threadId: string, title: st
   if (!row) throw new ThreadNotFoundError();
 }
 
-/** Deletes the conversation and its messages. Memories keep their own copy of the quoted source span. */
+/**
+ * Deletes the conversation and its messages, and with them its words wherever they were copied (eraseThreadWords):
+ * the memories it gave rise to stay, their source saying the chat was deleted.
+ */
 export async function deleteThread(ctx: UserBinding, threadId: string) {
   const userId = ctx.principal.userId;
-  const [row] = await asUser(ctx, ({ db }) =>
-    db.delete(threads).where(owned(userId, threadId)).returning({ id: threads.id }),
-  );
+  const [row] = await asUser(ctx, async ({ db }) => {
+    const said = await db
+      .select({ id: messages.id, parts: messages.parts })
+      .from(messages)
+      .where(and(eq(messages.userId, userId), eq(messages.threadId, threadId)));
+    const deleted = await db.delete(threads).where(owned(userId, threadId)).returning({ id: threads.id });
+    if (deleted.length > 0) {
+      const words = said.map((message) => ({ id: message.id, text: textOf(message.parts) }));
+      await eraseThreadWords(db, userId, threadId, words);
+    }
+    return deleted;
+  });
   if (!row) throw new ThreadNotFoundError();
+}
+
+/** The text parts of a stored message. */
+function textOf(parts: unknown[]): string {
+  return parts
+    .map((part) => {
+      const { type, text } = (part ?? {}) as { type?: unknown; text?: unknown };
+      return type === "text" && typeof text === "string" ? text : "";
+    })
+    .filter(Boolean)
+    .join("\n");
 }
 
 export async function loadMessages(ctx: UserBinding, threadId: string): Promise<ChatMessage[]> {

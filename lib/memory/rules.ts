@@ -112,6 +112,36 @@ export function brokenRule(rules: readonly Rule[], text: string): { rule: Rule; 
   return null;
 }
 
+/** Fields of a proposed op that say what it is and where it came from, not what it would remember. */
+const IDENTIFYING_FIELDS = new Set(["op", "id", "messageId", "kind", "expectedVersion"]);
+
+/**
+ * An op as a model proposed it, for a run's record: whole, or — when its words break one of the user's rules — only
+ * its kind of change, ids and the rule it broke, so the record never keeps what the user forbade remembering.
+ */
+export function withoutForbiddenWords(op: unknown, rules: readonly Rule[]): unknown {
+  if (rules.length === 0 || !op || typeof op !== "object" || Array.isArray(op)) return op;
+  const fields = op as Record<string, unknown>;
+  const texts = Object.entries(fields)
+    .filter(([name]) => !IDENTIFYING_FIELDS.has(name))
+    .flatMap(([, value]) => stringLeaves(value));
+  const broken = texts.map((text) => brokenRule(rules, text)).find((found) => found !== null);
+  if (!broken) return op;
+  return {
+    op: fields.op,
+    ...(typeof fields.id === "string" ? { id: fields.id } : {}),
+    ...(typeof fields.messageId === "string" ? { messageId: fields.messageId } : {}),
+    ruleId: broken.rule.id,
+  };
+}
+
+function stringLeaves(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.flatMap(stringLeaves);
+  if (value && typeof value === "object") return Object.values(value).flatMap(stringLeaves);
+  return [];
+}
+
 function occursIn(content: string[], wanted: string[]): boolean {
   for (let start = 0; start + wanted.length <= content.length; start++) {
     if (wanted.every((word, offset) => sameWord(content[start + offset] as string, word))) return true;

@@ -24,6 +24,10 @@ export const sourceJson = z.strictObject({
   messageId: z.string().optional(),
   quote: z.string().optional().describe("The exact span of the source message that supports the memory."),
   runId: z.string().optional(),
+  threadDeleted: z
+    .literal(true)
+    .optional()
+    .describe("The chat was deleted: its words (the quote) went with it, the memory stayed."),
 });
 
 const validity = {

@@ -18,7 +18,7 @@ import { MemoryConflictError } from "../errors";
 import { defaultKinds, factKey, prepareContent } from "../kinds";
 import { matchingProposal } from "../proposals";
 import { gatedCreate, gatedDelete, gatedUpdate, type Held, isHeld, newReviewTurn, reviewReason } from "../review";
-import { listRules } from "../rules";
+import { listRules, type Rule, withoutForbiddenWords } from "../rules";
 import { searchMemories } from "../search";
 import { getMemory, listMemories } from "../store";
 import { supersedeMemory } from "../supersede";
@@ -183,6 +183,7 @@ export async function runExtraction(deps: ExtractionDeps, job: ExtractionJob): P
       usage,
       shown: context.existing,
       newMessages,
+      rules,
     });
   } catch (error) {
     // Asking again would get the same answer (a request the provider refuses as it is): no retry, the run says why.
@@ -276,6 +277,7 @@ async function applyRun(
     usage: { inputTokens?: number; outputTokens?: number };
     shown: PromptMemory[];
     newMessages: PromptMessage[];
+    rules: readonly Rule[];
   },
 ): Promise<ExtractionOutcome> {
   const { ctx } = deps;
@@ -304,25 +306,26 @@ async function applyRun(
     // A run that overlapped this one applied part of these messages: applying the rest on top would repeat it.
     if (locked.extractedThrough !== from) throw new RunSupersededError();
     const applied: AppliedOp[] = [];
-    const rejected: RejectedOp[] = [...answer.rejected];
+    const unapplied: RejectedOp[] = [...answer.rejected];
     const proposed: string[] = [];
     const validator = new OpValidator(writer, config, shown, newMessages);
     for (const op of answer.ops) {
       const verdict = await validator.apply(op);
-      if ("reason" in verdict) rejected.push({ op, reason: verdict.reason });
+      if ("reason" in verdict) unapplied.push({ op, reason: verdict.reason });
       else if (isHeld(verdict)) {
         proposed.push(verdict.proposal.id);
-        rejected.push({
+        unapplied.push({
           op,
           reason: `held for the user's review as proposal ${verdict.proposal.id} (${verdict.why})`,
         });
       } else applied.push(verdict);
     }
+    const rejected = unapplied.map((entry) => ({ ...entry, op: withoutForbiddenWords(entry.op, run.rules) }));
     await tx.db
       .update(extractionRuns)
       .set({
         status: "succeeded",
-        opsProposed: answer.proposed,
+        opsProposed: answer.proposed.map((op) => withoutForbiddenWords(op, run.rules)),
         opsApplied: applied,
         opsRejected: rejected,
         inputTokens: usage.inputTokens ?? null,

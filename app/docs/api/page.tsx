@@ -129,7 +129,8 @@ export default function ApiDocsPage() {
           <Code>POST /store/namespaces</Code>. Point{" "}
           <Code>new Client({'{ apiUrl: "<origin>/api/langgraph", apiKey }'})</Code> from{" "}
           <Code>@langchain/langgraph-sdk</Code> at it. Namespaces are relative to your root; a value{" "}
-          <Code>{'{ content: "…" }'}</Code> is a plain memory, any other object a <Code>document</Code> memory.
+          <Code>{'{ content: "…" }'}</Code> is a plain memory, any other object a <Code>document</Code> memory. A search
+          skips at most 1,000 items (<Code>offset</Code> above that is a 422).
         </p>
       </section>
       <section className="space-y-2">
@@ -137,7 +138,7 @@ export default function ApiDocsPage() {
         <p className="text-muted-foreground text-sm">
           Streamable HTTP at <Code>/api/mcp</Code> with <Code>Authorization: Bearer</Code>. Tools: add_memory,
           search_memories, get_memory, update_memory, delete_memory, list_memories. Read-only keys can search, get and
-          list.
+          list. Send one JSON-RPC message per request: a batch is refused with 400 and runs nothing.
         </p>
       </section>
     </main>

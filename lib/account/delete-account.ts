@@ -21,6 +21,12 @@ export const deleteAccountInput = z.strictObject({
 /** Rows removed per table, as `DELETE /api/v1/account` answers them. */
 export type DeletedRows = Record<string, number>;
 
+export const deletedAccountResponse = z.strictObject({
+  deleted: z
+    .record(z.string(), z.number().int().positive())
+    .describe("Rows removed, per table (pg-boss jobs as pgboss.job); tables with none are left out."),
+});
+
 /**
  * Login tables the row-level-security role may not touch (they hold password hashes): their rows go unbound, with the
  * user row, after everything else.

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { deleteAccountInput, deletedAccountResponse } from "@/lib/account/delete-account";
 import { createdKeyResponse, createKeyBody, keyListResponse, revokedKeyResponse } from "./key-requests";
 import {
   batchBody,
@@ -288,6 +289,19 @@ const operations: Operation[] = [
       "Session cookie only. Every session of the user, this one included, answers 401 from then on; API keys are not affected.",
     success: { status: 204, description: "Every session is signed out." },
     errors: [401, 403, 429],
+    security: ["cookie"],
+  },
+  {
+    method: "delete",
+    path: "/api/v1/account",
+    operationId: "deleteAccount",
+    tag: "Account",
+    summary: "Delete my account",
+    description:
+      'Session cookie only. Deletes the user and everything that is theirs, in every table; their sessions and keys answer 401 afterwards. The body must be { "confirm": "delete my account" } (anything else is a 422 and deletes nothing).',
+    body: deleteAccountInput,
+    success: { status: 200, description: "Rows removed per table.", schema: deletedAccountResponse },
+    errors: [400, 401, 403, 413, 415, 422, 429],
     security: ["cookie"],
   },
   {

@@ -13,7 +13,7 @@ import { routeHarness } from "../support/route-harness";
 
 const account = await import("@/app/api/v1/account/route");
 const me = await import("@/app/api/v1/me/route");
-const { DELETED_ACCOUNT } = await import("@/lib/account/delete-account");
+const { DELETED_ACCOUNT, deletedAccountResponse } = await import("@/lib/account/delete-account");
 const { storedKey, sessionLimiter } = await import("@/lib/api/rate-limit");
 const { createApiKey, recordKeyUse, authenticateApiKey } = await import("@/lib/auth/api-keys");
 const { startChatTurn } = await import("@/lib/chat/turn");
@@ -175,6 +175,7 @@ describeEachDatabase("deleting an account", (use) => {
       body: { confirm: "delete my account" },
     });
     expect(deleted.status).toBe(200);
+    deletedAccountResponse.parse(deleted.json);
     expect(deleted.json.deleted).toMatchObject({ users: 1, memories: 2, threads: 1, api_keys: 1 });
 
     const after = await everyRow(database);

@@ -111,7 +111,7 @@ export async function openPostgres(
     kind: citus ? "citus" : "postgres",
     ...(citus ? { workers: await citusWorkers(client) } : {}),
     vector: await readVectorFlag(rows),
-    appRole: await readAppRole(rows),
+    appRole: await requireAppRole(rows),
     connection: { kind: "postgres", url },
     close: () => client.end({ timeout: 5 }),
   };
@@ -148,11 +148,37 @@ async function migratePostgres(url: string): Promise<{ citus: boolean }> {
 
 export const APP_ROLE = "memory_ledger_app";
 
+/** Why units of work cannot run as the role row-level security restricts, or null when they can. */
+async function appRoleProblem(rows: UnboundAccess["rows"]): Promise<string | null> {
+  const [row] = await rows<{ login: string; exists: boolean; member: boolean; unrestricted: boolean }>(sql`
+    select current_user as login,
+           exists (select 1 from pg_roles where rolname = ${APP_ROLE}) as exists,
+           exists (select 1 from pg_roles where rolname = ${APP_ROLE})
+             and pg_has_role(current_user, ${APP_ROLE}, 'MEMBER') as member,
+           exists (select 1 from pg_roles where rolname = ${APP_ROLE} and (rolsuper or rolbypassrls)) as unrestricted`);
+  if (!row?.exists) return `the role ${APP_ROLE} does not exist, and ${row?.login} may not create roles`;
+  if (!row.member) return `the login ${row.login} may not switch to the role ${APP_ROLE}`;
+  if (row.unrestricted) return `the role ${APP_ROLE} is a superuser or bypasses row-level security`;
+  return null;
+}
+
+/** PGlite runs as its superuser, which creates the role; should that ever fail, work runs with its own condition only. */
 async function readAppRole(rows: UnboundAccess["rows"]): Promise<boolean> {
-  const [row] = await rows<{ available: boolean }>(sql`
-    select exists (select 1 from pg_roles where rolname = ${APP_ROLE})
-           and pg_has_role(current_user, ${APP_ROLE}, 'MEMBER') as available`);
-  return row?.available === true;
+  return (await appRoleProblem(rows)) === null;
+}
+
+/**
+ * On PostgreSQL and Citus every unit of work runs as the role row-level security restricts, or the server does not
+ * start: a deployment must not quietly run without the second wall between users.
+ */
+async function requireAppRole(rows: UnboundAccess["rows"]): Promise<true> {
+  const problem = await appRoleProblem(rows);
+  if (problem === null) return true;
+  throw new Error(
+    `Row-level security cannot be enforced: ${problem}. Run the migrations once as a login with CREATEROLE (or a ` +
+      `superuser), or have an administrator run "CREATE ROLE ${APP_ROLE} NOLOGIN; GRANT ${APP_ROLE} TO <this login>;" ` +
+      "before the first start. The server does not start without it.",
+  );
 }
 
 async function readVectorFlag(rows: UnboundAccess["rows"]): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { ensureThread, writeMessagesFrom } from "@/lib/chat/threads";
@@ -364,5 +364,26 @@ describeEachDatabase("row-level security", (use, backend) => {
     expect(postgresErrorCode(error)).toBe("42501");
     const planted = await use().unbound.db.select().from(threads).where(sql`${threads.id} = 'planted'`);
     expect(planted).toEqual([]);
+  });
+
+  it("reads no email, name or password hash, not even its own, no OAuth link, and changes no user row", async () => {
+    const own = alice.principal.userId;
+    const outcome = (query: SQL) =>
+      asUser(alice, (unit) => unit.rows<Record<string, unknown>>(query)).then(
+        (rows) => rows,
+        (caught: unknown) => postgresErrorCode(caught),
+      );
+    expect(await outcome(sql`select password_hash from users`)).toBe("42501");
+    expect(await outcome(sql`select email, name from users where id = ${own}::uuid`)).toBe("42501");
+    expect(await outcome(sql`select * from accounts`)).toBe("42501");
+    expect(await outcome(sql`update users set is_admin = true where id = ${own}::uuid`)).toBe("42501");
+    // Whether its own user still exists is all it may ask (the statistics triggers ask it); others' ids stay unseen.
+    expect(await outcome(sql`select id from users`)).toEqual([{ id: own }]);
+    // On Citus the role holds DELETE on users for the shard locks of api_keys writes; no policy lets it delete a row.
+    const deleted = await outcome(sql`delete from users returning id`);
+    expect(backend === "citus" ? [[]] : ["42501"]).toContainEqual(deleted);
+    expect(
+      await use().unbound.rows(sql`select id from users where id in (${own}::uuid, ${bob.principal.userId}::uuid)`),
+    ).toHaveLength(2);
   });
 });

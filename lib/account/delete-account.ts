@@ -9,15 +9,6 @@ import { QUEUE_SCHEMA } from "@/lib/memory/queue";
 /** What a deleted person's id is replaced with where it stays in someone else's record (see docs/security.md). */
 export const DELETED_ACCOUNT = "deleted-account";
 
-/** What a person types (or sends) to confirm that their account is to go. */
-export const DELETE_ACCOUNT_CONFIRMATION = "delete my account";
-
-export const deleteAccountInput = z.strictObject({
-  confirm: z.literal(DELETE_ACCOUNT_CONFIRMATION, {
-    error: `Send { "confirm": "${DELETE_ACCOUNT_CONFIRMATION}" } to delete the account and everything in it.`,
-  }),
-});
-
 /** Rows removed per table, as `DELETE /api/v1/account` answers them. */
 export type DeletedRows = Record<string, number>;
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { deleteAccountInput, deletedAccountResponse } from "@/lib/account/delete-account";
+import { deleteAccountInput } from "@/lib/account/confirmation";
+import { deletedAccountResponse } from "@/lib/account/delete-account";
 import { createdKeyResponse, createKeyBody, keyListResponse, revokedKeyResponse } from "./key-requests";
 import {
   batchBody,

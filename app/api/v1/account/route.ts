@@ -1,5 +1,6 @@
 import { NextResponse } from "next/server";
-import { deleteAccount, deleteAccountInput } from "@/lib/account/delete-account";
+import { deleteAccountInput } from "@/lib/account/confirmation";
+import { deleteAccount } from "@/lib/account/delete-account";
 import { readOptionalJsonBody } from "@/lib/api/body";
 import { requireSession } from "@/lib/api/caller";
 import { callerRoute } from "@/lib/api/handler";

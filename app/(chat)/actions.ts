@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { currentPrincipal } from "@/lib/auth/session";
+import { actionPrincipal } from "@/lib/api/caller";
 import { deleteThread, listThreads, renameThread, ThreadNotFoundError } from "@/lib/chat/threads";
 import { getDatabase } from "@/lib/db";
 import { type ActionResult, parseInput, settleAction } from "@/lib/errors";
@@ -11,14 +11,13 @@ const threadId = z.string().regex(/^[\w-]{1,100}$/);
 const title = z.string().trim().min(1, "A title cannot be empty.").max(80, "Keep the title under 80 characters.");
 
 async function requireUser() {
-  const principal = await currentPrincipal();
-  if (!principal) throw new Error("Not signed in.");
+  const principal = await actionPrincipal();
   return { database: await getDatabase(), principal };
 }
 
 export async function renameThreadAction(id: string, newTitle: string): Promise<ActionResult> {
-  const user = await requireUser();
   return settleAction(async () => {
+    const user = await requireUser();
     const input = parseInput(z.object({ id: threadId, title }), { id, title: newTitle });
     await renameThread(user, input.id, input.title);
     revalidatePath("/", "layout");
@@ -27,8 +26,8 @@ export async function renameThreadAction(id: string, newTitle: string): Promise<
 }
 
 export async function deleteThreadAction(id: string): Promise<ActionResult> {
-  const user = await requireUser();
   return settleAction(async () => {
+    const user = await requireUser();
     if (!threadId.safeParse(id).success) throw new ThreadNotFoundError();
     await deleteThread(user, id);
     revalidatePath("/", "layout");
@@ -37,7 +36,8 @@ export async function deleteThreadAction(id: string): Promise<ActionResult> {
 }
 
 export async function loadThreadsAction(cursor: string) {
+  const user = await requireUser();
   const parsed = z.string().max(500).safeParse(cursor);
   if (!parsed.success) return { threads: [], nextCursor: null };
-  return listThreads(await requireUser(), { cursor: parsed.data });
+  return listThreads(user, { cursor: parsed.data });
 }

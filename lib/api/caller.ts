@@ -35,10 +35,7 @@ export async function resolveCaller(request: Request, keyHeader: KeyHeader = "au
     if (refusal) throw new AppError("forbidden", refusal);
     const principal = await currentPrincipal();
     if (!principal) throw new AppError("unauthorized", "Sign in or send an API key.");
-    requireWithinLimit(
-      await sessionLimiter.take(await getDatabase(), principal.userId),
-      "Too many requests for this account; retry later.",
-    );
+    await takeSessionRequest(principal);
     return { principal, apiKey: null };
   }
   const database = await getDatabase();
@@ -50,6 +47,26 @@ export async function resolveCaller(request: Request, keyHeader: KeyHeader = "au
   );
   await recordKeyUse(database, result.key, `${request.method} ${new URL(request.url).pathname}`);
   return { principal: result.key.principal, apiKey: { id: result.key.id, scopes: result.key.scopes } };
+}
+
+/**
+ * The signed-in person a server action acts for: every server action of the console and the chat starts here, so
+ * each one counts against the same per-user budget as the person's cookie-authenticated API requests. Throws
+ * `unauthorized` when signed out and `rate_limited` past the budget (inside settleAction, the action's failure).
+ */
+export async function actionPrincipal(): Promise<Principal> {
+  const principal = await currentPrincipal();
+  if (!principal) throw new AppError("unauthorized", "Your session has ended; sign in again.");
+  await takeSessionRequest(principal);
+  return principal;
+}
+
+/** One request of a signed-in person against their per-user budget (API_RATE_LIMIT_PER_MINUTE, like a key's). */
+async function takeSessionRequest(principal: Principal): Promise<void> {
+  requireWithinLimit(
+    await sessionLimiter.take(await getDatabase(), principal.userId),
+    "Too many requests for this account; retry later.",
+  );
 }
 
 export function requireWithinLimit(decision: RateDecision, message: string): void {

@@ -11,21 +11,23 @@ import {
   pinMemory,
   revertMemory,
 } from "@/lib/console/mutations";
-import type { Failure } from "@/lib/errors";
+import { actionFailure, type Failure } from "@/lib/errors";
+import type { MemoryContext } from "@/lib/memory";
 import { ownScope } from "./scope";
 
-const SIGNED_OUT: { ok: false; error: Failure } = {
-  ok: false,
-  error: { code: "unauthorized", message: "Your session has ended; sign in again.", details: [] },
-};
+type Refused = { ok: false; error: Failure };
 
 /** Runs a mutation in the caller's own namespace, then refreshes the pages that show it. */
 async function inOwnNamespace<R extends { ok: boolean }>(
-  mutate: (ctx: NonNullable<Awaited<ReturnType<typeof ownScope>>>["ctx"]) => Promise<R>,
-): Promise<R | typeof SIGNED_OUT> {
-  const scope = await ownScope();
-  if (!scope) return SIGNED_OUT;
-  const result = await mutate(scope.ctx);
+  mutate: (ctx: MemoryContext) => Promise<R>,
+): Promise<R | Refused> {
+  let ctx: MemoryContext;
+  try {
+    ctx = (await ownScope()).ctx;
+  } catch (error) {
+    return actionFailure(error);
+  }
+  const result = await mutate(ctx);
   // Only after a write: revalidating re-renders the caller's page in the same round trip, which would replace a
   // conflict view with the newer version before the person has chosen.
   if (wrote(result)) revalidatePath("/memories", "layout");
@@ -53,10 +55,10 @@ export async function pinMemoryAction(input: unknown): Promise<MutationResult> {
   return inOwnNamespace((ctx) => pinMemory(ctx, input));
 }
 
-export async function bulkStatusAction(input: unknown): Promise<BulkResult | typeof SIGNED_OUT> {
+export async function bulkStatusAction(input: unknown): Promise<BulkResult | Refused> {
   return inOwnNamespace((ctx) => bulkChangeStatus(ctx, input));
 }
 
-export async function importAction(input: unknown): Promise<ImportResult | typeof SIGNED_OUT> {
+export async function importAction(input: unknown): Promise<ImportResult | Refused> {
   return inOwnNamespace((ctx) => importNamespace(ctx, input));
 }

@@ -2,25 +2,29 @@
 
 import { revalidatePath } from "next/cache";
 import { revertInstructionsTo, saveInstructions } from "@/lib/console/instructions";
+import { type ActionResult, actionFailure } from "@/lib/errors";
+import type { MemoryContext } from "@/lib/memory";
 import { ownScope } from "../scope";
 
-const SIGNED_OUT = {
-  ok: false as const,
-  error: { code: "unauthorized" as const, message: "Your session has ended; sign in again.", details: [] },
-};
-
-export async function saveInstructionsAction(input: unknown) {
-  const scope = await ownScope();
-  if (!scope) return SIGNED_OUT;
-  const result = await saveInstructions(scope.ctx, input);
+/** Changes the caller's own instructions, then refreshes their page. */
+async function ownInstructions<T extends object>(
+  change: (ctx: MemoryContext) => Promise<ActionResult<T>>,
+): Promise<ActionResult<T>> {
+  let ctx: MemoryContext;
+  try {
+    ctx = (await ownScope()).ctx;
+  } catch (error) {
+    return actionFailure(error);
+  }
+  const result = await change(ctx);
   if (result.ok) revalidatePath("/memories/instructions");
   return result;
 }
 
+export async function saveInstructionsAction(input: unknown) {
+  return ownInstructions((ctx) => saveInstructions(ctx, input));
+}
+
 export async function revertInstructionsAction(version: unknown) {
-  const scope = await ownScope();
-  if (!scope) return SIGNED_OUT;
-  const result = await revertInstructionsTo(scope.ctx, version);
-  if (result.ok) revalidatePath("/memories/instructions");
-  return result;
+  return ownInstructions((ctx) => revertInstructionsTo(ctx, version));
 }

@@ -2,23 +2,22 @@
 
 import { revalidatePath } from "next/cache";
 import { addRule, decideProposal, decideProposals, removeRule, setReviewMode } from "@/lib/console/review";
-import type { ActionResult, Failure } from "@/lib/errors";
+import { type ActionResult, actionFailure } from "@/lib/errors";
 import type { MemoryContext } from "@/lib/memory";
 import { ownScope } from "../scope";
-
-const SIGNED_OUT: { ok: false; error: Failure } = {
-  ok: false,
-  error: { code: "unauthorized", message: "Your session has ended; sign in again.", details: [] },
-};
 
 /** Runs a review decision in the caller's own namespace, then refreshes the console (the nav shows the count). */
 async function own<T extends object>(
   work: (ctx: MemoryContext) => Promise<ActionResult<T>>,
   path = "/memories",
 ): Promise<ActionResult<T>> {
-  const scope = await ownScope();
-  if (!scope) return SIGNED_OUT;
-  const result = await work(scope.ctx);
+  let ctx: MemoryContext;
+  try {
+    ctx = (await ownScope()).ctx;
+  } catch (error) {
+    return actionFailure(error);
+  }
+  const result = await work(ctx);
   if (result.ok) revalidatePath(path, "layout");
   return result;
 }

@@ -2,16 +2,16 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { actionPrincipal } from "@/lib/api/caller";
 import { memoryContextFor } from "@/lib/api/memory-context";
 import { type ActionResult, AppError, parseInput, settleAction } from "@/lib/errors";
 import { failedRunThread, type RevertOutcome, revertRun } from "@/lib/memory/extraction";
 import { getJobQueue } from "@/lib/server/jobs";
-import { requirePrincipal } from "../scope";
 
 /** Queues extraction again for the thread of one of the caller's failed runs; it reads every message not yet read. */
 export async function retryRunAction(runId: unknown): Promise<ActionResult> {
-  const principal = await requirePrincipal();
   return settleAction(async () => {
+    const principal = await actionPrincipal();
     const id = parseInput(z.uuid(), runId);
     const threadId = await failedRunThread(await memoryContextFor(principal), id);
     if (!threadId) throw new AppError("not_found", "Only a failed run of yours can be retried.");
@@ -23,8 +23,8 @@ export async function retryRunAction(runId: unknown): Promise<ActionResult> {
 
 /** Undoes what one of the caller's runs applied (see revertRun); memories changed since are skipped and named. */
 export async function revertRunAction(runId: unknown): Promise<ActionResult<RevertOutcome>> {
-  const principal = await requirePrincipal();
   return settleAction(async () => {
+    const principal = await actionPrincipal();
     const id = parseInput(z.uuid(), runId);
     const outcome = await revertRun(await memoryContextFor(principal), id);
     revalidatePath("/memories", "layout");

@@ -2,8 +2,8 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { actionPrincipal } from "@/lib/api/caller";
 import { API_KEY_SCOPES, createApiKey, createApiKeyInput, revokeApiKey } from "@/lib/auth/api-keys";
-import { currentPrincipal } from "@/lib/auth/session";
 import { getDatabase } from "@/lib/db";
 import { type ActionResult, AppError, parseInput, settleAction } from "@/lib/errors";
 
@@ -18,14 +18,13 @@ const createKeyForm = z.strictObject({
 });
 
 async function requireUser() {
-  const principal = await currentPrincipal();
-  if (!principal) throw new Error("Not signed in.");
+  const principal = await actionPrincipal();
   return { database: await getDatabase(), principal };
 }
 
 export async function createKeyAction(_previous: CreateKeyState, form: FormData): Promise<CreateKeyState> {
-  const user = await requireUser();
   return settleAction(async () => {
+    const user = await requireUser();
     const fields = parseInput(createKeyForm, {
       name: form.get("name") ?? "",
       scopes: form.getAll("scopes"),
@@ -43,8 +42,8 @@ export async function createKeyAction(_previous: CreateKeyState, form: FormData)
 }
 
 export async function revokeKeyAction(id: string): Promise<ActionResult> {
-  const user = await requireUser();
   return settleAction(async () => {
+    const user = await requireUser();
     const revoked = await revokeApiKey(user, parseInput(z.uuid(), id));
     if (!revoked) throw new AppError("not_found", "No such API key.");
     revalidatePath("/settings/keys");

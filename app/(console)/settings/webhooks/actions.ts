@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { currentPrincipal } from "@/lib/auth/session";
+import { actionPrincipal } from "@/lib/api/caller";
 import { getDatabase } from "@/lib/db";
 import { type ActionResult, parseInput, settleAction } from "@/lib/errors";
 import {
@@ -22,14 +22,13 @@ export type CreateWebhookState = ActionResult<{ url: string; secret: string }> |
 const createWebhookForm = z.strictObject({ url: z.string(), events: z.array(webhookEventType) });
 
 async function requireUser() {
-  const principal = await currentPrincipal();
-  if (!principal) throw new Error("Not signed in.");
+  const principal = await actionPrincipal();
   return { database: await getDatabase(), principal };
 }
 
 export async function createWebhookAction(_previous: CreateWebhookState, form: FormData): Promise<CreateWebhookState> {
-  const user = await requireUser();
   return settleAction(async () => {
+    const user = await requireUser();
     const fields = parseInput(createWebhookForm, { url: form.get("url") ?? "", events: form.getAll("events") });
     const { webhook, secret } = await createWebhook(user, parseInput(createWebhookInput, fields), webhookPolicy());
     revalidatePath("/settings/webhooks");
@@ -38,8 +37,8 @@ export async function createWebhookAction(_previous: CreateWebhookState, form: F
 }
 
 export async function setWebhookEnabledAction(id: string, enabled: boolean): Promise<ActionResult> {
-  const user = await requireUser();
   return settleAction(async () => {
+    const user = await requireUser();
     await setWebhookEnabled(user, parseInput(z.string().max(100), id), parseInput(z.boolean(), enabled));
     revalidatePath("/settings/webhooks");
     return {};
@@ -47,8 +46,8 @@ export async function setWebhookEnabledAction(id: string, enabled: boolean): Pro
 }
 
 export async function deleteWebhookAction(id: string): Promise<ActionResult> {
-  const user = await requireUser();
   return settleAction(async () => {
+    const user = await requireUser();
     await deleteWebhook(user, parseInput(z.string().max(100), id));
     revalidatePath("/settings/webhooks");
     return {};
@@ -56,8 +55,8 @@ export async function deleteWebhookAction(id: string): Promise<ActionResult> {
 }
 
 export async function redeliverAction(webhookId: string, deliveryId: string): Promise<ActionResult> {
-  const user = await requireUser();
   return settleAction(async () => {
+    const user = await requireUser();
     const schedule = webhookWiring(getJobQueue).scheduleWebhookDeliveries;
     if (!schedule) throw new Error("No queue to deliver with.");
     await redeliver(

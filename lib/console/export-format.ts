@@ -1,9 +1,15 @@
 import { z } from "zod";
+import { MAX_BATCH_BODY_BYTES } from "@/lib/api/memory-requests";
+import { LIMITS } from "@/lib/memory/limits";
 
 export const EXPORT_FORMAT = "memory-ledger/export";
 export const EXPORT_VERSION = 1;
-/** Bounded by the server action body limit; a file this large takes a few seconds to plan and apply. */
-export const MAX_IMPORT_MEMORIES = 20_000;
+/**
+ * What one import may carry: the bounds of one REST batch (POST /api/v1/memories/batch), so a console session can
+ * write no more in one request than a key can.
+ */
+export const MAX_IMPORT_MEMORIES = LIMITS.batchItems;
+export const MAX_IMPORT_BYTES = MAX_BATCH_BODY_BYTES;
 
 const actor = z.object({ type: z.string().max(32), id: z.string().max(200) });
 const source = z.object({
@@ -59,7 +65,7 @@ export const exportFileSchema = z.object({
   format: z.literal(EXPORT_FORMAT),
   version: z.literal(EXPORT_VERSION),
   exportedAt: z.iso.datetime({ offset: true }),
-  memories: z.array(exportedMemorySchema).max(MAX_IMPORT_MEMORIES),
+  memories: z.array(exportedMemorySchema),
   instructions: exportedInstructionsSchema.optional(),
 });
 export type ExportFile = z.infer<typeof exportFileSchema>;

@@ -2,7 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { memories } from "@/lib/db/schema";
 import { asUser } from "@/lib/db/unit-of-work";
-import { type ActionResult, type ErrorDetail, parseInput, settleAction, ValidationError } from "@/lib/errors";
+import { type ActionResult, AppError, type ErrorDetail, parseInput, settleAction, ValidationError } from "@/lib/errors";
 import {
   changeInstructions,
   createMemories,
@@ -14,7 +14,7 @@ import {
   validateNamespace,
 } from "@/lib/memory";
 import { prepareContent } from "@/lib/memory/kinds";
-import { type ExportedMemory, exportFileSchema } from "./export-format";
+import { type ExportedMemory, exportFileSchema, MAX_IMPORT_BYTES, MAX_IMPORT_MEMORIES } from "./export-format";
 
 export type ImportAction = "create" | "unchanged" | "conflict" | "purged" | "invalid";
 
@@ -54,7 +54,7 @@ const importInputSchema = z.strictObject({
   file: z
     .string()
     .min(1, "Choose an export file.")
-    .max(10 * 1024 * 1024, "The file is larger than 10 MB."),
+    .max(MAX_IMPORT_BYTES, `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB, the most one import takes`),
   apply: z.boolean(),
 });
 
@@ -68,7 +68,10 @@ const importInputSchema = z.strictObject({
 export function importNamespace(ctx: MemoryContext, raw: unknown): Promise<ImportResult> {
   return settleAction(async () => {
     const input = parseInput(importInputSchema, raw);
-    const file = exportFileSchema.safeParse(parseJson(input.file));
+    const json = parseJson(input.file);
+    const carried = (json as { memories?: unknown } | null)?.memories;
+    if (Array.isArray(carried) && carried.length > MAX_IMPORT_MEMORIES) throw tooManyMemories(carried.length);
+    const file = exportFileSchema.safeParse(json);
     if (!file.success) {
       throw notAnExport(
         file.error.issues
@@ -105,6 +108,14 @@ function parseJson(text: string): unknown {
     throw notAnExport([{ path: ["file"], message: "The file is not JSON." }]);
   }
 }
+
+const tooManyMemories = (count: number) =>
+  new AppError(
+    "payload_too_large",
+    `This file holds ${count.toLocaleString("en")} memories; one import takes at most ` +
+      `${MAX_IMPORT_MEMORIES.toLocaleString("en")}. Split its "memories" list into files of at most that many and import each.`,
+    [{ path: ["file", "memories"], message: `at most ${MAX_IMPORT_MEMORIES} items` }],
+  );
 
 const notAnExport = (details: ErrorDetail[]) =>
   new ValidationError("This is not a Memory Ledger export file.", details);

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
+import { DeleteAccount } from "@/components/console/delete-account";
 import { ReviewModeForm } from "@/components/console/review-mode-form";
 import { SignOutEverywhere } from "@/components/console/sign-out-everywhere";
 import { memoryContextFor } from "@/lib/api/memory-context";
@@ -36,6 +37,7 @@ export default async function SettingsPage() {
       </div>
       <ReviewModeForm mode={settings.review} />
       <SignOutEverywhere isGuest={principal.isGuest} />
+      <DeleteAccount isGuest={principal.isGuest} />
     </div>
   );
 }

@@ -55,6 +55,8 @@ export function SourcePanel({
             The original message is no longer available; this is the quote kept with the memory.
           </p>
         </blockquote>
+      ) : source.threadDeleted ? (
+        <p className="text-muted-foreground">The chat this came from was deleted, and its words with it.</p>
       ) : (
         <p className="text-muted-foreground">No quote was recorded for this write.</p>
       )}

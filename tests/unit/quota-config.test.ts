@@ -7,7 +7,12 @@ describe("quota settings", () => {
     expect(memoryQuotaFor(true, {})).toBe(2_000);
     expect(chatDailyTokensFor(false, {})).toBeUndefined();
     expect(chatDailyTokensFor(true, {})).toBe(200_000);
-    const env = { MEMORY_QUOTA: "50", GUEST_MEMORY_QUOTA: " 5 ", CHAT_DAILY_TOKENS: "1000", GUEST_CHAT_DAILY_TOKENS: "" };
+    const env = {
+      MEMORY_QUOTA: "50",
+      GUEST_MEMORY_QUOTA: " 5 ",
+      CHAT_DAILY_TOKENS: "1000",
+      GUEST_CHAT_DAILY_TOKENS: "",
+    };
     expect([memoryQuotaFor(false, env), memoryQuotaFor(true, env)]).toEqual([50, 5]);
     expect([chatDailyTokensFor(false, env), chatDailyTokensFor(true, env)]).toEqual([1000, 200_000]);
     expect(() => checkQuotaConfig({ MEMORY_QUOTA: "lots" })).toThrow('MEMORY_QUOTA must be a number (got "lots").');

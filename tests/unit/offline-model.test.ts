@@ -2,7 +2,7 @@ import { generateText, isStepCount, Output, streamText, tool } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { planOps, proposeOps } from "@/lib/ai/offline/extraction";
-import { readMessage, thirdPerson } from "@/lib/ai/offline/intent";
+import { MAX_READ_CHARS, readablePart, readMessage, thirdPerson } from "@/lib/ai/offline/intent";
 import { OfflineLanguageModel } from "@/lib/ai/offline/model";
 import { sameSlot } from "@/lib/ai/offline/slots";
 import { createModelRegistry, languageModel } from "@/lib/ai/registry";
@@ -613,5 +613,29 @@ describe("OfflineLanguageModel", () => {
   it("is reachable through the provider registry as `offline`", () => {
     const model = languageModel(createModelRegistry({}), "offline");
     expect(model.provider).toBe("offline");
+  });
+});
+
+describe("offline reading of long messages", () => {
+  // The chat takes 20,000 characters a message part, and runs of blanks around "and" and ";" kept the old clause
+  // splitter busy for 36 s on this one. tests/security/redos.test.ts keeps every pattern linear; this bounds the text.
+  const blanks = " ".repeat(4_000);
+  const message = `I live in Lisbon. I like tea${blanks}and;${blanks}so${blanks}plus${blanks}; and${blanks}I work as a nurse.`;
+
+  it("reads at most MAX_READ_CHARS of a message, cut before a blank, in the chat and in the memory manager", async () => {
+    expect(message.length).toBeGreaterThan(20_000);
+    const part = readablePart(message);
+    expect(part.length).toBeLessThanOrEqual(MAX_READ_CHARS);
+    expect(message.startsWith(part) && /\s/.test(message.charAt(part.length))).toBe(true);
+    expect(readMessage(message)).toEqual(readMessage(part));
+
+    const { saved, tools } = fakeMemoryTools();
+    await generateText({ model: new OfflineLanguageModel(), tools, prompt: message, stopWhen: isStepCount(5) });
+    expect(saved.map((memory) => memory.text)).toEqual(["User lives in Lisbon", "User likes tea"]);
+    const ops = plannedOps({ ...memoryKinds, existing: [], messages: said(message) });
+    expect(ops).toMatchObject([
+      { op: "insert", content: { content: "User lives in Lisbon" } },
+      { op: "insert", content: { content: "User likes tea" } },
+    ]);
   });
 });

@@ -176,7 +176,11 @@ export function lastUserText(prompt: LanguageModelV4Prompt): string {
 /** The memories the app recalled into the instructions: one JSON object per line inside <memories>. */
 function recalledMemories(prompt: LanguageModelV4Prompt): Array<{ id: string; text: string }> {
   const system = prompt.find((message) => message.role === "system")?.content ?? "";
-  const block = system.match(/<memories>\n([\s\S]*?)\n<\/memories>/)?.[1] ?? "";
+  // Found with indexOf: a lazy /<memories>\n([\s\S]*?)\n<\/memories>/ rescans the rest from every opening tag.
+  const start = system.indexOf("<memories>\n");
+  const end = system.indexOf("\n</memories>", start);
+  if (start < 0 || end < 0) return [];
+  const block = system.slice(start + "<memories>\n".length, end);
   return block.split("\n").flatMap((line) => {
     try {
       const { id, text } = JSON.parse(line) as { id?: unknown; text?: unknown };

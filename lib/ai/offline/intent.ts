@@ -26,12 +26,33 @@ const GREETING =
 const LEAD_IN =
   /^(?:(?:actually|by\s+the\s+way|btw|also|well|ok|okay|so|oh|and|but|anyway|anyways|plus|fyi|in\s+fact|sorry|no|oops|one\s+more\s+thing|just\s+so\s+you\s+know|for\s+the\s+record)\b|(?:correction|update)\s*:)[\s,!.:;-]*/i;
 const FORGET =
-  /^(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?forget(?:\s+(?:that|about|what\s+i\s+said\s+about))?\s+(.+)$/i;
+  /^(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?forget(?:\s+(?:that|about|what\s+i\s+said\s+about))?\s+(\S.*)$/i;
+
+/**
+ * The characters of a message the offline model reads. Its rules read each clause together with the rest of its
+ * sentence, so their work grows faster than the text, and any guest may send the longest message the chat accepts;
+ * a person stating facts to remember says them in far fewer characters, so a longer message (a pasted document) is
+ * read from its start. Hosted models read whole messages.
+ */
+export const MAX_READ_CHARS = 2_000;
+
+/** The start of `message` the offline model reads: at most MAX_READ_CHARS, cut before a blank so no word is halved. */
+export function readablePart(message: string): string {
+  if (message.length <= MAX_READ_CHARS) return message;
+  let end = MAX_READ_CHARS;
+  while (end > 0 && !BLANK.test(message[end]!)) end--;
+  if (end > 0) return message.slice(0, end);
+  // One unbroken word: cut it, but never between the two halves of a surrogate pair.
+  const high = message.charCodeAt(MAX_READ_CHARS - 1);
+  return message.slice(0, high >= 0xd800 && high <= 0xdbff ? MAX_READ_CHARS - 1 : MAX_READ_CHARS);
+}
+
+const BLANK = /\s/;
 
 export function readMessage(message: string): Reading {
   const reading: Reading = { facts: [] };
   let greeted = false;
-  for (const sentence of sentences(message)) {
+  for (const sentence of sentences(readablePart(message))) {
     const { text, greeting } = stripLeadIns(sentence);
     greeted ||= greeting;
     const core = stripTrailing(text);
@@ -54,9 +75,13 @@ export function readMessage(message: string): Reading {
 export function sentences(text: string): string[] {
   const found: string[] = [];
   let start = 0;
-  for (const end of text.matchAll(/[.!?…]+(?=\s|$)|\n/g)) {
+  // A run of marks ends a sentence when a blank or the end follows it; that is checked by hand, since a lookahead in
+  // the pattern would make the engine retry the run from each of its marks.
+  for (const end of text.matchAll(/[.!?…]+|\n/g)) {
     const stop = end.index + end[0].length;
-    if (/\b(?:mr|mrs|ms|dr|st|prof|jr|sr|vs|etc|e\.g|i\.e)\.$/i.test(text.slice(start, stop))) continue;
+    if (end[0] !== "\n" && stop < text.length && !BLANK.test(text[stop]!)) continue;
+    // Only the end of the sentence so far can be an abbreviation ("prof." and a letter before it at most).
+    if (ABBREVIATION.test(text.slice(Math.max(start, stop - 8), stop))) continue;
     const sentence = text.slice(start, stop).trim();
     if (sentence) found.push(sentence);
     start = stop;
@@ -65,6 +90,8 @@ export function sentences(text: string): string[] {
   if (rest) found.push(rest);
   return found;
 }
+
+const ABBREVIATION = /\b(?:mr|mrs|ms|dr|st|prof|jr|sr|vs|etc|e\.g|i\.e)\.$/i;
 
 function stripLeadIns(sentence: string): { text: string; greeting: boolean } {
   let text = sentence;
@@ -81,13 +108,30 @@ function stripLeadIns(sentence: string): { text: string; greeting: boolean } {
  * Questions about one of the user's facts ask in other words than the memory says it ("where do I live?" /
  * "User lives in Lisbon"): the search also gets the memory's words. Other questions are searched as they are.
  */
-const QUESTION_TOPICS: Array<[RegExp, string]> = [
-  [/\bwhere\b.*\b(?:live|living|based|stay|home)\b|\bmy\s+(?:city|address|home\s+town|hometown)\b/i, "lives in"],
+const QUESTION_TOPICS: Array<[{ test(question: string): boolean }, string]> = [
+  [
+    {
+      test: (question) =>
+        asksWhereTheyLive(question) || /\bmy\s+(?:city|address|home\s+town|hometown)\b/i.test(question),
+    },
+    "lives in",
+  ],
   [/\b(?:job|work|occupation|profession|career|do\s+for\s+(?:a\s+)?living)\b/i, "works as job"],
   [/\bname\b|\bwho\s+am\s+i\b|\bcall(?:ed)?\s+me\b/i, "name"],
   [/\bhow\s+old\b|\bmy\s+age\b/i, "years old"],
   [/\ballerg/i, "allergic"],
 ];
+
+/**
+ * "Where do I live?": "where" and, later on the same line, a word for home. By hand, because a pattern such as
+ * /\bwhere\b.*\blive\b/ scans to the end of the line from every "where" and is quadratic in their number.
+ */
+function asksWhereTheyLive(question: string): boolean {
+  return question.split(/[\n\r\u2028\u2029]/).some((line) => {
+    const where = /\bwhere\b/i.exec(line);
+    return where !== null && /\b(?:live|living|based|stay|home)\b/i.test(line.slice(where.index + where[0].length));
+  });
+}
 
 function searchQuery(question: string): string {
   const topic = QUESTION_TOPICS.find(([pattern]) => pattern.test(question))?.[1];

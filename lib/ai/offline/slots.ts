@@ -1,3 +1,5 @@
+import { trimEnd } from "@/lib/text/trim";
+
 /**
  * Which fact about the user a memory holds, so a new statement of the same fact updates the memory instead of
  * contradicting it ("User lives in Toronto" → "User lives in Vancouver"). Memories are matched in the offline
@@ -19,7 +21,8 @@ interface SlotRule {
 
 /**
  * Facts that hold one value at a time, tried in order on the lower-cased memory text with "the user" read as
- * "user". The first that matches decides.
+ * "user". The first that matches decides. The text is one line (see normalize), so after a lazy value the rest is
+ * `[\s\S]+`, which cannot fail once reached: with `.+$` the engine would rescan the rest from every " at " or " to ".
  */
 const SINGLE_VALUED: SlotRule[] = [
   { key: "name", pattern: /^user's (?:(?:full|first) )?name is (.+)$/ },
@@ -32,9 +35,9 @@ const SINGLE_VALUED: SlotRule[] = [
     pattern: /^user (?:just |recently )?(?:moved|relocated) to (?!(?:a|an|another|their|the new)\b)(.+)$/,
   },
   { key: "residence", pattern: /^user's home is in (.+)$/ },
-  { key: "job", pattern: /^user (?:works|is working|is employed) as (?:an? )?(.+?)(?: (?:in|at|for|with) .+)?$/ },
+  { key: "job", pattern: /^user (?:works|is working|is employed) as (?:an? )?(.+?)(?: (?:in|at|for|with) [\s\S]+)?$/ },
   { key: "job", pattern: /^user's (?:job|occupation|profession|role) is (?:an? )?(.+)$/ },
-  { key: "job", pattern: /^user is an? (.+?) (?:at|for) .+$/ },
+  { key: "job", pattern: /^user is an? (.+?) (?:at|for) [\s\S]+$/ },
   { key: "employer", pattern: /^user (?:works|is working) (?:at|for) (.+)$/ },
   { key: "origin", pattern: /^user (?:is|comes) from (.+)$/ },
   { key: "birthplace", pattern: /^user was born in (.+)$/ },
@@ -42,11 +45,11 @@ const SINGLE_VALUED: SlotRule[] = [
   // "prefers tea over coffee" and "prefers coffee over tea" are one choice between the same two things.
   {
     key: (m) => `choice:${[m[1], m[2]].sort().join("|")}`,
-    pattern: /^user prefers (.+?) (?:over|to|rather than) (.+)$/,
+    pattern: /^user prefers (.+?) (?:over|to|rather than) ([\s\S]+)$/,
     value: (m) => m[1]!,
   },
-  { key: (m) => `preference:${m[2]}`, pattern: /^user prefers (.+?) (?:for|when|in|with) (.+)$/ },
-  { key: (m) => `attribute:${m[1]}`, pattern: /^user's (.+?) (?:is|are) (.+)$/, value: (m) => m[2]! },
+  { key: (m) => `preference:${m[2]}`, pattern: /^user prefers (.+?) (?:for|when|in|with) ([\s\S]+)$/ },
+  { key: (m) => `attribute:${m[1]}`, pattern: /^user's (.+?) (?:is|are) ([\s\S]+)$/, value: (m) => m[2]! },
 ];
 
 /** Facts that accumulate: a second allergy or language is another memory, never a replacement of the first. */
@@ -83,13 +86,12 @@ export function sameSlot(a: string, b: string): boolean {
 }
 
 function normalize(text: string) {
-  return text
+  const lower = text
     .trim()
     .toLowerCase()
     .replace(/’/g, "'")
-    .replace(/^the user\b/, "user")
-    .replace(/[\s.!?]+$/, "")
-    .replace(/\s+/g, " ");
+    .replace(/^the user\b/, "user");
+  return trimEnd(lower, ".!?").replace(/\s+/g, " ");
 }
 
 const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];

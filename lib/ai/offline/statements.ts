@@ -1,3 +1,5 @@
+import { trimEnd } from "@/lib/text/trim";
+
 /**
  * The offline model's reading of English statements: a sentence is split into clauses, each first-person clause
  * ("I work as a nurse", "my name is Priya", "I'm allergic to peanuts") becomes one fact about the user written in
@@ -77,37 +79,40 @@ const DISCOURSE_NOUNS = new Set(
 /** Objects of "I have" that are conversation, not possessions: "I have a question". */
 const HAVE_DISCOURSE = /^(?:to\b|got to\b|no idea\b|an? (?:quick |small |other )?(?:question|idea|feeling|doubt)s?\b)/i;
 
-const APOSTROPHE = "['’]";
-const I_AM = new RegExp(`^i(?:${APOSTROPHE}m|\\s+am)\\s+(.+)$`, "i");
-const I_WAS = /^i\s+was\s+(.+)$/i;
-const I_HAVE = new RegExp(`^i(?:${APOSTROPHE}ve|\\s+have)\\s+(?:got\\s+)?(.+)$`, "i");
-const I_WOULD_RATHER = new RegExp(`^i(?:${APOSTROPHE}d|\\s+would)\\s+rather\\s+(.+)$`, "i");
-const NAME = new RegExp(
-  `^(?:my\\s+(?:(?:full|first)\\s+)?name(?:\\s+is|${APOSTROPHE}s)|call\\s+me|i\\s+go\\s+by|i(?:${APOSTROPHE}m|\\s+am)\\s+called|people\\s+call\\s+me)\\s+(.+)$`,
-  "i",
-);
+/*
+ * A clause's rest is read as `\s+(\S.*)$`, never `\s+(.+)$`: both \s+ and .+ take blanks, so on a clause that fails at
+ * its end the engine would try every way to share a run of blanks between them (quadratic in the run). Patterns are
+ * literals so the ReDoS test (tests/security/redos.test.ts) can check each one.
+ */
+const I_AM = /^i(?:['’]m|\s+am)\s+(\S.*)$/i;
+const I_WAS = /^i\s+was\s+(\S.*)$/i;
+const I_HAVE = /^i(?:['’]ve|\s+have)\s+(?:got\s+)?(\S.*)$/i;
+const I_WOULD_RATHER = /^i(?:['’]d|\s+would)\s+rather\s+(\S.*)$/i;
+const NAME =
+  /^(?:my\s+(?:(?:full|first)\s+)?name(?:\s+is|['’]s)|call\s+me|i\s+go\s+by|i(?:['’]m|\s+am)\s+called|people\s+call\s+me)\s+(\S.*)$/i;
 const CAPITALIZED_NAME = /^\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*)?$/u;
-const MOVED = new RegExp(
-  `^i(?:${APOSTROPHE}ve|\\s+have)?\\s+(?:(?:just|recently|finally|also|actually)\\s+)*(?:moved|relocated)\\s+(?:back\\s+)?to\\s+(.+)$`,
-  "i",
-);
+const MOVED =
+  /^i(?:['’]ve|\s+have)?\s+(?:(?:just|recently|finally|also|actually)\s+)*(?:moved|relocated)\s+(?:back\s+)?to\s+(\S.*)$/i;
 /** A place name: capitalised words, with the small words of names between them ("Rio de Janeiro", "Porto, Portugal"). */
 const PLACE =
   /^(?:the\s+)?\p{Lu}[\p{L}.'’-]*(?:(?:\s+|,\s*|\s+(?:de|da|do|del|di|la|le|of|on|upon|am|im|sur)\s+)\p{Lu}[\p{L}.'’-]*)*/u;
 const MY_THING =
-  /^my\s+([\p{L}\p{N}'’-]+(?:\s+[\p{L}\p{N}'’-]+){0,3}?)\s+(is|are|was|were|has|have|lives|works|likes|loves|hates|prefers|speaks|plays|studies|goes|comes|teaches)\s+(.+)$/iu;
-const MY_X_AND_I = /^my\s+([\p{L}'’-]+(?:\s+[\p{L}'’-]+)?)\s+and\s+i\s+(.+)$/iu;
+  /^my\s+([\p{L}\p{N}'’-]+(?:\s+[\p{L}\p{N}'’-]+){0,3}?)\s+(is|are|was|were|has|have|lives|works|likes|loves|hates|prefers|speaks|plays|studies|goes|comes|teaches)\s+(\S.*)$/iu;
+const MY_X_AND_I = /^my\s+([\p{L}'’-]+(?:\s+[\p{L}'’-]+)?)\s+and\s+i\s+(\S.*)$/iu;
 const INSTRUCTION = /^(?:please\s+)?(?:always|never|don't|do\s+not|avoid|make\s+sure)\b/i;
 const STANDALONE_INSTRUCTION = /^(?:please\s+)?(?:always|never)\s+\S+\s+\S+/i;
-const FROM_NOW_ON = /^(?:from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future)[,:]?\s+(.+)$/i;
+const FROM_NOW_ON = /^(?:from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future)[,:]?\s+(\S.*)$/i;
 const REMEMBER =
-  /^(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:remember|note|keep\s+in\s+mind|don't\s+forget)(?:\s+that)?[,:]?\s+(.+)$/i;
+  /^(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:remember|note|keep\s+in\s+mind|don't\s+forget)(?:\s+that)?[,:]?\s+(\S.*)$/i;
 
 /**
  * Where a sentence may split into clauses: "and", "but", "plus" (after a comma or not), a semicolon, or "so". The
- * split is taken only when both sides are statements, so "I like salt and pepper" stays one fact.
+ * split is taken only when both sides are statements, so "I like salt and pepper" stays one fact. A match starts at
+ * a comma, a semicolon or a blank and takes the whole run of blanks after it, so the engine reads a run once (a
+ * pattern that may start anywhere in a run, like /\s*[,;]?\s+and\s+/, rescans it from each blank and is cubic in
+ * its length); a run or a comma with no conjunction after it matches without a word and splits nothing.
  */
-const SEPARATOR = /\s*[,;]?\s+(and|but|plus|so)\s+|\s*;\s*/gi;
+const SEPARATOR = /[,;]?\s+(?:(and|but|plus|so)\s+)?|;\s*/gi;
 
 /** The facts a statement sentence (lead-ins removed) states; none for small talk. */
 export function readStatement(text: string, options: { greeted?: boolean } = {}): Fact[] {
@@ -135,6 +140,7 @@ function readClauses(text: string, options: ReadOptions): Fact[] {
   let start = 0;
   let previous: string | null = null;
   for (const separator of text.matchAll(SEPARATOR)) {
+    if (!separator[1] && !separator[0].includes(";")) continue;
     const left = text.slice(start, separator.index);
     const right = text.slice(separator.index + separator[0].length);
     const word = separator[1]?.toLowerCase();
@@ -161,6 +167,23 @@ function readClauses(text: string, options: ReadOptions): Fact[] {
   return facts;
 }
 
+/** Words that only tie a clause to the moment ("I like tea too"), dropped when they end it after a blank. */
+const TRAILING_FILLER = /(?:too|as well|now|these days|nowadays)$/i;
+
+/**
+ * The clause without a trailing filler and the blanks (and comma) before it. The blanks are trimmed by hand: a
+ * pattern such as /,?\s+(?:too|now)$/ rescans a long run of blanks from each of them.
+ */
+function withoutTrailingFiller(clause: string): string {
+  const filler = TRAILING_FILLER.exec(clause);
+  if (!filler) return clause;
+  const before = clause.slice(0, filler.index);
+  const kept = trimEnd(before);
+  // "I know": the filler must stand as a word of its own.
+  if (kept.length === before.length) return clause;
+  return kept.endsWith(",") ? kept.slice(0, -1) : kept;
+}
+
 /**
  * One clause as a fact, or null when it states nothing lasting. `previous` is the clause before it in the sentence:
  * "I live in Lisbon and work as a nurse" lends "I" to "work as a nurse", and a "them" refers to its last noun.
@@ -168,8 +191,8 @@ function readClauses(text: string, options: ReadOptions): Fact[] {
 function readClause(raw: string, options: ReadOptions, previous: string | null = null): string | null {
   let clause = stripTrailing(raw)
     .replace(/^(?:(?:and|but|plus|so|also|then|now|actually)\b[,\s]*)+/i, "")
-    .replace(/,\s*not\s+[^,]+$/i, "")
-    .replace(/,?\s+(?:too|as well|now|these days|nowadays)$/i, "");
+    .replace(/,\s*not\s[^,]+$/i, "");
+  clause = withoutTrailingFiller(clause);
   if (!clause) return null;
   if (options.elide !== false && previous && /^i\b/i.test(previous.trim()) && opensVerbPhrase(clause)) {
     clause = `I ${clause}`;
@@ -192,7 +215,7 @@ function firstPerson(clause: string, options: ReadOptions): string | null {
   if (moved) {
     // Where the user lives now is the lasting fact; "last month" would soon be wrong.
     const place = moved[1]!.match(PLACE)?.[0];
-    return place ? `User lives in ${place.replace(/[,\s]+$/, "")}` : `User moved to ${innerPronouns(moved[1]!)}`;
+    return place ? `User lives in ${trimEnd(place, ",")}` : `User moved to ${innerPronouns(moved[1]!)}`;
   }
   const am = clause.match(I_AM);
   if (am) {
@@ -209,15 +232,18 @@ function firstPerson(clause: string, options: ReadOptions): string | null {
   if (have) {
     const object = have[1]!.replace(LINKING_ADVERBS, "");
     if (HAVE_DISCOURSE.test(object)) return null;
-    const been = object.match(/^been\s+(.+)$/i);
+    const been = object.match(/^been\s+(\S.*)$/i);
     if (been) return lastingState(been[1]!) ? `User has been ${innerPronouns(been[1]!)}` : null;
     return `User has ${innerPronouns(object)}`;
   }
   const together = clause.match(MY_X_AND_I);
   if (together) {
-    const verb = together[2]!.match(/^(\S+)\s*(.*)$/)!;
-    if (FACT_VERBS.has(verb[1]!.toLowerCase()) || PAST_FACT_VERBS.has(verb[1]!.toLowerCase())) {
-      return `User and their ${together[1]} ${verb[1]!.toLowerCase()} ${innerPronouns(verb[2]!)}`.trim();
+    const rest = together[2]!;
+    const gap = rest.search(/\s/);
+    const verb = (gap < 0 ? rest : rest.slice(0, gap)).toLowerCase();
+    if (FACT_VERBS.has(verb) || PAST_FACT_VERBS.has(verb)) {
+      const object = gap < 0 ? "" : rest.slice(gap).trimStart();
+      return `User and their ${together[1]} ${verb} ${innerPronouns(object)}`.trim();
     }
   }
   const mine = clause.match(MY_THING);
@@ -300,14 +326,30 @@ function resolveThem(fact: string, previous: string): string {
   return antecedent ? fact.replace(/\bthem\b/gi, innerPronouns(antecedent)) : fact;
 }
 
+/** Words whose object a following "them" may refer to: "allergic to peanuts", "I love dogs". */
+const PLURAL_OBJECT_OF = new Set(
+  "to of with about for on from like love hate dislike eat avoid enjoy prefer own have keep".split(" "),
+);
+
 /** The plural noun a clause ends on, which a following "them" refers to: "I'm allergic to peanuts" → "peanuts". */
 function lastPluralNoun(clause: string): string | null {
-  const match = stripTrailing(clause).match(
-    /\b(?:to|of|with|about|for|on|from|like|love|hate|dislike|eat|avoid|enjoy|prefer|own|have|keep)\s+((?:[\p{L}'’-]+\s+){0,2}[\p{L}'’-]+s)$/iu,
-  );
-  if (!match) return null;
-  const phrase = match[1]!;
-  return /^(?:them|these|those|this|that|it|us|yours|his|hers|ours|theirs)$/i.test(phrase) ? null : phrase;
+  const text = stripTrailing(clause);
+  const words = [...text.matchAll(/\S+/g)];
+  // The noun phrase is the last one to three words after one of PLURAL_OBJECT_OF; the longest that qualifies.
+  for (let length = Math.min(3, words.length - 1); length >= 1; length--) {
+    const lead = words[words.length - length - 1]![0].toLowerCase();
+    const phrase = words.slice(-length);
+    // The opener may close a longer token only after a character that ends a word: "(to", not "onto".
+    const opens = [...PLURAL_OBJECT_OF].some(
+      (word) => lead.endsWith(word) && !/\w/.test(lead.charAt(lead.length - word.length - 1)),
+    );
+    if (!opens) continue;
+    if (!phrase.every((word) => /^[\p{L}'’-]+$/u.test(word[0])) || !/^[\p{L}'’-]+s$/iu.test(phrase.at(-1)![0]))
+      continue;
+    const found = text.slice(phrase[0]!.index);
+    return /^(?:them|these|those|this|that|it|us|yours|his|hers|ours|theirs)$/i.test(found) ? null : found;
+  }
+  return null;
 }
 
 /** Rewrites a first-person statement so the memory reads correctly out of context ("I prefer" → "User prefers"). */
@@ -316,10 +358,10 @@ export function thirdPerson(statement: string): string {
   const fact = firstPerson(text, {});
   if (fact) return fact;
   const subject: Array<[RegExp, string]> = [
-    [new RegExp(`^i(?:${APOSTROPHE}m|\\s+am)\\b`, "i"), "User is"],
+    [/^i(?:['’]m|\s+am)\b/i, "User is"],
     [/^i don't\b/i, "User doesn't"],
     [/^i do not\b/i, "User does not"],
-    [new RegExp(`^i(?:${APOSTROPHE}ve|\\s+have)\\b`, "i"), "User has"],
+    [/^i(?:['’]ve|\s+have)\b/i, "User has"],
     [/^my\b/i, "User's"],
   ];
   for (const [pattern, replacement] of subject) {
@@ -335,8 +377,8 @@ const INNER: Array<[RegExp, string]> = [
   [/\bmine\b/gi, "theirs"],
   [/\bmy\b/gi, "their"],
   [/\bme\b/gi, "them"],
-  [new RegExp(`\\bi(?:${APOSTROPHE}m|\\s+am)\\b`, "gi"), "they are"],
-  [new RegExp(`\\bi${APOSTROPHE}ve\\b`, "gi"), "they have"],
+  [/\bi(?:['’]m|\s+am)\b/gi, "they are"],
+  [/\bi['’]ve\b/gi, "they have"],
   [/\bI\b/g, "they"],
 ];
 
@@ -352,7 +394,7 @@ function instructionPronouns(text: string) {
   return text
     .replace(/\b(?:me|myself)\b/gi, "the user")
     .replace(/\b(?:my|mine)\b/gi, "the user's")
-    .replace(new RegExp(`\\bi(?:${APOSTROPHE}m|\\s+am)\\b`, "gi"), "the user is")
+    .replace(/\bi(?:['’]m|\s+am)\b/gi, "the user is")
     .replace(/\bI\b/g, "the user");
 }
 
@@ -377,7 +419,7 @@ function tail(text: string, group: string) {
 }
 
 export function stripTrailing(text: string) {
-  return text.trim().replace(/[\s.!?…]+$/, "");
+  return trimEnd(text.trim(), ".!?…");
 }
 
 export function capitalize(text: string) {

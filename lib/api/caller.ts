@@ -79,7 +79,7 @@ function presentedKey(request: Request, keyHeader: KeyHeader): string | null {
   const value = request.headers.get(keyHeader);
   if (value === null) return null;
   if (keyHeader === "x-api-key") return value.trim();
-  const match = /^Bearer\s+(.+)$/i.exec(value.trim());
+  const match = /^Bearer\s+(\S.*)$/i.exec(value.trim());
   return match?.[1]?.trim() ?? "";
 }
 

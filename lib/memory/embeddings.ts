@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
 import { asUser } from "@/lib/db/unit-of-work";
 import { logFailure } from "@/lib/log";
+import { trimEnd } from "@/lib/text/trim";
 import type { MemoryContext } from "./context";
 import { ownedUnder } from "./filters";
 import { textArray } from "./namespace";
@@ -105,10 +106,7 @@ export async function embeddingBacklogAcrossUsers(
 export function embedQuery(ctx: MemoryContext, query: string): Promise<number[] | undefined> {
   if (!canEmbed(ctx)) return Promise.resolve(undefined);
   // Recall asks with the message, the search tool often with the same words less the question mark.
-  const key = query
-    .trim()
-    .replace(/[\s?.!]+$/, "")
-    .toLowerCase();
+  const key = trimEnd(query.trim(), "?.!").toLowerCase();
   const cached = ctx.queryEmbeddings?.get(key);
   if (cached) return cached;
   const vector = embed({ model: ctx.embeddingModel, value: query }).then(

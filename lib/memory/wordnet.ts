@@ -87,13 +87,19 @@ function pointersAt(data: Buffer, offset: number): string {
   return (gloss < 0 ? line : line.subarray(0, gloss)).toString("latin1");
 }
 
+/** "atom(a)" → "atom": a word's syntactic marker, cut by hand (a pattern like /\(.*\)$/ rescans from every "("). */
+function withoutMarker(word: string): string {
+  const open = word.indexOf("(");
+  return open >= 0 && word.endsWith(")") ? word.slice(0, open) : word;
+}
+
 /** A data.noun line without its gloss: offset, lexicographer file, type, word count (hex), words with lex ids, pointers. */
 function parseSynset(line: string): Synset {
   const wordCount = Number.parseInt(line.split(" ", 4)[3] as string, 16);
   const head = line.split(" ", 4 + 2 * wordCount);
   const words: string[] = [];
   for (let i = 0; i < wordCount; i++) {
-    const word = (head[4 + 2 * i] as string).toLowerCase().replace(/\(.*\)$/, "");
+    const word = withoutMarker((head[4 + 2 * i] as string).toLowerCase());
     if (/^[a-z]+$/.test(word)) words.push(word);
   }
   const narrower: number[] = [];

@@ -47,6 +47,7 @@ const batch = await import("@/app/api/v1/memories/batch/route");
 const me = await import("@/app/api/v1/me/route");
 const keys = await import("@/app/api/v1/keys/route");
 const key = await import("@/app/api/v1/keys/[id]/route");
+const revokeSessions = await import("@/app/api/v1/sessions/revoke/route");
 const extraction = await import("@/app/api/v1/threads/[id]/extraction/route");
 const revertRun = await import("@/app/api/v1/extraction-runs/[id]/revert/route");
 const usage = await import("@/app/api/v1/usage/route");
@@ -363,6 +364,13 @@ function endpoints(): Endpoint[] {
       handler: key.DELETE,
       access: "caller",
       idParam: "id",
+    },
+    {
+      name: "POST /api/v1/sessions/revoke",
+      method: "POST",
+      path: "/api/v1/sessions/revoke",
+      handler: revokeSessions.POST,
+      access: "caller",
     },
     {
       name: "POST /api/v1/webhooks",
@@ -819,6 +827,7 @@ const ROUTE_METHODS: Record<string, string[]> = {
   "api/v1/keys": ["GET", "POST"],
   "api/v1/keys/[id]": ["DELETE"],
   "api/v1/me": ["GET"],
+  "api/v1/sessions/revoke": ["POST"],
   "api/v1/memories": ["GET", "POST"],
   "api/v1/memories/[id]": ["DELETE", "GET", "PATCH"],
   "api/v1/memories/[id]/history": ["GET"],

@@ -32,7 +32,8 @@ export default defineConfig({
   webServer: {
     // A production server on its own fresh embedded database, so runs never see each other's data.
     // A keep-alive connection outlives the tests' idle gaps (Node's 5 s default races a request sent as it closes).
-    command: `rm -rf .data/e2e && npx next start -p ${PORT} -H 127.0.0.1 --keepAliveTimeout 65000`,
+    // e2e/seed-admin.ts registers the admin account (admin@example.com) and grants it the admin flag first.
+    command: `rm -rf .data/e2e && node --import tsx e2e/seed-admin.ts && npx next start -p ${PORT} -H 127.0.0.1 --keepAliveTimeout 65000`,
     url: `${baseURL}/api/health`,
     timeout: 120_000,
     reuseExistingServer: false,
@@ -41,7 +42,6 @@ export default defineConfig({
       PGLITE_DIR: ".data/e2e/pglite",
       AUTH_SECRET: "e2e-only-secret-not-for-production-0123456789",
       AUTH_GUESTS: "true",
-      ADMIN_EMAILS: "admin@example.com",
       EXTRACTION_DEBOUNCE_MS: "500",
       // Every browser context is a new guest and all of them come from one client key (no TRUST_PROXY): about 25
       // guests, 6 registrations and 3 sign-ins per run fit the default of 30 a minute, but with no room for growth.

@@ -190,10 +190,11 @@ test("an admin browses a user's memories read-only, the user sees it in the acce
 
   const admin = await browser.newContext();
   const adminPage = await admin.newPage();
-  await adminPage.goto("/register");
+  // The admin account and its flag come from e2e/seed-admin.ts, run before the server starts.
+  await adminPage.goto("/login");
   await adminPage.getByLabel("Email").fill("admin@example.com");
   await adminPage.getByLabel("Password").fill("correct horse battery");
-  await adminPage.getByRole("button", { name: "Create account" }).click();
+  await adminPage.getByRole("button", { name: "Sign in" }).click();
   await expect(adminPage.getByTestId("user-menu")).toContainText("admin@example.com");
   await adminPage.goto("/memories/admin");
   await adminPage.getByLabel(/Search users/).fill(ownerId);

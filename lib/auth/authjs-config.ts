@@ -4,7 +4,16 @@ import { describeErrorWithStack } from "@/lib/log";
 
 declare module "next-auth" {
   interface Session {
-    user: { id: string; role: Role; root: string[]; isGuest: boolean; email: string | null; name: string | null };
+    user: {
+      id: string;
+      role: Role;
+      root: string[];
+      isGuest: boolean;
+      email: string | null;
+      name: string | null;
+      /** The user's row could not be read for this request (lib/auth/session.ts refuses to act on it). */
+      unchecked: boolean;
+    };
   }
   interface User {
     sessionGeneration?: number;
@@ -19,6 +28,7 @@ declare module "@auth/core/jwt" {
     role?: Role;
     root?: string[];
     isGuest?: boolean;
+    unchecked?: boolean;
   }
 }
 
@@ -50,6 +60,7 @@ export const authConfig = {
           isGuest: token.isGuest ?? false,
           email: token.email ?? null,
           name: token.name ?? null,
+          unchecked: token.unchecked ?? false,
           // Auth.js types a session email as always present; guests have none.
         } as typeof session.user;
       }

@@ -7,6 +7,7 @@ import { resolveAuthSecret } from "@/lib/auth/secret";
 import { checkSession } from "@/lib/auth/session-validity";
 import { createGuestUser, type UserRow, userForOAuth, verifyCredentials } from "@/lib/auth/users";
 import { getDatabase } from "@/lib/db";
+import { logFailure } from "@/lib/log";
 import { authConfig } from "./authjs-config";
 
 export const guestsEnabled = () => process.env.AUTH_GUESTS !== "false";
@@ -58,9 +59,17 @@ export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(() 
       if (user?.id) return signedInToken(token, { id: user.id, sessionGeneration: user.sessionGeneration ?? 0 });
       if (!token.uid) return null;
       // Every later read of the cookie: a null here makes Auth.js drop the cookie and report no session.
-      const { db } = (await getDatabase()).unbound;
-      const current = await checkSession(db, { uid: token.uid, generation: token.generation ?? 0 });
-      return current ? { ...token, ...current } : null;
+      let current: Awaited<ReturnType<typeof checkSession>>;
+      try {
+        const { db } = (await getDatabase()).unbound;
+        current = await checkSession(db, { uid: token.uid, generation: token.generation ?? 0 });
+      } catch (error) {
+        // A throw here would make Auth.js drop the cookie too, and a guest, who has no password, would lose their
+        // account to a database hiccup. The token stays, marked unchecked, and no principal is made from it.
+        logFailure("session check failed", error);
+        return { ...token, unchecked: true };
+      }
+      return current ? { ...token, ...current, unchecked: false } : null;
     },
   },
 }));

@@ -116,6 +116,19 @@ describeEachDatabase("sessions checked against the user's row", (use) => {
     expect((await page("/memories", cookie)).headers.get("location")).toContain("/api/auth/guest");
   });
 
+  it("keeps the cookie but acts on nothing when the user's row cannot be read", async () => {
+    const cookie = await signIn(email);
+    routeHarness.database = undefined;
+    const failed = await whoAmI(cookie);
+    expect(failed.status).toBe(500);
+    const gate = await page("/memories", cookie);
+    expect(gate.headers.get("x-middleware-next")).toBe("1");
+    const sessionCookies = gate.headers.getSetCookie().filter((line) => line.startsWith("authjs.session-token="));
+    expect(sessionCookies.every((line) => line.split(";")[0] !== "authjs.session-token=")).toBe(true);
+    routeHarness.database = use();
+    expect((await whoAmI(cookie)).json).toMatchObject({ userId });
+  });
+
   it("never makes a registered ADMIN_EMAILS address admin; the database flag does, on the next request", async () => {
     vi.stubEnv("ADMIN_EMAILS", email);
     const cookie = await signIn(email);

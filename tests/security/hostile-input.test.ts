@@ -48,6 +48,7 @@ const me = await import("@/app/api/v1/me/route");
 const keys = await import("@/app/api/v1/keys/route");
 const key = await import("@/app/api/v1/keys/[id]/route");
 const revokeSessions = await import("@/app/api/v1/sessions/revoke/route");
+const account = await import("@/app/api/v1/account/route");
 const extraction = await import("@/app/api/v1/threads/[id]/extraction/route");
 const revertRun = await import("@/app/api/v1/extraction-runs/[id]/revert/route");
 const usage = await import("@/app/api/v1/usage/route");
@@ -371,6 +372,25 @@ function endpoints(): Endpoint[] {
       path: "/api/v1/sessions/revoke",
       handler: revokeSessions.POST,
       access: "caller",
+    },
+    {
+      name: "DELETE /api/v1/account",
+      method: "DELETE",
+      path: "/api/v1/account",
+      handler: account.DELETE,
+      access: "caller",
+      body: {
+        valid: () => ({ confirm: "delete my account" }),
+        wrongTypes: {
+          "confirm as number": { confirm: 1 },
+          "confirm as null": { confirm: null },
+          "confirm another sentence": { confirm: "delete my acount" },
+          "confirm missing": {},
+          "unknown field": { confirm: "delete my account", userId: "someone" },
+        },
+        withJson: (value) => ({ confirm: value }),
+        withText: (text) => ({ confirm: text }),
+      },
     },
     {
       name: "POST /api/v1/webhooks",
@@ -827,6 +847,7 @@ const ROUTE_METHODS: Record<string, string[]> = {
   "api/v1/keys": ["GET", "POST"],
   "api/v1/keys/[id]": ["DELETE"],
   "api/v1/me": ["GET"],
+  "api/v1/account": ["DELETE"],
   "api/v1/sessions/revoke": ["POST"],
   "api/v1/memories": ["GET", "POST"],
   "api/v1/memories/[id]": ["DELETE", "GET", "PATCH"],
@@ -877,6 +898,8 @@ describe("the hostile-input table covers every route", () => {
       "api/v1/keys": keys,
       "api/v1/keys/[id]": key,
       "api/v1/me": me,
+      "api/v1/account": account,
+      "api/v1/sessions/revoke": revokeSessions,
       "api/v1/memories": memories,
       "api/v1/memories/[id]": memory,
       "api/v1/memories/[id]/history": history,

@@ -1,6 +1,6 @@
 import { subscribe } from "node:diagnostics_channel";
 import type { IncomingMessage } from "node:http";
-import type { Socket } from "node:net";
+import { isIPv6, type Socket } from "node:net";
 import { processState } from "@/lib/process-state";
 
 /** The limit key of every client whose address is not known: they share one budget. */
@@ -68,5 +68,41 @@ export function clientAddress(headers: Headers, env: Record<string, string | und
           .map((entry) => entry.trim())
           .filter(Boolean)
           .at(-hops);
-  return address && address.length <= 64 ? address : UNKNOWN_CLIENT;
+  return address && address.length <= 64 ? limitKeyOf(address) : UNKNOWN_CLIENT;
+}
+
+/** The eight 16-bit groups of an IPv6 address (a trailing dotted IPv4 part counts as two), or null. */
+function ipv6Groups(address: string): number[] | null {
+  const bare = address.split("%")[0] ?? "";
+  if (!isIPv6(bare)) return null;
+  const [left = "", right] = bare.split("::");
+  const parse = (part: string) =>
+    part
+      ? part.split(":").flatMap((group) => {
+          if (!group.includes(".")) return [Number.parseInt(group, 16)];
+          const [a = 0, b = 0, c = 0, d = 0] = group.split(".").map(Number);
+          return [(a << 8) | b, (c << 8) | d];
+        })
+      : [];
+  const head = parse(left);
+  const tail = right === undefined ? [] : parse(right);
+  return [...head, ...new Array(8 - head.length - tail.length).fill(0), ...tail];
+}
+
+/**
+ * What a client address is counted under. One IPv6 host is normally handed a whole /64 and can pick any address in
+ * it, so an IPv6 client is counted by its /64; an IPv4-mapped IPv6 address (`::ffff:203.0.113.9`, how a dual-stack
+ * socket reports IPv4 peers) is the IPv4 address it carries, so both spellings share one budget.
+ */
+export function limitKeyOf(address: string): string {
+  const groups = ipv6Groups(address);
+  if (!groups) return address;
+  const [g0, g1, g2, g3, g4, g5, g6 = 0, g7 = 0] = groups;
+  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0xffff) {
+    return [g6 >> 8, g6 & 0xff, g7 >> 8, g7 & 0xff].join(".");
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(":")}::/64`;
 }

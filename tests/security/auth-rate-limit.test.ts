@@ -96,6 +96,18 @@ describe("client address", () => {
       UNKNOWN_CLIENT,
     );
   });
+
+  it("counts an IPv6 client by its /64 and an IPv4-mapped address as the IPv4 address it carries", () => {
+    const behind = (address: string) =>
+      clientAddress(new Headers({ "x-forwarded-for": address }), { TRUST_PROXY: "1" });
+    expect(behind("2001:db8:1:2:aaaa::1")).toBe("2001:db8:1:2::/64");
+    expect(behind("2001:db8:1:2:ffff:ffff:ffff:fffe")).toBe("2001:db8:1:2::/64");
+    expect(behind("2001:db8:1:3::1")).toBe("2001:db8:1:3::/64");
+    expect(behind("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+    expect(behind("::ffff:203.0.113.9")).toBe("203.0.113.9");
+    expect(behind("::ffff:cb00:7109")).toBe("203.0.113.9");
+    expect(behind("203.0.113.9")).toBe("203.0.113.9");
+  });
 });
 
 describeEachDatabase("auth rate limits", (use, backend) => {

@@ -483,6 +483,7 @@ export const webhookDeliveries = pgTable(
     }).onDelete("cascade"),
     index("webhook_deliveries_endpoint_created_idx").on(t.userId, t.endpointId, t.createdAt),
     index("webhook_deliveries_user_memory_idx").on(t.userId, t.memoryId),
+    index("webhook_deliveries_user_unfinished_idx").on(t.userId).where(sql`${t.status} in ('pending', 'sending')`),
     check("webhook_deliveries_status_check", sql`${t.status} in ('pending', 'sending', 'succeeded', 'failed')`),
   ],
 );

@@ -44,6 +44,8 @@ export interface WebhookJobData {
   deliveryId: string;
   /** Which attempt of the delivery this job makes (1 for the first). */
   attempt: number;
+  /** The delivery's place in its user's backlog (ScheduledDelivery.backlog): sets the job's priority, not carried. */
+  backlog?: number;
 }
 
 export interface EmbeddingJobData {
@@ -204,7 +206,14 @@ export class JobQueue {
     if (jobs.length === 0) return;
     await this.boss.insert(
       WEBHOOK_QUEUE,
-      jobs.map((data) => ({ data: { ...data }, group: { id: data.userId }, ...(startAfter ? { startAfter } : {}) })),
+      jobs.map(({ backlog, ...data }) => ({
+        data,
+        group: { id: data.userId },
+        // pg-boss serves higher priorities first: a delivery's place in its user's backlog, negated, makes the users
+        // with something waiting take turns (lib/memory/webhooks/outbox.ts). Retries and the sweep's re-queues keep 0.
+        ...(backlog ? { priority: -Math.min(backlog, 2 ** 31 - 1) } : {}),
+        ...(startAfter ? { startAfter } : {}),
+      })),
     );
   }
 

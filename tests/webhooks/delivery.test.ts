@@ -11,7 +11,7 @@ import {
   updateMemory,
   withUnit,
 } from "@/lib/memory";
-import { JobQueue, WEBHOOK_SLOTS_PER_USER } from "@/lib/memory/queue";
+import { JobQueue, WEBHOOK_SLOTS, WEBHOOK_SLOTS_PER_USER } from "@/lib/memory/queue";
 import {
   attemptDelivery,
   createWebhook,
@@ -268,6 +268,41 @@ describeEachDatabase("webhook delivery slots shared between users", (use) => {
     await until(() => other.receiver.received.length === 1, "the other user's delivery", 15_000);
     // Every request the busy receiver got is still unanswered: its backlog took exactly its share, no more.
     expect(busy.receiver.received).toHaveLength(WEBHOOK_SLOTS_PER_USER);
+  });
+
+  it("users with backlogs take turns: a new user's first delivery waits behind no one's backlog", async () => {
+    const queue = await JobQueue.open(use(), { pollingIntervalSeconds: 0.5 });
+    cleanups.push(() => queue.stop(5_000));
+    const config: DeliveryConfig = { ...DEFAULTS_FOR_REPLAY, policy: { allowPrivate: true }, timeoutMs: 30_000 };
+    const subscribe = async (reply: Reply) => {
+      const ctx = contextFor(use(), await createUser(use()), {
+        scheduleWebhookDeliveries: (deliveries) => queue.sendWebhookDeliveries(deliveries),
+      });
+      const receiver = await startReceiver(reply);
+      cleanups.push(receiver.close);
+      await createWebhook(ctx, { url: receiver.url(), events: ["memory.created"] }, { allowPrivate: true });
+      return { ctx, receiver };
+    };
+    // Enough users with slow receivers to fill every slot, each with a backlog, recorded before any worker runs.
+    const busy = await Promise.all(
+      Array.from({ length: WEBHOOK_SLOTS / WEBHOOK_SLOTS_PER_USER }, () => subscribe({ status: 200, afterMs: 150 })),
+    );
+    for (const { ctx } of busy) {
+      await createMemories(
+        ctx,
+        Array.from({ length: 25 }, (_, n) => ({ content: `Backlog item ${n}` })),
+      );
+    }
+    const late = await subscribe({ status: 200 });
+    await createMemory(late.ctx, { content: "Recorded after every backlog" });
+    await queue.workWebhookDeliveries(async (job) => {
+      await attemptDelivery(use(), job, config, async () => {});
+    });
+    await until(() => late.receiver.received.length === 1, "the late user's delivery", 20_000);
+    // Served by place in its user's backlog, the late delivery (place 0) goes out in the first round, after at most
+    // each busy user's first two; served in the order recorded, it would wait for all 100.
+    const servedBefore = busy.reduce((sum, { receiver }) => sum + receiver.received.length, 0);
+    expect(servedBefore).toBeLessThanOrEqual(2 * WEBHOOK_SLOTS);
   });
 });
 

@@ -12,6 +12,12 @@ export interface ScheduledDelivery {
   deliveryId: string;
   /** The attempt the job makes (1 for a new delivery). */
   attempt: number;
+  /**
+   * How many of the user's deliveries were unfinished before this one (new deliveries only). The queue serves the
+   * lower places first, so users' backlogs are served in turn: one user's thousandth delivery waits behind every
+   * other user's first, whatever order they were recorded in (docs/security.md).
+   */
+  backlog?: number;
 }
 
 /** How a context hands new deliveries to the queue; absent, they wait for the worker's sweep. */
@@ -48,11 +54,22 @@ export async function recordWebhookEvents(
       })),
   );
   if (deliveries.length === 0) return;
+  const [waiting] = schedule
+    ? await unit.db
+        .select({ count: sql<number>`count(*)::int` })
+        .from(webhookDeliveries)
+        .where(
+          and(eq(webhookDeliveries.userId, unit.userId), sql`${webhookDeliveries.status} in ('pending', 'sending')`),
+        )
+    : [];
   const insert = valuesInsert(webhookDeliveries, deliveries, "returning id");
   const inserted = await unit.query<{ id: string }>(insert.text, insert.parameters);
   if (inserted.length === 0 || !schedule) return;
   const userId = unit.userId;
-  unit.afterCommit(() => schedule(inserted.map((row) => ({ userId, deliveryId: row.id, attempt: 1 }))));
+  const before = waiting?.count ?? 0;
+  unit.afterCommit(() =>
+    schedule(inserted.map((row, place) => ({ userId, deliveryId: row.id, attempt: 1, backlog: before + place }))),
+  );
 }
 
 /**

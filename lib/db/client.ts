@@ -44,7 +44,7 @@ const MIGRATIONS = path.join(process.cwd(), "drizzle");
 const MIGRATION_LOCK = 0x6d656d6f; // arbitrary constant: serialises concurrent migrators on one PostgreSQL
 
 /** A PGlite client with the extensions the schema uses, not migrated. `dataDir` undefined means in-memory. */
-export async function createPglite(dataDir?: string): Promise<PGlite> {
+export async function createPglite(dataDir?: string, loadDataDir?: Blob): Promise<PGlite> {
   const [{ PGlite }, { vector }, { pg_trgm }, { btree_gin }] = await Promise.all([
     import("@electric-sql/pglite"),
     import("@electric-sql/pglite-pgvector"),
@@ -52,16 +52,23 @@ export async function createPglite(dataDir?: string): Promise<PGlite> {
     import("@electric-sql/pglite/contrib/btree_gin"),
   ]);
   if (dataDir) mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
-  return PGlite.create(dataDir, { extensions: { vector, pg_trgm, btree_gin } });
+  return PGlite.create(dataDir, {
+    extensions: { vector, pg_trgm, btree_gin },
+    ...(loadDataDir ? { loadDataDir } : {}),
+  });
 }
 
-/** Opens PGlite with the extensions the schema uses, migrated. `dataDir` undefined means in-memory. */
-export async function openPglite(dataDir?: string): Promise<Database> {
+/**
+ * Opens PGlite with the extensions the schema uses, migrated. `dataDir` undefined means in-memory. `loadDataDir`
+ * starts from a dump of another cluster (`dumpDataDir`), e.g. one already migrated; migrations still run, and apply
+ * whatever the dump lacks.
+ */
+export async function openPglite(dataDir?: string, options: { loadDataDir?: Blob } = {}): Promise<Database> {
   const [{ drizzle }, { migrate }] = await Promise.all([
     import("drizzle-orm/pglite"),
     import("drizzle-orm/pglite/migrator"),
   ]);
-  const client = await createPglite(dataDir);
+  const client = await createPglite(dataDir, options.loadDataDir);
   const db = drizzle({ client, schema });
   await migrate(db, { migrationsFolder: MIGRATIONS });
   const rows = async <T>(query: SQL) => resultRows<T>(await db.execute(query));

@@ -1,4 +1,6 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect } from "vitest";
@@ -15,7 +17,7 @@ export interface TestBackend {
  * coordinator TEST_CITUS_URL names (see citusRunsHere).
  */
 export function testBackends(): TestBackend[] {
-  const backends: TestBackend[] = [{ name: "pglite", open: () => openPglite() }];
+  const backends: TestBackend[] = [{ name: "pglite", open: openMigratedPglite }];
   const url = process.env.TEST_DATABASE_URL;
   if (url) backends.push({ name: "postgres", open: () => openFreshPostgres(url) });
   const citus = process.env.TEST_CITUS_URL;
@@ -32,6 +34,36 @@ function citusRunsHere(): boolean {
   if (!suites?.length) return true;
   const file = path.relative(process.cwd(), expect.getState().testPath ?? "");
   return suites.some((suite) => file.startsWith(suite));
+}
+
+/**
+ * An in-memory PGlite loaded from a dump of a migrated one: migrating takes seconds per suite, loading a fraction of
+ * one. The dump is made once per set of migrations (named by their hash, so a changed migration makes a new one) and
+ * shared by every worker of the run through a file; a worker that finds none makes it (two at once write the same
+ * bytes, and the rename makes either whole). Migrations still run on the loaded copy, finding nothing to do.
+ */
+export async function openMigratedPglite(): Promise<Database> {
+  const file = await migratedPgliteDump();
+  return openPglite(undefined, { loadDataDir: new Blob([readFileSync(file)]) });
+}
+
+async function migratedPgliteDump(): Promise<string> {
+  const folder = path.resolve("drizzle");
+  const hash = createHash("sha256");
+  for (const name of readdirSync(folder, { recursive: true }).map(String).sort()) {
+    const file = path.join(folder, name);
+    if (statSync(file).isFile()) hash.update(name).update(readFileSync(file));
+  }
+  const file = path.join(tmpdir(), `memory-ledger-pglite-${hash.digest("hex").slice(0, 16)}.tar`);
+  if (existsSync(file)) return file;
+  const database = await openPglite();
+  if (database.connection.kind !== "pglite") throw new Error("expected PGlite");
+  const dump = await database.connection.client.dumpDataDir("none");
+  await database.close();
+  const partial = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
+  writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
+  renameSync(partial, file);
+  return file;
 }
 
 /**

@@ -1,7 +1,21 @@
+import { hostname, networkInterfaces } from "node:os";
 import type { NextConfig } from "next";
 import { API_CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from "./lib/security/headers";
 
+/**
+ * The hosts this machine answers to: `next dev` serves its scripts and hot reload only to pages opened from
+ * localhost or a host listed here, so opening the app at 127.0.0.1 or by the machine's LAN name gave a dead chat.
+ */
+function localHosts(): string[] {
+  const addresses = Object.values(networkInterfaces())
+    .flat()
+    .flatMap((entry) => (entry ? [entry.address] : []));
+  const ipv6 = addresses.filter((address) => address.includes(":")).map((address) => `[${address}]`);
+  return [...new Set(["127.0.0.1", "[::1]", hostname(), `${hostname()}.local`, ...addresses, ...ipv6])];
+}
+
 const nextConfig: NextConfig = {
+  allowedDevOrigins: localHosts(),
   // PGlite ships WASM and data files it loads from its own package directory; bundling breaks those paths. The local
   // embedding model does the same: TF.js finds its .wasm next to its own file, the weights sit beside the model package.
   // The English word list is a text file beside its module.

@@ -1,12 +1,12 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { OfflineLanguageModel } from "@/lib/ai/offline/model";
 import { extractionRuns } from "@/lib/db/schema";
 import { listMemories } from "@/lib/memory";
 import { runExtraction } from "@/lib/memory/extraction";
-import { JobQueue } from "@/lib/memory/queue";
+import { EXTRACTION_QUEUE, JobQueue } from "@/lib/memory/queue";
 import { contextFor, createUser } from "../memory/support";
-import { describeEachDatabase } from "../support/databases";
+import { describeEachDatabase, unfinishedJobs } from "../support/databases";
 import { addExchange } from "./support";
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
@@ -55,7 +55,11 @@ describeEachDatabase("extraction queue", (use) => {
         .where(and(eq(extractionRuns.userId, userId), eq(extractionRuns.status, "succeeded")));
       return row;
     });
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // No job of the user's is left waiting or running, so no later run can start: the one run is all there is.
+    await vi.waitFor(async () => expect(await unfinishedJobs(database, EXTRACTION_QUEUE, userId)).toBe(0), {
+      timeout: 15_000,
+      interval: 100,
+    });
     const all = await database.unbound.db.select().from(extractionRuns).where(eq(extractionRuns.userId, userId));
     expect(all).toHaveLength(1);
     expect(run).toMatchObject({ fromPosition: 0, throughPosition: 6 });

@@ -1,14 +1,14 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { OfflineLanguageModel } from "@/lib/ai/offline/model";
 import { loadReviewQueue } from "@/lib/console/review";
 import { optimizerRuns } from "@/lib/db/schema";
 import { createFeedback } from "@/lib/memory";
 import { runOptimizer } from "@/lib/memory/optimizer";
-import { JobQueue } from "@/lib/memory/queue";
+import { JobQueue, OPTIMIZER_QUEUE } from "@/lib/memory/queue";
 import { addExchange } from "../extraction/support";
 import { contextFor, createUser } from "../memory/support";
-import { describeEachDatabase } from "../support/databases";
+import { describeEachDatabase, unfinishedJobs } from "../support/databases";
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -49,7 +49,11 @@ describeEachDatabase("optimizer queue", (use) => {
       const [row] = await database.unbound.db.select().from(optimizerRuns).where(eq(optimizerRuns.userId, userId));
       return row?.status === "succeeded" ? row : undefined;
     });
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // No job of the user's is left waiting or running, so no later run can start: the one run is all there is.
+    await vi.waitFor(async () => expect(await unfinishedJobs(database, OPTIMIZER_QUEUE, userId)).toBe(0), {
+      timeout: 15_000,
+      interval: 100,
+    });
     expect(await database.unbound.db.select().from(optimizerRuns).where(eq(optimizerRuns.userId, userId))).toHaveLength(
       1,
     );

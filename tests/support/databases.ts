@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { type Database, openPglite, openPostgres } from "@/lib/db/client";
@@ -120,4 +121,12 @@ export function describeEachDatabase(title: string, body: (use: () => Database, 
       }, backend.name);
     });
   }
+}
+
+/** Jobs of `queue` for one user that are still waiting, retrying or running (pg-boss keeps its jobs in `pgboss.job`). */
+export async function unfinishedJobs(database: Database, queue: string, userId: string): Promise<number> {
+  const [row] = await database.unbound.rows<{ count: number }>(sql`
+    select count(*)::int as count from pgboss.job
+    where name = ${queue} and data->>'userId' = ${userId} and state in ('created', 'retry', 'active')`);
+  return row?.count ?? 0;
 }

@@ -4,6 +4,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { type SQL, sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { Sql } from "postgres";
+import { APP_ROLE } from "./app-role";
 import { citusWorkers, distribute, isCitus, prepareCitusMigration } from "./distribute";
 import { preparingStatements } from "./prepared-statements";
 import * as schema from "./schema";
@@ -152,8 +153,6 @@ async function migratePostgres(url: string): Promise<{ citus: boolean }> {
     await client.end({ timeout: 5 });
   }
 }
-
-export const APP_ROLE = "memory_ledger_app";
 
 /** Why units of work cannot run as the role row-level security restricts, or null when they can. */
 async function appRoleProblem(rows: UnboundAccess["rows"]): Promise<string | null> {

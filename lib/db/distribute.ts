@@ -1,5 +1,5 @@
 import type { Sql, TransactionSql } from "postgres";
-import { APP_ROLE } from "./client";
+import { APP_ROLE } from "./app-role";
 
 /**
  * Tables every node needs whole: a user is found by email, a login by provider ids and a key by its hash alone, so

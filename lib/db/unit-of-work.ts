@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { type SQL, sql } from "drizzle-orm";
 import { logFailure } from "@/lib/log";
-import { APP_ROLE, type Database, type Db, resultRows } from "./client";
+import { APP_ROLE } from "./app-role";
+import { type Database, type Db, resultRows } from "./client";
 
 /** The advisory-lock class of "this user's memory writer" (the second key is the user's hash). */
 const WRITER_LOCK = 0x6d656d77;

@@ -12,8 +12,8 @@ import { OfflineLanguageModel } from "./offline/model";
 export { OFFLINE_MODEL_ID };
 
 /**
- * Every provider a `provider:model` string can name (DESIGN §5), configured from the environment. Every language
- * model it hands out, the chat's and the background manager's alike, fails a call that sends nothing for
+ * Every provider a `provider:model` string can name (docs/configuration.md), configured from the environment. Every
+ * language model it hands out, the chat's and the background manager's alike, fails a call that sends nothing for
  * MODEL_TIMEOUT_MS.
  */
 export function createModelRegistry(env: Readonly<Record<string, string | undefined>> = process.env) {

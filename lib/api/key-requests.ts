@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createApiKeyInput } from "@/lib/auth/api-keys";
 
-/** Request and response shapes of /api/v1/keys (DESIGN §7); the OpenAPI document is generated from these. */
+/** Request and response shapes of /api/v1/keys (docs/api.md); the OpenAPI document is generated from these. */
 export const createKeyBody = createApiKeyInput;
 
 export const createdKeyResponse = z.strictObject({

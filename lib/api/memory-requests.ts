@@ -14,7 +14,7 @@ import {
 import { LIMITS } from "@/lib/memory/limits";
 
 /**
- * Request shapes of /api/v1/memories (DESIGN §7), built from the core's own input fields so every limit and its
+ * Request shapes of /api/v1/memories (docs/api.md), built from the core's own input fields so every limit and its
  * error are the core's. Strict: an unknown field is a 422, not silently dropped. Imported from the core's zod-only
  * modules, so the SDK (sdk/) compiles these in and types its calls with them.
  */

@@ -2,7 +2,9 @@ import { z } from "zod";
 import { createFeedbackInputSchema, putInstructionsInputSchema } from "@/lib/memory/procedural-inputs";
 import { feedbackJson, instructionsJson, instructionVersionJson } from "@/lib/memory/shapes";
 
-/** Request and response shapes of feedback and instructions (DESIGN §12), built from the core's input schemas. */
+/**
+ * Request and response shapes of feedback and instructions (docs/memory-model.md), built from the core's input schemas.
+ */
 export const createFeedbackBody = createFeedbackInputSchema;
 export const putInstructionsBody = putInstructionsInputSchema;
 

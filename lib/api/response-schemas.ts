@@ -3,7 +3,7 @@ import { ERROR_CODES } from "@/lib/errors";
 import { memoryJson, memoryVersionJson, proposalJson, searchResultJson } from "@/lib/memory/shapes";
 
 /**
- * Response shapes of the REST API (DESIGN §7) as zod schemas, for the OpenAPI document. The routes build these
+ * Response shapes of the REST API (docs/api.md) as zod schemas, for the OpenAPI document. The routes build these
  * objects with lib/memory's serializers; tests check the document against what the routes answer.
  */
 export const memoryResponse = z.strictObject({ memory: memoryJson });

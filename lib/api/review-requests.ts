@@ -15,7 +15,10 @@ import {
   settingsJson,
 } from "@/lib/memory/shapes";
 
-/** Request and response shapes of review, rules and settings (DESIGN §11), built from the core's input schemas. */
+/**
+ * Request and response shapes of review, rules and settings (docs/memory-model.md), built from the core's input
+ * schemas.
+ */
 export const listProposalsQuery = z.strictObject({
   status: z.enum(PROPOSAL_STATUSES).optional(),
   threadId: z.string().min(1).max(200).optional(),

@@ -4,7 +4,7 @@ import { getDatabase } from "@/lib/db";
 import { createWebhookInput, webhookDeliveryJson, webhookJson } from "@/lib/memory/webhooks";
 import { type Caller, requireScope } from "./caller";
 
-/** Request and response shapes of /api/v1/webhooks (DESIGN §13); the OpenAPI document is generated from these. */
+/** Request and response shapes of /api/v1/webhooks (docs/api.md); the OpenAPI document is generated from these. */
 export const createWebhookBody = createWebhookInput;
 
 export const createdWebhookResponse = z.strictObject({

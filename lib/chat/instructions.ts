@@ -15,7 +15,9 @@ export function buildInstructions(options: {
   recalled: readonly RecalledMemory[];
   summary?: string | null;
   rules?: ReadonlyArray<{ text: string; terms: readonly string[] }>;
-  /** The user's standing instructions (DESIGN §12): how they want answers, one JSON line per line they wrote. */
+  /**
+   * The user's standing instructions (docs/memory-model.md): how they want answers, one JSON line per line they wrote.
+   */
   preferences?: string | null;
 }): string {
   const sections = [CHAT_INSTRUCTIONS];

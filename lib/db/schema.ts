@@ -489,8 +489,8 @@ export const webhookDeliveries = pgTable(
 );
 
 /**
- * A change the user has not approved yet (DESIGN §11): never a live memory, never recalled or searched. `insert`
- * carries the namespace, kind and content it would write; `update` and `delete` the memory and the version the
+ * A change the user has not approved yet (docs/memory-model.md): never a live memory, never recalled or searched.
+ * `insert` carries the namespace, kind and content it would write; `update` and `delete` the memory and the version the
  * proposer saw, so approving after the memory changed is a conflict. Purge erases content, text and quote here too,
  * keeping `content_hash` so a rejected fact stays suppressed.
  */
@@ -501,7 +501,10 @@ export const memoryProposals = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     id: uuid("id").notNull().default(sql`gen_random_uuid()`),
-    /** `instructions`: a new text of the user's instructions (DESIGN §12) in `text`, against `expected_version`. */
+    /**
+     * `instructions`: a new text of the user's instructions (docs/memory-model.md) in `text`, against
+     * `expected_version`.
+     */
     op: text("op", { enum: ["insert", "update", "delete", "instructions"] }).notNull(),
     memoryId: uuid("memory_id"),
     /** The memory's version the proposer saw (update, delete). */
@@ -568,8 +571,8 @@ export const userSettings = pgTable(
 );
 
 /**
- * A thumbs up or down on one assistant answer (DESIGN §12), with the instructions version the answer ran with.
- * `optimizer_run_id` is set once an optimizer pass has read it, so each piece of feedback is acted on once.
+ * A thumbs up or down on one assistant answer (docs/memory-model.md), with the instructions version the answer ran
+ * with. `optimizer_run_id` is set once an optimizer pass has read it, so each piece of feedback is acted on once.
  */
 export const answerFeedback = pgTable(
   "answer_feedback",

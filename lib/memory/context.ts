@@ -52,7 +52,10 @@ export interface MemoryContext extends UserBinding {
    * never on the request path). Without it, they wait for the worker's sweep of overdue deliveries.
    */
   scheduleWebhookDeliveries?: ScheduleWebhookDeliveries;
-  /** Asks for a (debounced) optimizer pass over the user's new feedback, once the feedback commits (DESIGN §12). */
+  /**
+   * Asks for a (debounced) optimizer pass over the user's new feedback, once the feedback commits
+   * (docs/memory-model.md).
+   */
   scheduleOptimizer?: (userId: string) => Promise<void>;
   /** Query vectors already computed for this unit of work (a chat turn): recall and the search tool share them. */
   queryEmbeddings?: Map<string, Promise<number[] | undefined>>;

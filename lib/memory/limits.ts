@@ -31,7 +31,7 @@ export const LIMITS = {
   /** A webhook endpoint's URL, and how many endpoints one user keeps (each event fans out to every one). */
   webhookUrlChars: 2_048,
   webhooksPerUser: 20,
-  /** A comment on an answer, and the user's standing instructions (DESIGN §12). */
+  /** A comment on an answer, and the user's standing instructions (docs/memory-model.md). */
   feedbackCommentChars: 2_000,
   instructionsChars: 4_000,
 } as const;

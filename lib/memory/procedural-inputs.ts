@@ -2,7 +2,8 @@ import { z } from "zod";
 import { LIMITS } from "./limits";
 import { FEEDBACK_RATINGS } from "./shapes";
 
-// The inputs of procedural memory (DESIGN §12). Only zod and the other schema modules, like ./review-inputs.ts.
+// The inputs of procedural memory (docs/memory-model.md). Only zod and the other schema modules, like
+// ./review-inputs.ts.
 
 export const createFeedbackInputSchema = z.strictObject({
   messageId: z.string().min(1).max(200),

@@ -3,8 +3,8 @@ import { contentInput, reasonInput } from "./inputs";
 import { LIMITS } from "./limits";
 import { REVIEW_MODES } from "./shapes";
 
-// The inputs of review, rules and settings (DESIGN §11). Only zod and the other schema modules: the SDK compiles
-// these in, so they must not reach the database.
+// The inputs of review, rules and settings (docs/memory-model.md). Only zod and the other schema modules: the SDK
+// compiles these in, so they must not reach the database.
 
 export const approveProposalInputSchema = z.strictObject({ content: contentInput.optional() });
 export type ApproveProposalInput = z.input<typeof approveProposalInputSchema>;

@@ -10,9 +10,9 @@ import { type CreateMemoryInput, createMemoryOnce, deleteMemory, existingFact, g
 import type { Memory } from "./types";
 
 /**
- * Review routing (DESIGN §11), in the core so every model-driven path obeys it: the chat's tools and the manager
- * write through these, each with one ReviewTurn per chat turn or extraction run. Writes by people and by apps with
- * a key are theirs to make and apply directly; rules still bind apps (./rules.ts, enforced by the store).
+ * Review routing (docs/memory-model.md), in the core so every model-driven path obeys it: the chat's tools and the
+ * manager write through these, each with one ReviewTurn per chat turn or extraction run. Writes by people and by apps
+ * with a key are theirs to make and apply directly; rules still bind apps (./rules.ts, enforced by the store).
  */
 export interface ReviewTurn {
   /** Model-initiated deletes asked for so far in this turn or run. */

@@ -99,7 +99,7 @@ export type MemoryJson = z.infer<typeof memoryJson>;
 export type MemoryVersionJson = z.infer<typeof memoryVersionJson>;
 export type SearchResultJson = z.infer<typeof searchResultJson>;
 
-/* ---------- review (DESIGN §11) ---------- */
+/* ---------- review (docs/memory-model.md) ---------- */
 
 export const PROPOSAL_OPS = ["insert", "update", "delete", "instructions"] as const;
 export const PROPOSAL_STATUSES = ["pending", "approved", "rejected"] as const;
@@ -151,7 +151,7 @@ export type ProposalJson = z.infer<typeof proposalJson>;
 export type RuleJson = z.infer<typeof ruleJson>;
 export type SettingsJson = z.infer<typeof settingsJson>;
 
-/* ---------- procedural memory (DESIGN §12) ---------- */
+/* ---------- procedural memory (docs/memory-model.md) ---------- */
 
 export const FEEDBACK_RATINGS = ["up", "down"] as const;
 export const INSTRUCTION_AUTHORS = ["user", "optimizer"] as const;

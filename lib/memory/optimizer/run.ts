@@ -47,8 +47,8 @@ const BATCH = 20;
 const EXCERPT = 2_000;
 
 /**
- * One optimizer pass (DESIGN §12): read the user's feedback no pass has read yet with the answers it rates, ask the
- * model for new instructions, check its answer, then apply it (review off) or leave it as an `instructions`
+ * One optimizer pass (docs/memory-model.md): read the user's feedback no pass has read yet with the answers it rates,
+ * ask the model for new instructions, check its answer, then apply it (review off) or leave it as an `instructions`
  * proposal, marking the feedback read, in one transaction with the run record.
  */
 export async function runOptimizer(deps: OptimizerDeps, job: { jobId: string; finalAttempt: boolean }) {

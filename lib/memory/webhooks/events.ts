@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Every event a webhook can subscribe to (DESIGN §13). The list is the one place to extend: a new kind of write
+ * Every event a webhook can subscribe to (docs/api.md). The list is the one place to extend: a new kind of write
  * (proposals, say) adds its names here and records them through ./outbox.ts like the others.
  */
 export const WEBHOOK_EVENT_TYPES = [

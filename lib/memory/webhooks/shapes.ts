@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { webhookEventType } from "./events";
 
-/** The webhook JSON of the HTTP contract (DESIGN §13); the OpenAPI document and the console derive from these. */
+/** The webhook JSON of the HTTP contract (docs/api.md); the OpenAPI document and the console derive from these. */
 export const webhookJson = z.strictObject({
   id: z.uuid(),
   url: z.string(),

@@ -32,7 +32,7 @@ const nextConfig: NextConfig = {
   ],
   poweredByHeader: false,
   // Responses are not gzipped here: the wrapper cost every API answer about 0.4 ms, and most answers are a few hundred
-  // bytes. Compression belongs to the reverse proxy or CDN in front (README "Running on PostgreSQL").
+  // bytes. Compression belongs to the reverse proxy or CDN in front (docs/configuration.md "Running on PostgreSQL").
   compress: false,
   // The console's import sends a whole export file to a server action; the default limit is 1 MB.
   experimental: { serverActions: { bodySizeLimit: "10mb" } },

@@ -67,7 +67,7 @@ function referenceStore(results: BenchResults): string | undefined {
   return names.find((name) => name.includes("PostgreSQL")) ?? names.find((name) => name.startsWith("Memory Ledger"));
 }
 
-/** The report as Markdown tables, the same text the README's Performance section quotes. */
+/** The report as Markdown tables, the same text docs/performance.md quotes. */
 export function renderReport(results: BenchResults): string {
   const out: string[] = [];
   const { machine } = results;

@@ -21,8 +21,8 @@ const poolSizeSchema = z.coerce.number().int().min(1).max(500);
 
 /**
  * DATABASE_POOL_SIZE: connections this process keeps to PostgreSQL (the job queue keeps 4 more), a whole number from
- * 1 to 500; 10 when unset. On Citus each can hold a connection to every worker it reached (README "Running
- * distributed"). A value that is not one stops the start instead of silently using another size.
+ * 1 to 500; 10 when unset. On Citus each can hold a connection to every worker it reached
+ * (docs/configuration.md "Running distributed"). A value that is not one stops the start instead of silently using another size.
  */
 export function databasePoolSize(env: Readonly<Record<string, string | undefined>> = process.env): number {
   const raw = env.DATABASE_POOL_SIZE?.trim();

@@ -37,6 +37,11 @@ export async function deleteAccount(database: Database, userId: string): Promise
   const add = (table: string, rows: number) => {
     deleted[table] = (deleted[table] ?? 0) + rows;
   };
+  // Its sessions end first, in every process (each request reads the user's row), so nothing they send while the
+  // rows go writes new ones.
+  const [user] = await database.unbound.rows<{ isGuest: boolean }>(sql`
+    update users set session_generation = session_generation + 1 where id = ${userId}
+    returning is_guest as "isGuest"`);
   const owned = await ownedTables(database);
   const keyIds = await asUser({ database, principal: { userId } }, async (unit) => {
     const keys = await unit.rows<{ id: string }>(sql`select id::text as id from api_keys where user_id = ${userId}`);
@@ -49,7 +54,8 @@ export async function deleteAccount(database: Database, userId: string): Promise
     }
     return keys.map((key) => key.id);
   });
-  await anonymiseActor(database, userId);
+  // Only an admin's id stands in other users' records, and a guest never was one: their deletion scans no one else's.
+  if (!user?.isGuest) await anonymiseActor(database, userId);
 
   const limitKeys = [userId, ...keyIds].map(storedKey);
   add(
@@ -66,7 +72,11 @@ export async function deleteAccount(database: Database, userId: string): Promise
     const jobs = sql`${sql.identifier(QUEUE_SCHEMA)}.job`;
     add(
       `${QUEUE_SCHEMA}.job`,
-      await countDeleted(database.unbound.rows, sql`delete from ${jobs} j where strpos(j::text, ${userId}) > 0`),
+      // Every job about a user carries them in its data (and webhook jobs as their group).
+      await countDeleted(
+        database.unbound.rows,
+        sql`delete from ${jobs} where data->>'userId' = ${userId} or group_id = ${userId}`,
+      ),
     );
   }
   await database.unbound.db.transaction(async (tx) => {

@@ -34,13 +34,21 @@ export async function expireIdleGuests(
   options: { now: Date; ttlDays: number },
 ): Promise<{ deleted: string[] }> {
   const idleSince = new Date(options.now.getTime() - options.ttlDays * 86_400_000);
+  const since = idleSince.toISOString();
+  // Idle means no session request and no use of one of their API keys since then.
+  const idleGuest = sql`is_guest and last_active_at < ${since}::timestamptz
+    and not exists (select 1 from api_keys k where k.user_id = users.id and k.last_used_at >= ${since}::timestamptz)`;
   const idle = await database.unbound.rows<{ id: string }>(sql`
-    select id::text as id from users
-    where is_guest and last_active_at < ${idleSince.toISOString()}::timestamptz
-    order by last_active_at limit ${BATCH}`);
+    select id::text as id from users where ${idleGuest} order by last_active_at limit ${BATCH}`);
   const deleted: string[] = [];
   for (const { id } of idle) {
     try {
+      // Checked again as their sessions end: a guest who came back (or registered) since the list was read stays,
+      // and one who comes back from now on is a new visitor, not the account being deleted.
+      const [ended] = await database.unbound.rows<{ id: string }>(sql`
+        update users set session_generation = session_generation + 1
+        where id = ${id} and ${idleGuest} returning id::text as id`);
+      if (!ended) continue;
       await deleteAccount(database, id);
       deleted.push(id);
     } catch (error) {

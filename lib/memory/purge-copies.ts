@@ -16,7 +16,7 @@ const ERASED_MARK = "[erased]";
 /** The fields of a record about an erased fact that hold its words (ops, tool calls and results, applied changes). */
 const FACT_FIELDS: ReadonlySet<string> = new Set(["content", "text", "fields", "quote", "reason"]);
 /** The field of a record citing a message that holds the message's words. */
-const QUOTE_FIELDS: ReadonlySet<string> = new Set(["quote"]);
+const THREAD_RUN_FIELDS: ReadonlySet<string> = new Set(["quote", "reason"]);
 /**
  * Prose (summaries, answers, error messages) is scrubbed by substring, and a shorter text would erase unrelated
  * words. Structured records are matched by what they are about instead — a memory id, a content hash, a message id —
@@ -185,10 +185,12 @@ export async function eraseThreadWords(
     where user_id = ${userId}::uuid and payload #>> '{data,source,threadId}' = ${threadId}
       and payload #> '{data,source,threadDeleted}' is null`);
 
-  const messageIds = new Set(thread.map((message) => message.id));
   const needles = proseNeedles(thread.flatMap((message) => message.text.split("\n")));
+  // Every run here read this chat and nothing else: each op's quote and its reason (the model's words about what the
+  // person said) go, whichever message the op cited, or none (an op the run rejected may cite a wrong one).
+  // A rejection's own reason (`{ op, reason }`, op an object) is ours, not the person's, and stays.
   const fieldsToErase: FieldsToErase = (record) =>
-    typeof record.messageId === "string" && messageIds.has(record.messageId) ? QUOTE_FIELDS : null;
+    typeof record.op === "string" || "quote" in record ? THREAD_RUN_FIELDS : null;
   const runs = await tx
     .select()
     .from(extractionRuns)

@@ -98,18 +98,29 @@ describeEachDatabase("words a user erased stay erased in the records", (use) => 
       ["d1-a", "assistant", "Noted."],
     );
     await addExchange(database, userId, "kept", ["kept-u", "user", "I collect stamps from Japan"]);
-    const extract = (threadId: string, op: Parameters<typeof scriptedManager>[0][number]) =>
+    const extract = (threadId: string, ...ops: Parameters<typeof scriptedManager>[0]) =>
       runExtraction(
-        { ctx, model: scriptedManager([op]), modelId: "mock" },
+        { ctx, model: scriptedManager(ops), modelId: "mock" },
         { threadId, jobId: `${threadId}-job-${Math.random()}`, finalAttempt: true },
       );
-    await extract("d1", {
-      op: "insert",
-      kind: "memory",
-      content: { content: "User's sister Ines lives in Porto" },
-      messageId: "d1-u",
-      quote: "My sister Ines lives in Porto",
-    });
+    await extract(
+      "d1",
+      {
+        op: "insert",
+        kind: "memory",
+        content: { content: "User's sister Ines lives in Porto" },
+        messageId: "d1-u",
+        quote: "My sister Ines lives in Porto",
+      },
+      // Cited against a message that does not exist, so rejected: its quote names no message of the chat by id.
+      {
+        op: "insert",
+        kind: "memory",
+        content: { content: "User plays an instrument" },
+        messageId: "no-such-message",
+        quote: "Porto and I also play",
+      },
+    );
     await extract("kept", {
       op: "insert",
       kind: "memory",
@@ -130,11 +141,13 @@ describeEachDatabase("words a user erased stay erased in the records", (use) => 
     const before = (await dumpAllRows(database)).toLowerCase();
     expect(before).toContain("my sister ines lives in porto");
     expect(before).toContain("i practise the cello daily");
+    expect(before).toContain("porto and i also play");
 
     await deleteThread(ctx, "d1");
     const after = (await dumpAllRows(database)).toLowerCase();
     expect(after).not.toContain("my sister ines lives in porto");
     expect(after).not.toContain("i practise the cello daily");
+    expect(after).not.toContain("porto and i also play");
     // The memories stay, saying where they came from; another chat's words are untouched.
     const sister = (await listMemories(ctx, {})).memories.find((memory) => memory.text.includes("Ines"));
     expect(sister?.source).toEqual({

@@ -1,10 +1,11 @@
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { expireIdleGuests, guestTtlDays } from "@/lib/account/guest-expiry";
+import { createApiKey } from "@/lib/auth/api-keys";
 import type { Database } from "@/lib/db/client";
 import { createMemory } from "@/lib/memory";
 import { GUEST_EXPIRY_QUEUE, JobQueue } from "@/lib/memory/queue";
-import { contextFor } from "../memory/support";
+import { bindingFor, contextFor } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 
 const NOW = new Date("2026-06-30T12:00:00.000Z");
@@ -38,6 +39,18 @@ describeEachDatabase("guest expiry", (use) => {
     const { deleted } = await expireIdleGuests(database, { now: NOW, ttlDays: 30 });
     expect(deleted).toEqual([idleGuest]);
     expect(await remaining(database, [idleGuest, activeGuest, idleRegistered])).toEqual([activeGuest, idleRegistered]);
+  });
+
+  it("keeps an idle guest whose API key was used within the TTL: a key is activity too", async () => {
+    const database = use();
+    const guest = await userActiveAt(database, true, daysBefore(90));
+    const { id: keyId } = await createApiKey(bindingFor(database, guest), { name: "mcp", scopes: ["read"] });
+    await database.unbound.rows(
+      sql`update api_keys set last_used_at = ${daysBefore(2).toISOString()}::timestamptz where id = ${keyId}`,
+    );
+    const { deleted } = await expireIdleGuests(database, { now: NOW, ttlDays: 30 });
+    expect(deleted).not.toContain(guest);
+    expect(await remaining(database, [guest])).toEqual([guest]);
   });
 
   it("runs as an hourly pg-boss schedule", async () => {

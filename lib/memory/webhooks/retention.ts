@@ -35,7 +35,11 @@ export async function pruneWebhookDeliveries(
         const rows = await asUser({ database, principal: { userId } }, (unit) =>
           unit.rows<{ id: string }>(sql`
             delete from webhook_deliveries
-            where user_id = ${userId}::uuid and id in (
+            -- The conditions again outside: a delivery redelivered (pending again) while this statement waited for
+            -- its row is not finished any more, and stays.
+            where user_id = ${userId}::uuid and status in ('succeeded', 'failed')
+              and coalesce(last_attempt_at, created_at) < ${before}::timestamptz
+              and id in (
               select id from webhook_deliveries
               where user_id = ${userId}::uuid and status in ('succeeded', 'failed')
                 and coalesce(last_attempt_at, created_at) < ${before}::timestamptz

@@ -47,6 +47,10 @@ export async function proxy(request: NextRequest, event: NextFetchEvent) {
   // Next.js answers a bare 500 when a dynamic segment is not percent-encoded UTF-8 (`/api/v1/memories/%FF`).
   if (!decodable(pathname)) return errorResponse("bad_request", "The path is not valid percent-encoded UTF-8.");
   if (pathname.startsWith("/api/")) return NextResponse.next();
+  // A server action checks its own caller (actionPrincipal). Through the gate, its response would also carry the
+  // session cookie Auth.js re-issues on every read, which can land after the action's own cookie change: sign-out
+  // then kept the session it had just ended.
+  if (request.method === "POST" && request.headers.has("next-action")) return NextResponse.next();
   gate ??= createGate();
   return (await gate)(request, event);
 }

@@ -57,43 +57,40 @@ export function utcDay(at: Date): { start: Date; end: Date } {
   return { start, end: new Date(start.getTime() + 86_400_000) };
 }
 
-/** What the user's model calls cost on the UTC day of `at`, chat and extraction together (unpriced calls count 0). */
-export async function spentOnDay(binding: UserBinding, at: Date): Promise<number> {
-  const { start, end } = utcDay(at);
-  const [row] = await asUser(binding, ({ db }) =>
-    db
-      .select({ cost: sql<number>`coalesce(sum(${modelUsage.costUsd}), 0)::float8` })
-      .from(modelUsage)
-      .where(
-        and(
-          eq(modelUsage.userId, binding.principal.userId),
-          gte(modelUsage.createdAt, start),
-          lt(modelUsage.createdAt, end),
-        ),
-      ),
-  );
-  return Number(row?.cost ?? 0);
-}
-
-/** The model tokens (in and out) the user's calls of one kind reported on the UTC day of `at`. */
-export async function tokensOnDay(binding: UserBinding, kind: UsageKind, at: Date): Promise<number> {
+/** What the user's model calls (of one kind, or all) cost and spent in tokens on the UTC day of `at`. */
+async function dayTotals(
+  binding: UserBinding,
+  at: Date,
+  kind?: UsageKind,
+): Promise<{ costUsd: number; tokens: number }> {
   const { start, end } = utcDay(at);
   const [row] = await asUser(binding, ({ db }) =>
     db
       .select({
+        costUsd: sql<number>`coalesce(sum(${modelUsage.costUsd}), 0)::float8`,
         tokens: sql<number>`coalesce(sum(${modelUsage.inputTokens} + ${modelUsage.outputTokens}), 0)::float8`,
       })
       .from(modelUsage)
       .where(
         and(
           eq(modelUsage.userId, binding.principal.userId),
-          eq(modelUsage.kind, kind),
+          kind ? eq(modelUsage.kind, kind) : undefined,
           gte(modelUsage.createdAt, start),
           lt(modelUsage.createdAt, end),
         ),
       ),
   );
-  return Number(row?.tokens ?? 0);
+  return { costUsd: Number(row?.costUsd ?? 0), tokens: Number(row?.tokens ?? 0) };
+}
+
+/** What the user's model calls cost on the UTC day of `at`, chat and extraction together (unpriced calls count 0). */
+export async function spentOnDay(binding: UserBinding, at: Date): Promise<number> {
+  return (await dayTotals(binding, at)).costUsd;
+}
+
+/** The model tokens (in and out) the user's calls of one kind reported on the UTC day of `at`. */
+export async function tokensOnDay(binding: UserBinding, kind: UsageKind, at: Date): Promise<number> {
+  return (await dayTotals(binding, at, kind)).tokens;
 }
 
 export interface UsageTotals {

@@ -54,7 +54,7 @@ const pct1 = (value: number) => (Number.isFinite(value) ? `${(value * 100).toFix
 const triple = (summary: { p50: number; p95: number; p99: number }) =>
   `${ms(summary.p50)} / ${ms(summary.p95)} / ${ms(summary.p99)}`;
 
-function table(header: string[], rows: string[][]): string {
+export function table(header: string[], rows: string[][]): string {
   const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? "").length)));
   const line = (cells: string[]) =>
     `| ${cells.map((cell, column) => cell.padEnd(widths[column] as number)).join(" | ")} |`;

@@ -12,6 +12,7 @@ import { bm25Store } from "./peers/bm25";
 import { inMemoryStore, inMemoryVectorStore, postgresStore } from "./peers/langgraph";
 import { type LedgerStore, ledgerStore, SEARCH_MODES } from "./peers/ledger";
 import type { BenchStore } from "./peers/store";
+import { writePage } from "./performance-page";
 import { type BenchResults, renderReport, writeResults } from "./report";
 import { measureChat } from "./suites/chat";
 import { measureExtraction } from "./suites/extraction";
@@ -252,6 +253,8 @@ async function main() {
   results.finishedAt = new Date().toISOString();
   const file = writeResults(results);
   process.stdout.write(`${renderReport(results)}\n\nResults: ${file}\n`);
+  // A finished run of every suite is what the performance page shows (bench/performance-page.ts picks it).
+  if (results.scale !== "smoke" && !results.command.includes("--only")) writePage();
 }
 
 main().catch((error) => {

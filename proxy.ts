@@ -1,6 +1,7 @@
 import { type NextFetchEvent, type NextMiddleware, type NextRequest, NextResponse } from "next/server";
 import { errorResponse } from "@/lib/api/errors";
 import { auth } from "@/lib/auth/authjs";
+import { config as settings } from "@/lib/config";
 import { createNonce, pageContentSecurityPolicy } from "@/lib/security/headers";
 
 const PUBLIC_PAGES = new Set(["/login", "/register"]);
@@ -11,7 +12,7 @@ async function createGate(): Promise<NextMiddleware> {
   // signed out everywhere), as for every other request. Proxy runs on Node.js in Next.js 16, so the database is at hand.
   const wrapped: unknown = auth((request) => {
     const nonce = createNonce();
-    const policy = pageContentSecurityPolicy(nonce, { development: process.env.NODE_ENV === "development" });
+    const policy = pageContentSecurityPolicy(nonce, { development: settings().NODE_ENV === "development" });
     const { pathname, search } = request.nextUrl;
     let response: NextResponse;
     if (request.auth?.user || PUBLIC_PAGES.has(pathname)) {
@@ -22,8 +23,7 @@ async function createGate(): Promise<NextMiddleware> {
       response = NextResponse.next({ request: { headers } });
     } else {
       const target = encodeURIComponent(pathname + search);
-      const url =
-        process.env.AUTH_GUESTS === "false" ? `/login?callbackUrl=${target}` : `/api/auth/guest?redirectUrl=${target}`;
+      const url = settings().AUTH_GUESTS ? `/api/auth/guest?redirectUrl=${target}` : `/login?callbackUrl=${target}`;
       response = NextResponse.redirect(new URL(url, request.nextUrl.origin));
     }
     response.headers.set(CSP, policy);

@@ -2,6 +2,7 @@ import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import { Embeddings } from "@langchain/core/embeddings";
 import { embed, embedMany } from "ai";
 import { configuredEmbeddingModel } from "@/lib/ai/models";
+import { parseConfig } from "@/lib/config";
 import { hashedVector, VECTOR_DIMS } from "./data/hashed-vectors";
 
 /** The bench's own stand-in encoder (feature-hashed words and trigrams), named so it never collides with a real model. */
@@ -38,7 +39,7 @@ export function hashedEmbeddingModel(dims = VECTOR_DIMS): EmbeddingModelV4 {
  */
 export function resolveEmbeddingModel(id: string): EmbeddingModelV4 {
   if (id === HASHED_MODEL_ID) return hashedEmbeddingModel();
-  const model = configuredEmbeddingModel({ ...process.env, EMBEDDING_MODEL: id });
+  const model = configuredEmbeddingModel(parseConfig({ ...process.env, EMBEDDING_MODEL: id }));
   if (!model) throw new Error(`--embedding ${id} names no embedding model`);
   return model as EmbeddingModelV4;
 }

@@ -1,26 +1,7 @@
 import { sql } from "drizzle-orm";
-import { z } from "zod";
 import type { Database } from "@/lib/db/client";
 import { logFailure } from "@/lib/log";
 import { deleteAccount } from "./delete-account";
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-const DEFAULT_GUEST_TTL_DAYS = 30;
-const guestTtlSchema = z.coerce.number().int().min(1).max(36_500);
-
-/**
- * GUEST_TTL_DAYS: days a guest may stay idle (no request from their session) before their account is deleted, a
- * whole number from 1; 30 when unset. Any other value stops the worker at start, rather than expire guests at a
- * lifetime nobody chose.
- */
-export function guestTtlDays(env: Env = process.env): number {
-  const raw = env.GUEST_TTL_DAYS?.trim();
-  if (!raw) return DEFAULT_GUEST_TTL_DAYS;
-  const parsed = guestTtlSchema.safeParse(raw);
-  if (!parsed.success) throw new Error(`GUEST_TTL_DAYS must be a whole number of days from 1, not "${raw}".`);
-  return parsed.data;
-}
 
 /** Guests deleted per run at most: a backlog (a first run on old data) is worked off over the next runs. */
 const BATCH = 500;

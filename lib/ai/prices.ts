@@ -1,16 +1,5 @@
-import { z } from "zod";
+import { type Config, config, type ModelPrice, OFFLINE_MODEL_ID, type PriceTable } from "@/lib/config";
 import type { TokenUsage } from "@/lib/memory/usage";
-import { OFFLINE_MODEL_ID } from "./registry";
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-/** USD per million tokens, as providers list them. */
-export interface ModelPrice {
-  input: number;
-  output: number;
-}
-
-export type PriceTable = Readonly<Record<string, ModelPrice>>;
 
 /**
  * List prices of common hosted models (standard tier, uncached input) when this table was written. Providers change
@@ -39,53 +28,9 @@ export const DEFAULT_PRICES: PriceTable = {
 /** Models served by the operator's own machine (Ollama, vLLM, LM Studio) cost nothing per token. */
 const LOCAL_PROVIDER = "openai-compatible:";
 
-const price = z.strictObject({
-  input: z.number().finite().nonnegative(),
-  output: z.number().finite().nonnegative(),
-});
-const MODEL_ID = /^(offline|[a-z][\w-]*:\S+)$/;
-const priceOverrides = z.record(z.string(), price).superRefine((table, context) => {
-  for (const id of Object.keys(table)) {
-    if (!MODEL_ID.test(id)) context.addIssue({ code: "custom", path: [id], message: "not offline or provider:model" });
-  }
-});
-
-export class PriceConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "PriceConfigError";
-  }
-}
-
-const parsed = new Map<string, PriceTable>();
-
-/**
- * The price table: the defaults with MODEL_PRICES (JSON, `{"openai:gpt-4o-mini":{"input":0.15,"output":0.6}}`)
- * laid over them. A malformed value throws, naming the entry at fault, rather than silently pricing at zero.
- */
-export function modelPrices(env: Env = process.env): PriceTable {
-  const raw = env.MODEL_PRICES?.trim() ?? "";
-  if (raw === "") return DEFAULT_PRICES;
-  const cached = parsed.get(raw);
-  if (cached) return cached;
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    throw new PriceConfigError(
-      'MODEL_PRICES is not valid JSON: expected {"provider:model":{"input":<USD per 1M tokens>,"output":<USD per 1M tokens>}}.',
-    );
-  }
-  const result = priceOverrides.safeParse(json);
-  if (!result.success) {
-    const issues = result.error.issues
-      .map((issue) => `${issue.path.map(String).join(".") || "(root)"}: ${issue.message}`)
-      .join("; ");
-    throw new PriceConfigError(`MODEL_PRICES is invalid (${issues}).`);
-  }
-  const table = { ...DEFAULT_PRICES, ...result.data };
-  parsed.set(raw, table);
-  return table;
+/** The price table: the defaults with MODEL_PRICES laid over them. */
+export function modelPrices(settings: Config = config()): PriceTable {
+  return { ...DEFAULT_PRICES, ...settings.MODEL_PRICES };
 }
 
 /**
@@ -110,34 +55,7 @@ export function costOf(modelPrice: ModelPrice | null, usage: TokenUsage): number
 }
 
 /** What recorded usage of `modelId` costs with the configured table: what chat and extraction are handed. */
-export function pricingFor(modelId: string, env: Env = process.env): (usage: TokenUsage) => number | null {
-  const modelPrice = priceOf(modelPrices(env), modelId);
+export function pricingFor(modelId: string, settings: Config = config()): (usage: TokenUsage) => number | null {
+  const modelPrice = priceOf(modelPrices(settings), modelId);
   return (usage) => costOf(modelPrice, usage);
-}
-
-const budget = z.coerce
-  .number({ error: "must be a number" })
-  .finite("must be a finite number")
-  .positive("must be a positive number of US dollars");
-
-/**
- * EXTRACTION_DAILY_BUDGET_USD: what one user may spend on models per UTC day (chat and extraction together) before
- * background extraction stops until the next day. Unset or empty means no budget; anything else invalid throws.
- */
-export function extractionDailyBudgetUsd(env: Env = process.env): number | undefined {
-  const raw = env.EXTRACTION_DAILY_BUDGET_USD?.trim() ?? "";
-  if (raw === "") return undefined;
-  const result = budget.safeParse(raw);
-  if (!result.success) {
-    throw new PriceConfigError(
-      `EXTRACTION_DAILY_BUDGET_USD ${result.error.issues[0]?.message ?? "is invalid"} (got "${raw}").`,
-    );
-  }
-  return result.data;
-}
-
-/** Reads both settings once, so a server with a typo in them refuses to start instead of failing per request. */
-export function checkUsageConfig(env: Env = process.env): void {
-  modelPrices(env);
-  extractionDailyBudgetUsd(env);
 }

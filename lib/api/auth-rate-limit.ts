@@ -1,22 +1,17 @@
+import { config } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
 import { errorResponse } from "./errors";
-import { limitFrom, type RateDecision, SharedWindowLimiter } from "./rate-limit";
-
-const DEFAULT_PER_ADDRESS = 30;
-const DEFAULT_PER_EMAIL = 10;
+import { type RateDecision, SharedWindowLimiter } from "./rate-limit";
 
 /** AUTH_RATE_LIMIT_PER_MINUTE: sign-ins, registrations and new guest sessions, each, per client address. */
-const configuredAuthRateLimit = (env: Record<string, string | undefined> = process.env) =>
-  limitFrom(env.AUTH_RATE_LIMIT_PER_MINUTE, DEFAULT_PER_ADDRESS);
-
+const perAddress = () => config().AUTH_RATE_LIMIT_PER_MINUTE;
 /** AUTH_EMAIL_RATE_LIMIT_PER_MINUTE: sign-in attempts per email address from one client address. */
-const configuredEmailRateLimit = (env: Record<string, string | undefined> = process.env) =>
-  limitFrom(env.AUTH_EMAIL_RATE_LIMIT_PER_MINUTE, DEFAULT_PER_EMAIL);
+const perEmail = () => config().AUTH_EMAIL_RATE_LIMIT_PER_MINUTE;
 
-const signInsByAddress = new SharedWindowLimiter("sign-in-address", () => configuredAuthRateLimit());
-const signInsByEmail = new SharedWindowLimiter("sign-in-email", () => configuredEmailRateLimit());
-const registrationsByAddress = new SharedWindowLimiter("register-address", () => configuredAuthRateLimit());
-const guestsByAddress = new SharedWindowLimiter("guest-address", () => configuredAuthRateLimit());
+const signInsByAddress = new SharedWindowLimiter("sign-in-address", perAddress);
+const signInsByEmail = new SharedWindowLimiter("sign-in-email", perEmail);
+const registrationsByAddress = new SharedWindowLimiter("register-address", perAddress);
+const guestsByAddress = new SharedWindowLimiter("guest-address", perAddress);
 
 export type AuthAttempt =
   | { kind: "sign-in"; address: string; email: string }

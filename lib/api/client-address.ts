@@ -1,6 +1,7 @@
 import { subscribe } from "node:diagnostics_channel";
 import type { IncomingMessage } from "node:http";
 import { isIPv6, type Socket } from "node:net";
+import { type Config, config } from "@/lib/config";
 import { processState } from "@/lib/process-state";
 
 /** The limit key of every client whose address is not known: they share one budget. */
@@ -40,24 +41,14 @@ export function recordSocketAddresses(): void {
 const socketAddresses = () => processState("socket-addresses", () => ({ recorded: false }));
 
 /**
- * TRUST_PROXY: how many reverse proxies in front of the app append to X-Forwarded-For (`true` = 1). Unset or 0, the
- * header is the client's own claim (Next.js passes on whatever it was sent), so it is ignored.
+ * The client's address for rate limits. Behind TRUST_PROXY trusted proxies, each appends the address it received the
+ * request from, so the client is the entry that many places from the right; entries further left are whatever the
+ * client sent. With no proxy trusted the header is the client's own claim (Next.js passes on whatever it was sent),
+ * so the client is the peer of the socket (SOCKET_ADDRESS_HEADER). Anything else (no header, an oversized one) is
+ * UNKNOWN_CLIENT.
  */
-export function trustedProxyHops(env: Record<string, string | undefined> = process.env): number {
-  const value = env.TRUST_PROXY?.trim().toLowerCase();
-  if (value === "true") return 1;
-  const hops = Number(value);
-  return Number.isInteger(hops) && hops > 0 ? hops : 0;
-}
-
-/**
- * The client's address for rate limits. Behind trusted proxies, each appends the address it received the request
- * from, so the client is the entry that many places from the right; entries further left are whatever the client
- * sent. With no proxy trusted, the client is the peer of the socket (SOCKET_ADDRESS_HEADER). Anything else (no
- * header, an oversized one) is UNKNOWN_CLIENT.
- */
-export function clientAddress(headers: Headers, env: Record<string, string | undefined> = process.env): string {
-  const hops = trustedProxyHops(env);
+export function clientAddress(headers: Headers, settings: Config = config()): string {
+  const hops = settings.TRUST_PROXY;
   const address =
     hops === 0
       ? socketAddresses().recorded

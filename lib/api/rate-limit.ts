@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
+import { config } from "@/lib/config";
 import type { Database } from "@/lib/db/client";
 import { logFailure } from "@/lib/log";
 import { processState } from "@/lib/process-state";
@@ -12,7 +13,6 @@ import { processState } from "@/lib/process-state";
  * the table never holds the email addresses and client addresses the sign-in limits count by.
  */
 export const RATE_LIMIT_WINDOW_MS = 60_000;
-const DEFAULT_LIMIT_PER_MINUTE = 300;
 
 /**
  * While a key's last known count (plus its requests still being counted) is below this share of its limit, a request
@@ -149,17 +149,9 @@ export function storedKey(id: string): string {
   return createHash("sha256").update(id).digest("base64url");
 }
 
-/** API_RATE_LIMIT_PER_MINUTE (per key, and per user for session requests), read per request so an operator's change applies on restart and tests can lower it. */
-export function configuredRateLimit(env: Record<string, string | undefined> = process.env): number {
-  return limitFrom(env.API_RATE_LIMIT_PER_MINUTE, DEFAULT_LIMIT_PER_MINUTE);
-}
+/** API_RATE_LIMIT_PER_MINUTE, per key and per user for session requests. */
+const perKeyOrUser = () => config().API_RATE_LIMIT_PER_MINUTE;
 
-/** A per-minute limit from an environment value: a positive integer, else the default. */
-export function limitFrom(value: string | undefined, fallback: number): number {
-  const parsed = Number(value);
-  return Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
-}
-
-export const apiKeyLimiter = new SharedWindowLimiter("api-key", () => configuredRateLimit());
+export const apiKeyLimiter = new SharedWindowLimiter("api-key", perKeyOrUser);
 /** Session-authenticated API requests, per user: a browser session gets the same budget as a key. */
-export const sessionLimiter = new SharedWindowLimiter("session", () => configuredRateLimit());
+export const sessionLimiter = new SharedWindowLimiter("session", perKeyOrUser);

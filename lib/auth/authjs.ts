@@ -6,12 +6,13 @@ import { namespaceRoot } from "@/lib/auth/principal";
 import { resolveAuthSecret } from "@/lib/auth/secret";
 import { checkSession } from "@/lib/auth/session-validity";
 import { createGuestUser, type UserRow, userForOAuth, verifyCredentials } from "@/lib/auth/users";
+import { config } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
 import { logFailure } from "@/lib/log";
 import { authConfig } from "./authjs-config";
 
-export const guestsEnabled = () => process.env.AUTH_GUESTS !== "false";
-export const githubEnabled = () => Boolean(process.env.AUTH_GITHUB_ID && process.env.AUTH_GITHUB_SECRET);
+export const guestsEnabled = () => config().AUTH_GUESTS;
+export const githubEnabled = () => config().AUTH_GITHUB_ID !== undefined;
 
 function toAuthUser(user: UserRow) {
   return { id: user.id, email: user.email, name: user.name, sessionGeneration: user.sessionGeneration };
@@ -41,7 +42,7 @@ export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(() 
         return toAuthUser(await createGuestUser(db));
       },
     }),
-    ...(githubEnabled() ? [githubProvider()] : []),
+    ...(githubEnabled() ? [githubProvider(config())] : []),
   ],
   callbacks: {
     ...authConfig.callbacks,

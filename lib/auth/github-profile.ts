@@ -1,5 +1,6 @@
 import GitHub from "next-auth/providers/github";
 import { z } from "zod";
+import type { Config } from "@/lib/config";
 
 const API = "https://api.github.com";
 
@@ -22,8 +23,10 @@ export function withVerifiedEmail(profile: Record<string, unknown>, emails: unkn
 }
 
 /** The GitHub provider, reading the email list on every sign-in so the profile says whether its email is verified. */
-export function githubProvider() {
+export function githubProvider(settings: Config) {
   return GitHub({
+    clientId: settings.AUTH_GITHUB_ID,
+    clientSecret: settings.AUTH_GITHUB_SECRET,
     userinfo: {
       url: `${API}/user`,
       async request({ tokens }: { tokens: { access_token?: string } }) {

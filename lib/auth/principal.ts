@@ -1,3 +1,5 @@
+import { config } from "@/lib/config";
+
 export type Role = "user" | "admin";
 
 /** Who a request acts as. Everything it reads or writes lives under `root`. */
@@ -25,12 +27,8 @@ export interface RoleFacts {
  * Admin when the database flag says so (`npm run admin -- grant`), or when an OAuth provider verified an email that
  * ADMIN_EMAILS lists. An address someone merely registered never counts: anyone can type any address.
  */
-export function roleOf(user: RoleFacts, adminEmails = process.env.ADMIN_EMAILS ?? ""): Role {
+export function roleOf(user: RoleFacts, adminEmails: readonly string[] = config().ADMIN_EMAILS): Role {
   if (user.isAdmin) return "admin";
   if (!user.email || !user.emailVerifiedAt) return "user";
-  const admins = adminEmails
-    .split(",")
-    .map((entry) => entry.trim().toLowerCase())
-    .filter(Boolean);
-  return admins.includes(user.email.toLowerCase()) ? "admin" : "user";
+  return adminEmails.includes(user.email.toLowerCase()) ? "admin" : "user";
 }

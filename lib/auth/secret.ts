@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { type Config, config } from "@/lib/config";
 
 const DEV_SECRET_FILE = path.join(process.cwd(), ".data", "auth-secret");
 
@@ -15,12 +16,12 @@ export class MissingAuthSecretError extends Error {
 }
 
 /**
- * AUTH_SECRET from the environment; in development, a random secret generated once into .data/ so that
- * `npm run dev` works without an env file and sessions survive restarts.
+ * AUTH_SECRET; outside production, a random secret generated once into .data/ so that `npm run dev` works without an
+ * env file and sessions survive restarts.
  */
-export function resolveAuthSecret(env: Readonly<Record<string, string | undefined>> = process.env): string {
-  if (env.AUTH_SECRET) return env.AUTH_SECRET;
-  if (env.NODE_ENV === "production") throw new MissingAuthSecretError();
+export function resolveAuthSecret(settings: Config = config()): string {
+  if (settings.AUTH_SECRET) return settings.AUTH_SECRET;
+  if (settings.NODE_ENV === "production") throw new MissingAuthSecretError();
   if (!existsSync(DEV_SECRET_FILE)) {
     mkdirSync(path.dirname(DEV_SECRET_FILE), { recursive: true });
     writeFileSync(DEV_SECRET_FILE, randomBytes(32).toString("base64"), { mode: 0o600, flag: "wx" });

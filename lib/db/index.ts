@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { config } from "@/lib/config";
 import { clearProcessState, processState } from "@/lib/process-state";
 import { type Database, openPglite, openPostgres } from "./client";
 
@@ -10,30 +10,19 @@ export type { Database, Db } from "./client";
  */
 export function getDatabase(): Promise<Database> {
   return processState("database", () =>
-    openFromEnv().catch((error) => {
+    openConfigured().catch((error) => {
       clearProcessState("database");
       throw error;
     }),
   );
 }
 
-const poolSizeSchema = z.coerce.number().int().min(1).max(500);
-
 /**
- * DATABASE_POOL_SIZE: connections this process keeps to PostgreSQL (the job queue keeps 4 more), a whole number from
- * 1 to 500; 10 when unset. On Citus each can hold a connection to every worker it reached
- * (docs/configuration.md "Running distributed"). A value that is not one stops the start instead of silently using another size.
+ * PostgreSQL at DATABASE_URL with DATABASE_POOL_SIZE connections (on Citus each can hold a connection to every worker
+ * it reached: docs/configuration.md "Running distributed"), else PGlite in PGLITE_DIR.
  */
-export function databasePoolSize(env: Readonly<Record<string, string | undefined>> = process.env): number {
-  const raw = env.DATABASE_POOL_SIZE?.trim();
-  if (!raw) return 10;
-  const parsed = poolSizeSchema.safeParse(raw);
-  if (!parsed.success) throw new Error(`DATABASE_POOL_SIZE must be a whole number from 1 to 500, not "${raw}".`);
-  return parsed.data;
-}
-
-function openFromEnv(): Promise<Database> {
-  const url = process.env.DATABASE_URL;
-  if (url) return openPostgres(url, { max: databasePoolSize() });
-  return openPglite(process.env.PGLITE_DIR || ".data/pglite");
+function openConfigured(): Promise<Database> {
+  const { DATABASE_URL, DATABASE_POOL_SIZE, PGLITE_DIR } = config();
+  if (DATABASE_URL) return openPostgres(DATABASE_URL, { max: DATABASE_POOL_SIZE });
+  return openPglite(PGLITE_DIR);
 }

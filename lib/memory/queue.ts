@@ -1,4 +1,5 @@
 import { fromPglite, type JobWithMetadata, PgBoss } from "pg-boss";
+import { config } from "@/lib/config";
 import type { Database } from "@/lib/db/client";
 import { logFailure } from "@/lib/log";
 
@@ -83,12 +84,6 @@ type WorkOptions = {
   localGroupConcurrency?: number;
 };
 
-/** EXTRACTION_CONCURRENCY, a whole number from 1 to 64; 4 when unset or not one. */
-export function extractionConcurrency(env: Readonly<Record<string, string | undefined>> = process.env): number {
-  const value = Number(env.EXTRACTION_CONCURRENCY);
-  return Number.isInteger(value) && value >= 1 && value <= 64 ? value : 4;
-}
-
 /**
  * The durable job queues in the app's own database (background extraction per thread, embedding per user): jobs
  * survive restarts and crashes, and any process can work them.
@@ -105,7 +100,7 @@ export class JobQueue {
       retryLimit: options.retryLimit ?? 4,
       retryDelaySeconds: options.retryDelaySeconds ?? 5,
       pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
-      concurrency: options.concurrency ?? extractionConcurrency(),
+      concurrency: options.concurrency ?? config().EXTRACTION_CONCURRENCY,
     };
     // Look for silent workers several times per heartbeat, so a crashed worker's job moves on within ~1.2 beats.
     const checkEvery = Math.max(1, Math.floor(resolved.heartbeatSeconds / 5));

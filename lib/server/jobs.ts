@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
-import { expireIdleGuests, guestTtlDays } from "@/lib/account/guest-expiry";
-import { extractionModelId } from "@/lib/ai/config";
+import { expireIdleGuests } from "@/lib/account/guest-expiry";
 import { chatLanguageModel, configuredEmbeddingModel } from "@/lib/ai/models";
-import { checkUsageConfig, extractionDailyBudgetUsd, pricingFor } from "@/lib/ai/prices";
+import { pricingFor } from "@/lib/ai/prices";
 import { namespaceRoot } from "@/lib/auth/principal";
+import { config } from "@/lib/config";
 import type { Database } from "@/lib/db";
 import { getDatabase } from "@/lib/db";
 import { users } from "@/lib/db/schema";
@@ -13,32 +13,20 @@ import { failAbandonedRun, runExtraction } from "@/lib/memory/extraction";
 import { runOptimizer } from "@/lib/memory/optimizer";
 import { type EmbeddingJobData, type ExtractionJobData, JobQueue, type OptimizerJobData } from "@/lib/memory/queue";
 import { clearProcessState, processState } from "@/lib/process-state";
-import { checkQuotaConfig, memoryQuotaFor } from "./quotas";
+import { memoryQuotaFor } from "./quotas";
 import { startWebhookWorker, webhookWiring } from "./webhooks";
 
 /** The process-wide queue on the process database, opened on first use; a failed open is tried again next time. */
 export function getJobQueue(): Promise<JobQueue> {
-  const heartbeat = Number(process.env.EXTRACTION_HEARTBEAT_SECONDS);
   return processState("job-queue", () =>
     getDatabase()
-      .then((database) => JobQueue.open(database, { heartbeatSeconds: heartbeat >= 10 ? heartbeat : undefined }))
+      .then((database) => JobQueue.open(database, { heartbeatSeconds: config().EXTRACTION_HEARTBEAT_SECONDS }))
       .catch((error) => {
         // Kept, one failure (the database restarting) would stop every later chat from scheduling extraction.
         clearProcessState("job-queue");
         throw error;
       }),
   );
-}
-
-export function extractionDebounceMs(env: Readonly<Record<string, string | undefined>> = process.env): number {
-  const value = Number(env.EXTRACTION_DEBOUNCE_MS);
-  return Number.isFinite(value) && value >= 0 ? value : 3_000;
-}
-
-/** OPTIMIZER_DEBOUNCE_MS: quiet after the last feedback before the optimizer reads it; EXTRACTION_DEBOUNCE_MS else. */
-export function optimizerDebounceMs(env: Readonly<Record<string, string | undefined>> = process.env): number {
-  const value = Number(env.OPTIMIZER_DEBOUNCE_MS);
-  return env.OPTIMIZER_DEBOUNCE_MS?.trim() && Number.isFinite(value) && value >= 0 ? value : extractionDebounceMs(env);
 }
 
 /**
@@ -79,14 +67,14 @@ export async function handleExtractionJob(
   data: ExtractionJobData,
   meta: { jobId: string; finalAttempt: boolean },
 ) {
-  const modelId = extractionModelId();
+  const modelId = config().EXTRACTION_MODEL;
   await runExtraction(
     {
       ctx: await jobContext(database, data.userId, modelId),
       model: chatLanguageModel(modelId),
       modelId,
       pricing: pricingFor(modelId),
-      dailyBudgetUsd: extractionDailyBudgetUsd(),
+      dailyBudgetUsd: config().EXTRACTION_DAILY_BUDGET_USD,
     },
     {
       threadId: data.threadId,
@@ -103,14 +91,14 @@ export async function handleOptimizerJob(
   data: OptimizerJobData,
   meta: { jobId: string; finalAttempt: boolean },
 ) {
-  const modelId = extractionModelId();
+  const modelId = config().EXTRACTION_MODEL;
   await runOptimizer(
     {
       ctx: await jobContext(database, data.userId, modelId),
       model: chatLanguageModel(modelId),
       modelId,
       pricing: pricingFor(modelId),
-      dailyBudgetUsd: extractionDailyBudgetUsd(),
+      dailyBudgetUsd: config().EXTRACTION_DAILY_BUDGET_USD,
     },
     meta,
   );
@@ -118,7 +106,7 @@ export async function handleOptimizerJob(
 
 /** Embeds every memory of the job's user that has no current vector, a batch per provider call. */
 export async function handleEmbeddingJob(database: Database, data: EmbeddingJobData) {
-  const ctx = await jobContext(database, data.userId, extractionModelId());
+  const ctx = await jobContext(database, data.userId, config().EXTRACTION_MODEL);
   while ((await embedMissing(ctx)) > 0) {
     // Each round reads the next batch still missing, so memories written meanwhile are included.
   }
@@ -137,14 +125,13 @@ async function sweepEmbeddingBacklog(database: Database, queue: JobQueue) {
 
 /** Starts working the job queues in this process; returns a function that drains and stops them. */
 export async function startWorker(): Promise<() => Promise<void>> {
-  checkUsageConfig();
-  checkQuotaConfig();
-  const ttlDays = guestTtlDays();
+  // First: a bad value stops `npm run worker` here, with the message, as it stops the web server (./start.ts).
+  const { GUEST_TTL_DAYS: ttlDays } = config();
   const database = await getDatabase();
   const queue = await getJobQueue();
   await queue.work((data, meta) => handleExtractionJob(database, data, meta));
   await queue.workDeadLetters(async (data, meta) => {
-    await failAbandonedRun(await jobContext(database, data.userId, extractionModelId()), meta.jobId);
+    await failAbandonedRun(await jobContext(database, data.userId, config().EXTRACTION_MODEL), meta.jobId);
   });
   await queue.workEmbeddings((data) => handleEmbeddingJob(database, data));
   await queue.workOptimizer((data, meta) => handleOptimizerJob(database, data, meta));

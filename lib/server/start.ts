@@ -1,10 +1,9 @@
-import { checkUsageConfig } from "@/lib/ai/prices";
 import { recordSocketAddresses } from "@/lib/api/client-address";
 import { resolveAuthSecret } from "@/lib/auth/secret";
+import { config } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
 import { logFailure, redactErrorsInConsole } from "@/lib/log";
 import { warmWordLexemes } from "@/lib/memory";
-import { checkQuotaConfig } from "./quotas";
 
 /**
  * Runs once when a Next.js server process starts: fail fast on bad configuration, open and migrate the database, and
@@ -16,16 +15,15 @@ export async function startServer() {
   recordSocketAddresses();
   redactErrorsInConsole();
   try {
+    config();
     resolveAuthSecret();
-    checkUsageConfig();
-    checkQuotaConfig();
   } catch (error) {
     console.error(`\n${(error as Error).message}\n`);
     process.exit(1);
   }
   const database = await getDatabase();
   void warmWordLexemes(database).catch((error) => logFailure("Warming search's word lexemes", error, "warn"));
-  if (process.env.WORKER !== "off") {
+  if (config().WORKER === "inline") {
     const { startWorker } = await import("./jobs");
     const stop = await startWorker();
     for (const signal of ["SIGTERM", "SIGINT"] as const) {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { config } from "@/lib/config";
 import type { Database } from "@/lib/db";
 import { logFailure } from "@/lib/log";
 import type { MemoryContext } from "@/lib/memory";
@@ -12,30 +12,12 @@ import {
   type TargetPolicy,
 } from "@/lib/memory/webhooks";
 
-type Env = Readonly<Record<string, string | undefined>>;
-
 /**
  * WEBHOOK_ALLOW_PRIVATE=true lets webhooks target private and loopback addresses over plain http (tests deliver to
- * a receiver on 127.0.0.1); anything else keeps targets public and https.
+ * a receiver on 127.0.0.1); otherwise targets are public and https.
  */
-export function webhookPolicy(env: Env = process.env): TargetPolicy {
-  return { allowPrivate: env.WEBHOOK_ALLOW_PRIVATE === "true" };
-}
-
-const retentionDaysSchema = z.coerce.number().int().min(1).max(36_500);
-
-/**
- * WEBHOOK_DELIVERY_RETENTION_DAYS: days a finished delivery stays in the delivery log, a whole number from 1; 30 when
- * unset. Any other value stops the worker at start, rather than keep or delete the log for a time nobody chose.
- */
-export function webhookDeliveryRetentionDays(env: Env = process.env): number {
-  const raw = env.WEBHOOK_DELIVERY_RETENTION_DAYS?.trim();
-  if (!raw) return 30;
-  const parsed = retentionDaysSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new Error(`WEBHOOK_DELIVERY_RETENTION_DAYS must be a whole number of days from 1, not "${raw}".`);
-  }
-  return parsed.data;
+export function webhookPolicy(): TargetPolicy {
+  return { allowPrivate: config().WEBHOOK_ALLOW_PRIVATE };
 }
 
 /** How this process's contexts hand new deliveries to the queue once their write commits. */
@@ -55,8 +37,8 @@ export async function startWebhookWorker(
   queue: JobQueue,
   overrides: Partial<DeliveryConfig> = {},
 ): Promise<() => void> {
-  const retentionDays = webhookDeliveryRetentionDays();
-  const config: DeliveryConfig = {
+  const retentionDays = config().WEBHOOK_DELIVERY_RETENTION_DAYS;
+  const delivery: DeliveryConfig = {
     ...DEFAULT_DELIVERY,
     policy: webhookPolicy(),
     clock: () => new Date(),
@@ -65,7 +47,7 @@ export async function startWebhookWorker(
   const retry = (delivery: Parameters<JobQueue["sendWebhookDeliveries"]>[0][number], startAfter: Date) =>
     queue.sendWebhookDeliveries([delivery], startAfter);
   await queue.workWebhookDeliveries(async (job) => {
-    await attemptDelivery(database, job, config, retry);
+    await attemptDelivery(database, job, delivery, retry);
   });
   await queue.workWebhookPrune(async () => {
     await pruneWebhookDeliveries(database, { now: new Date(), retentionDays });

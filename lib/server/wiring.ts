@@ -1,5 +1,6 @@
+import { config } from "@/lib/config";
 import type { MemoryContext } from "@/lib/memory";
-import { embeddingWiring, getJobQueue, optimizerDebounceMs } from "./jobs";
+import { embeddingWiring, getJobQueue } from "./jobs";
 import { webhookWiring } from "./webhooks";
 
 /**
@@ -13,6 +14,7 @@ export function backgroundWiring(): Pick<
   return {
     ...embeddingWiring(),
     ...webhookWiring(getJobQueue),
-    scheduleOptimizer: async (userId) => (await getJobQueue()).enqueueOptimizer({ userId }, optimizerDebounceMs()),
+    scheduleOptimizer: async (userId) =>
+      (await getJobQueue()).enqueueOptimizer({ userId }, config().OPTIMIZER_DEBOUNCE_MS),
   };
 }

@@ -2,7 +2,7 @@ import net from "node:net";
 import { InvalidArgumentError } from "@ai-sdk/provider";
 import { cosineSimilarity, embed, embedMany } from "ai";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { embeddingModelIdFromEnv } from "@/lib/ai/config";
+import { embeddingModelId } from "@/lib/ai/config";
 import {
   LOCAL_EMBEDDING_DIMENSIONS,
   LOCAL_EMBEDDING_MODEL_ID,
@@ -12,8 +12,9 @@ import {
 } from "@/lib/ai/local-embedding";
 import { configuredEmbeddingModel } from "@/lib/ai/models";
 import { createModelRegistry } from "@/lib/ai/registry";
+import { parseConfig } from "@/lib/config";
 
-const model = createModelRegistry({}).embeddingModel("local:use-lite");
+const model = createModelRegistry(parseConfig({})).embeddingModel("local:use-lite");
 const networkAttempts: string[] = [];
 const consoleCalls: unknown[][] = [];
 
@@ -176,13 +177,17 @@ describe("embedding model from the environment", () => {
     [" NONE ", null],
     ["openai:text-embedding-3-small", "openai:text-embedding-3-small"],
   ])("EMBEDDING_MODEL=%j names %j", (value, id) => {
-    expect(embeddingModelIdFromEnv({ EMBEDDING_MODEL: value })).toBe(id);
+    expect(embeddingModelId(parseConfig({ EMBEDDING_MODEL: value }))).toBe(id);
+  });
+
+  it("refuses an id that names no provider", () => {
+    expect(() => parseConfig({ EMBEDDING_MODEL: "text-embedding-3-small" })).toThrow(/EMBEDDING_MODEL must be/);
   });
 
   it("configures the local model when unset, local or local:use-lite, and none for none", () => {
     for (const value of [undefined, "", "local", "local:use-lite"]) {
-      expect(configuredEmbeddingModel({ EMBEDDING_MODEL: value })).toBeInstanceOf(LocalEmbeddingModel);
+      expect(configuredEmbeddingModel(parseConfig({ EMBEDDING_MODEL: value }))).toBeInstanceOf(LocalEmbeddingModel);
     }
-    expect(configuredEmbeddingModel({ EMBEDDING_MODEL: "none" })).toBeUndefined();
+    expect(configuredEmbeddingModel(parseConfig({ EMBEDDING_MODEL: "none" }))).toBeUndefined();
   });
 });

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, expect, it } from "vitest";
 import { apiKeys, auditLog } from "@/lib/db/schema";
 import { createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
+import { restoreEnv, setEnv } from "../support/env";
 import { routeHarness } from "../support/route-harness";
 import { bearer, call, principalFor } from "./support";
 
@@ -85,7 +86,7 @@ describeEachDatabase("API keys on the REST API", (use) => {
   });
 
   afterEach(() => {
-    delete process.env.API_RATE_LIMIT_PER_MINUTE;
+    restoreEnv();
   });
 
   it("issues a key once, lists it without its secret and stores only a hash", async () => {
@@ -261,7 +262,7 @@ describeEachDatabase("API keys on the REST API", (use) => {
   });
 
   it("rate-limits per key with 429 and Retry-After, leaving other keys alone", async () => {
-    process.env.API_RATE_LIMIT_PER_MINUTE = "3";
+    setEnv({ API_RATE_LIMIT_PER_MINUTE: "3" });
     const { key } = await issue(["read"]);
     const { key: other } = await issue(["read"]);
     for (let i = 0; i < 3; i++) expect((await call(collection.GET, { headers: bearer(key) })).status).toBe(200);

@@ -1,10 +1,11 @@
 import "../support/route-mocks";
 import { sql } from "drizzle-orm";
-import { beforeEach, expect, it, vi } from "vitest";
+import { beforeEach, expect, it } from "vitest";
 import { recordUsage } from "@/lib/memory";
 import { finalMessage } from "../chat/support";
 import { bindingFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
+import { setEnv } from "../support/env";
 import { principalFor, routeHarness } from "../support/route-harness";
 
 const { POST: chat } = await import("@/app/(chat)/api/chat/route");
@@ -33,12 +34,11 @@ describeEachDatabase("daily chat tokens", (use) => {
     routeHarness.database = use();
     me = await createUser(use());
     routeHarness.principal = principalFor(me);
-    vi.stubEnv("CHAT_DAILY_TOKENS", "");
-    vi.stubEnv("GUEST_CHAT_DAILY_TOKENS", "");
+    setEnv({ CHAT_DAILY_TOKENS: "", GUEST_CHAT_DAILY_TOKENS: "" });
   });
 
   it("a turn is refused with 403 quota_exceeded once today's chat tokens reach CHAT_DAILY_TOKENS, storing nothing", async () => {
-    vi.stubEnv("CHAT_DAILY_TOKENS", "1");
+    setEnv({ CHAT_DAILY_TOKENS: "1" });
     const first = await say("quota-thread", "q1", "Remember that I prefer dark mode");
     expect(first.status).toBe(200);
     await finalMessage(first);

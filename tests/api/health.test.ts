@@ -1,11 +1,12 @@
 import "../support/route-mocks";
 import type { SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
-import { afterEach, beforeEach, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import type { Database } from "@/lib/db/client";
 import { createMemory } from "@/lib/memory";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
+import { restoreEnv, setEnv } from "../support/env";
 import { routeHarness } from "../support/route-harness";
 import { type RouteServer, startRouteServer } from "../support/route-server";
 
@@ -32,12 +33,12 @@ describeEachDatabase("GET /api/health", (use) => {
 
   beforeEach(async () => {
     // A configured embedding model on a database with vectors: what used to make health count every user's backlog.
-    vi.stubEnv("EMBEDDING_MODEL", "local");
+    setEnv({ EMBEDDING_MODEL: "local" });
     server = await startRouteServer({ "/api/health": health });
   });
 
   afterEach(async () => {
-    vi.unstubAllEnvs();
+    restoreEnv();
     await server.close();
   });
 

@@ -1,9 +1,10 @@
 import "../support/route-mocks";
 import { sql } from "drizzle-orm";
-import { beforeEach, expect, it, vi } from "vitest";
+import { beforeEach, expect, it } from "vitest";
 import { call } from "../api-keys/support";
 import { createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
+import { setEnv } from "../support/env";
 import { principalFor, routeHarness } from "../support/route-harness";
 
 const batch = await import("@/app/api/v1/memories/batch/route");
@@ -34,8 +35,7 @@ describeEachDatabase("memory quota", (use) => {
     routeHarness.database = use();
     me = await createUser(use());
     routeHarness.principal = principalFor(me);
-    vi.stubEnv("MEMORY_QUOTA", "3");
-    vi.stubEnv("GUEST_MEMORY_QUOTA", "1");
+    setEnv({ MEMORY_QUOTA: "3", GUEST_MEMORY_QUOTA: "1" });
   });
 
   it("refuses a create past MEMORY_QUOTA with 403 quota_exceeded and writes nothing; edits still pass", async () => {

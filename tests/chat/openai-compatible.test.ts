@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { createModelRegistry, languageModel } from "@/lib/ai/registry";
 import { getThread, loadMessages } from "@/lib/chat/threads";
 import { startChatTurn } from "@/lib/chat/turn";
+import { parseConfig } from "@/lib/config";
 import { listMemories } from "@/lib/memory";
 import { bindingFor, contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
@@ -26,7 +27,7 @@ describeEachDatabase("chat over a real OpenAI-compatible HTTP API", (use) => {
     const database = use();
     const userId = await createUser(database);
     const memory = contextFor(database, userId);
-    const registry = createModelRegistry({ OPENAI_COMPATIBLE_BASE_URL: stub.baseURL });
+    const registry = createModelRegistry(parseConfig({ OPENAI_COMPATIBLE_BASE_URL: stub.baseURL }));
     const model = languageModel(registry, "openai-compatible:stub-model");
 
     const turn = await startChatTurn(

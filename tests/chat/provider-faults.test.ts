@@ -4,6 +4,7 @@ import { createModelRegistry, languageModel } from "@/lib/ai/registry";
 import { loadMessages } from "@/lib/chat/threads";
 import { startChatTurn } from "@/lib/chat/turn";
 import type { ChatMessage } from "@/lib/chat/types";
+import { parseConfig } from "@/lib/config";
 import type { MemoryContext } from "@/lib/memory";
 import { runExtraction } from "@/lib/memory/extraction";
 import { bindingFor, contextFor, createUser } from "../memory/support";
@@ -24,7 +25,9 @@ afterEach(async () => {
 async function provider(script: StubScript) {
   const stub = await startProviderStub("openai-chat", script);
   stubs.push(stub);
-  const registry = createModelRegistry({ OPENAI_COMPATIBLE_BASE_URL: stub.baseURL, MODEL_TIMEOUT_MS: "300" });
+  const registry = createModelRegistry(
+    parseConfig({ OPENAI_COMPATIBLE_BASE_URL: stub.baseURL, MODEL_TIMEOUT_MS: "300" }),
+  );
   return { stub, model: languageModel(registry, "openai-compatible:stub-model") };
 }
 

@@ -1,21 +1,25 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { parseConfig } from "@/lib/config";
 import { extractionRuns } from "@/lib/db/schema";
 import { listMemories } from "@/lib/memory";
 import { runExtraction, toWireOp } from "@/lib/memory/extraction";
-import { extractionConcurrency, JobQueue } from "@/lib/memory/queue";
+import { JobQueue } from "@/lib/memory/queue";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { type ProviderStub, startProviderStub } from "../support/provider-stubs";
 import { until } from "../support/worker-process";
 import { addExchange } from "./support";
 
-it("EXTRACTION_CONCURRENCY is a whole number from 1 to 64, 4 otherwise", () => {
-  expect(extractionConcurrency({})).toBe(4);
-  expect(extractionConcurrency({ EXTRACTION_CONCURRENCY: "8" })).toBe(8);
-  for (const bad of ["0", "-1", "2.5", "many", "65"])
-    expect(extractionConcurrency({ EXTRACTION_CONCURRENCY: bad })).toBe(4);
+it("EXTRACTION_CONCURRENCY is 4 unset, a whole number from 1 to 64, anything else refused", () => {
+  expect(parseConfig({}).EXTRACTION_CONCURRENCY).toBe(4);
+  expect(parseConfig({ EXTRACTION_CONCURRENCY: "8" }).EXTRACTION_CONCURRENCY).toBe(8);
+  for (const bad of ["0", "-1", "2.5", "many", "65"]) {
+    expect(() => parseConfig({ EXTRACTION_CONCURRENCY: bad }), bad).toThrow(
+      `EXTRACTION_CONCURRENCY must be a whole number from 1 to 64 (got "${bad}").`,
+    );
+  }
 });
 
 describeEachDatabase("one user's stalled manager call", (use) => {

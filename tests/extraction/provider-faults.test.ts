@@ -4,6 +4,7 @@ import { ModelTimeoutError } from "@/lib/ai/idle-timeout";
 import { createModelRegistry, languageModel } from "@/lib/ai/registry";
 import { ensureThread, loadMessages, writeMessagesFrom } from "@/lib/chat/threads";
 import type { ChatMessage } from "@/lib/chat/types";
+import { parseConfig } from "@/lib/config";
 import { extractionRuns } from "@/lib/db/schema";
 import { userHash } from "@/lib/log";
 import { runExtraction } from "@/lib/memory/extraction";
@@ -28,7 +29,9 @@ const MODEL_ID = "openai-compatible:manager";
 async function provider(script: StubScript) {
   const stub = await startProviderStub("openai-chat", script);
   stubs.push(stub);
-  const registry = createModelRegistry({ OPENAI_COMPATIBLE_BASE_URL: stub.baseURL, MODEL_TIMEOUT_MS: "300" });
+  const registry = createModelRegistry(
+    parseConfig({ OPENAI_COMPATIBLE_BASE_URL: stub.baseURL, MODEL_TIMEOUT_MS: "300" }),
+  );
   return { stub, model: languageModel(registry, MODEL_ID) };
 }
 

@@ -14,6 +14,7 @@ import { finalMessage } from "../chat/support";
 import { addExchange } from "../extraction/support";
 import { bindingFor, contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
+import { restoreEnv, setEnv } from "../support/env";
 import { type OpenAIStub, startOpenAIStub } from "../support/openai-stub";
 import { routeHarness } from "../support/route-harness";
 
@@ -35,14 +36,16 @@ const onWarning = (warning: Error) => printed.push(format(warning));
 let stub: OpenAIStub;
 beforeAll(async () => {
   stub = await startOpenAIStub(Array.from({ length: 50 }, () => ({ status: 400, error: "request rejected" })));
-  vi.stubEnv("AUTH_SECRET", AUTH_SECRET);
-  vi.stubEnv("CHAT_MODEL", "openai-compatible:stub-model");
-  vi.stubEnv("EXTRACTION_MODEL", "openai-compatible:stub-model");
-  vi.stubEnv("OPENAI_COMPATIBLE_BASE_URL", stub.baseURL);
-  vi.stubEnv("OPENAI_COMPATIBLE_API_KEY", PROVIDER_KEY);
+  setEnv({
+    AUTH_SECRET: AUTH_SECRET,
+    CHAT_MODEL: "openai-compatible:stub-model",
+    EXTRACTION_MODEL: "openai-compatible:stub-model",
+    OPENAI_COMPATIBLE_BASE_URL: stub.baseURL,
+    OPENAI_COMPATIBLE_API_KEY: PROVIDER_KEY,
+  });
 });
 afterAll(async () => {
-  vi.unstubAllEnvs();
+  restoreEnv();
   await stub.close();
 });
 beforeEach(() => {

@@ -3,6 +3,7 @@ import { createGoogle } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
 import type { FinishReason, LanguageModel } from "ai";
 import { createModelRegistry, languageModel } from "@/lib/ai/registry";
+import { parseConfig } from "@/lib/config";
 import type { RecordedRequest, WireFormatName } from "../support/provider-stubs";
 
 type Body = Record<string, unknown>;
@@ -63,7 +64,10 @@ export const providerCases: ProviderCase[] = [
     name: "@ai-sdk/openai-compatible, configured as the app's registry does (Ollama, vLLM…)",
     format: "openai-chat",
     model: (baseURL) =>
-      languageModel(createModelRegistry({ OPENAI_COMPATIBLE_BASE_URL: baseURL }), "openai-compatible:local-model"),
+      languageModel(
+        createModelRegistry(parseConfig({ OPENAI_COMPATIBLE_BASE_URL: baseURL })),
+        "openai-compatible:local-model",
+      ),
     streamPath: "/v1/chat/completions",
     isStreaming: (request) => request.body.stream === true,
     schemaOf: (body: Loose) => body.response_format?.json_schema?.schema,

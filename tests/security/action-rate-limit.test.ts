@@ -2,11 +2,12 @@ import "../support/route-mocks";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { sql } from "drizzle-orm";
-import { beforeEach, expect, it, vi } from "vitest";
+import { beforeEach, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
 import { createMemory } from "@/lib/memory";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
+import { setEnv } from "../support/env";
 import { principalFor, routeHarness } from "../support/route-harness";
 
 const APP = join(process.cwd(), "app");
@@ -37,7 +38,7 @@ describeEachDatabase("server actions and the session rate limit", (use) => {
     routeHarness.database = use();
     me = await createUser(use());
     routeHarness.principal = principalFor(me);
-    vi.stubEnv("API_RATE_LIMIT_PER_MINUTE", "2");
+    setEnv({ API_RATE_LIMIT_PER_MINUTE: "2" });
   });
 
   it("a console action is refused with rate_limited once the person's per-minute budget is spent, writing nothing", async () => {
@@ -56,7 +57,7 @@ describeEachDatabase("server actions and the session rate limit", (use) => {
   });
 
   it("every server action of a signed-in person draws on that budget before it reads its input", async () => {
-    vi.stubEnv("API_RATE_LIMIT_PER_MINUTE", "1");
+    setEnv({ API_RATE_LIMIT_PER_MINUTE: "1" });
     const modules = serverActionModules();
     expect(modules.length).toBeGreaterThanOrEqual(7);
     const answers: Record<string, string | undefined> = {};

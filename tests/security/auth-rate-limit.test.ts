@@ -2,16 +2,17 @@ import "../support/route-mocks";
 import { request as httpRequest } from "node:http";
 import { sql } from "drizzle-orm";
 import { NextRequest } from "next/server";
-import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { parseConfig } from "@/lib/config";
 import { principalFor } from "../api-keys/support";
 import { createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
+import { setEnv } from "../support/env";
 import { routeHarness } from "../support/route-harness";
 import { startRouteServer } from "../support/route-server";
 import { CookieJar, cookiesFrom, errorMessageOf, type Handler, outcomeOf, settle } from "./support";
 
-vi.stubEnv("AUTH_SECRET", "rate-limit-test-secret-0123456789");
-vi.stubEnv("AUTH_GUESTS", "true");
+setEnv({ AUTH_SECRET: "rate-limit-test-secret-0123456789", AUTH_GUESTS: "true" });
 
 const nextauth = await import("@/app/(auth)/api/auth/[...nextauth]/route");
 const guest = await import("@/app/(auth)/api/auth/guest/route");
@@ -26,6 +27,7 @@ const { clientAddress, recordSocketAddresses, SOCKET_ADDRESS_HEADER, UNKNOWN_CLI
 const { takeAuthAttempt } = await import("@/lib/api/auth-rate-limit");
 
 const ORIGIN = "http://localhost";
+const trusting = (value?: string) => parseConfig({ TRUST_PROXY: value });
 const PASSWORD = "correct horse battery";
 const FORM = "application/x-www-form-urlencoded";
 let unique = 0;
@@ -84,22 +86,20 @@ function form(fields: Record<string, string>) {
 describe("client address", () => {
   it("ignores X-Forwarded-For unless TRUST_PROXY says how many proxies append to it", () => {
     const headers = new Headers({ "x-forwarded-for": "198.51.100.7, 203.0.113.9, 10.0.0.2" });
-    expect(clientAddress(headers, {})).toBe(UNKNOWN_CLIENT);
-    expect(clientAddress(headers, { TRUST_PROXY: "0" })).toBe(UNKNOWN_CLIENT);
-    expect(clientAddress(headers, { TRUST_PROXY: "false" })).toBe(UNKNOWN_CLIENT);
-    expect(clientAddress(headers, { TRUST_PROXY: "true" })).toBe("10.0.0.2");
-    expect(clientAddress(headers, { TRUST_PROXY: "1" })).toBe("10.0.0.2");
-    expect(clientAddress(headers, { TRUST_PROXY: "2" })).toBe("203.0.113.9");
-    expect(clientAddress(headers, { TRUST_PROXY: "5" })).toBe(UNKNOWN_CLIENT);
-    expect(clientAddress(new Headers(), { TRUST_PROXY: "1" })).toBe(UNKNOWN_CLIENT);
-    expect(clientAddress(new Headers({ "x-forwarded-for": "x".repeat(500) }), { TRUST_PROXY: "1" })).toBe(
-      UNKNOWN_CLIENT,
-    );
+    expect(clientAddress(headers, trusting())).toBe(UNKNOWN_CLIENT);
+    expect(clientAddress(headers, trusting("0"))).toBe(UNKNOWN_CLIENT);
+    expect(clientAddress(headers, trusting("false"))).toBe(UNKNOWN_CLIENT);
+    expect(clientAddress(headers, trusting("true"))).toBe("10.0.0.2");
+    expect(clientAddress(headers, trusting("1"))).toBe("10.0.0.2");
+    expect(clientAddress(headers, trusting("2"))).toBe("203.0.113.9");
+    expect(clientAddress(headers, trusting("5"))).toBe(UNKNOWN_CLIENT);
+    expect(clientAddress(new Headers(), trusting("1"))).toBe(UNKNOWN_CLIENT);
+    expect(clientAddress(new Headers({ "x-forwarded-for": "x".repeat(500) }), trusting("1"))).toBe(UNKNOWN_CLIENT);
+    expect(() => trusting("-1")).toThrow("TRUST_PROXY must be `true` (= 1), `false` (= 0) or a whole number");
   });
 
   it("counts an IPv6 client by its /64 and an IPv4-mapped address as the IPv4 address it carries", () => {
-    const behind = (address: string) =>
-      clientAddress(new Headers({ "x-forwarded-for": address }), { TRUST_PROXY: "1" });
+    const behind = (address: string) => clientAddress(new Headers({ "x-forwarded-for": address }), trusting("1"));
     expect(behind("2001:db8:1:2:aaaa::1")).toBe("2001:db8:1:2::/64");
     expect(behind("2001:db8:1:2:ffff:ffff:ffff:fffe")).toBe("2001:db8:1:2::/64");
     expect(behind("2001:db8:1:3::1")).toBe("2001:db8:1:3::/64");
@@ -123,15 +123,16 @@ describeEachDatabase("auth rate limits", (use, backend) => {
     routeHarness.principal = null;
     routeHarness.cookies = new CookieJar();
     routeHarness.requestHeaders = new Headers(baseHeaders());
-    vi.stubEnv("TRUST_PROXY", "1");
-    vi.stubEnv("AUTH_RATE_LIMIT_PER_MINUTE", "3");
-    vi.stubEnv("AUTH_EMAIL_RATE_LIMIT_PER_MINUTE", "1000");
-    vi.stubEnv("API_RATE_LIMIT_PER_MINUTE", "1000");
+    setEnv({
+      TRUST_PROXY: "1",
+      AUTH_RATE_LIMIT_PER_MINUTE: "3",
+      AUTH_EMAIL_RATE_LIMIT_PER_MINUTE: "1000",
+      API_RATE_LIMIT_PER_MINUTE: "1000",
+    });
   });
 
   it("counts sign-ins per address and per email in one-minute windows", async () => {
-    vi.stubEnv("AUTH_RATE_LIMIT_PER_MINUTE", "2");
-    vi.stubEnv("AUTH_EMAIL_RATE_LIMIT_PER_MINUTE", "3");
+    setEnv({ AUTH_RATE_LIMIT_PER_MINUTE: "2", AUTH_EMAIL_RATE_LIMIT_PER_MINUTE: "3" });
     const start = Date.parse("2030-01-01T00:00:00Z");
     const address = nextAddress();
     const email = nextEmail("window");
@@ -170,7 +171,7 @@ describeEachDatabase("auth rate limits", (use, backend) => {
   });
 
   it("an email guessed at from one address is locked there only: its owner signs in from another", async () => {
-    vi.stubEnv("AUTH_EMAIL_RATE_LIMIT_PER_MINUTE", "2");
+    setEnv({ AUTH_EMAIL_RATE_LIMIT_PER_MINUTE: "2" });
     const email = nextEmail("spread");
     await registerUser(use().unbound.db, { email, password: PASSWORD });
     const attacker = nextAddress();
@@ -183,7 +184,7 @@ describeEachDatabase("auth rate limits", (use, backend) => {
   });
 
   it("without TRUST_PROXY each socket address has its own budget, whatever the client writes in its headers", async () => {
-    vi.stubEnv("TRUST_PROXY", "");
+    setEnv({ TRUST_PROXY: "" });
     recordSocketAddresses();
     const server = await startRouteServer({ "/api/auth/guest": guestRouteAsNextRuns });
     // Loopback is all of 127.0.0.0/8 on Linux: two local addresses are two clients. Each backend has its own pair.
@@ -220,8 +221,7 @@ describeEachDatabase("auth rate limits", (use, backend) => {
   // A request that reaches a handler without a socket address (called directly, as here) counts as one unknown
   // client: all such share one budget for the minute, so this runs on one backend only.
   it.runIf(backend === "pglite")("without TRUST_PROXY a spoofed X-Forwarded-For buys no fresh budget", async () => {
-    vi.stubEnv("TRUST_PROXY", "");
-    vi.stubEnv("AUTH_RATE_LIMIT_PER_MINUTE", "2");
+    setEnv({ TRUST_PROXY: "", AUTH_RATE_LIMIT_PER_MINUTE: "2" });
     const outcomes = [];
     for (let attempt = 0; attempt < 4; attempt++) {
       outcomes.push(await signInOverHttp(nextAddress(), nextEmail("spoof"), "x"));
@@ -283,7 +283,7 @@ describeEachDatabase("auth rate limits", (use, backend) => {
   });
 
   it("session-authenticated API calls are limited per user, and each user has their own budget", async () => {
-    vi.stubEnv("API_RATE_LIMIT_PER_MINUTE", "3");
+    setEnv({ API_RATE_LIMIT_PER_MINUTE: "3" });
     const first = await createUser(use());
     const second = await createUser(use());
     const call = async (handler: Handler, userId: string, init: RequestInit = {}) => {

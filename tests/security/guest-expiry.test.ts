@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { expireIdleGuests, guestTtlDays } from "@/lib/account/guest-expiry";
+import { expireIdleGuests } from "@/lib/account/guest-expiry";
 import { createApiKey } from "@/lib/auth/api-keys";
+import { parseConfig } from "@/lib/config";
 import type { Database } from "@/lib/db/client";
 import { createMemory } from "@/lib/memory";
 import { GUEST_EXPIRY_QUEUE, JobQueue } from "@/lib/memory/queue";
@@ -66,9 +67,10 @@ describeEachDatabase("guest expiry", (use) => {
 });
 
 it("reads GUEST_TTL_DAYS: 30 days unset, a whole number of days from 1, anything else refused", () => {
-  expect(guestTtlDays({})).toBe(30);
-  expect(guestTtlDays({ GUEST_TTL_DAYS: " 7 " })).toBe(7);
+  const ttl = (value?: string) => parseConfig({ GUEST_TTL_DAYS: value }).GUEST_TTL_DAYS;
+  expect(ttl()).toBe(30);
+  expect(ttl(" 7 ")).toBe(7);
   for (const bad of ["0", "-3", "1.5", "thirty"]) {
-    expect(() => guestTtlDays({ GUEST_TTL_DAYS: bad }), bad).toThrow(/GUEST_TTL_DAYS/);
+    expect(() => ttl(bad), bad).toThrow(/GUEST_TTL_DAYS/);
   }
 });

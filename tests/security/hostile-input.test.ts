@@ -2,10 +2,11 @@ import "../support/route-mocks";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Principal } from "@/lib/auth/principal";
 import { bindingFor, dumpAllRows } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
+import { setEnv } from "../support/env";
 import { routeHarness } from "../support/route-harness";
 import {
   asHeaderBytes,
@@ -31,12 +32,13 @@ import {
  * namespaces, header tricks. A refusal is a 4xx with a JSON error message, and refused requests write nothing.
  */
 
-vi.stubEnv("AUTH_SECRET", "hostile-input-test-secret-0123456789");
-vi.stubEnv("AUTH_GUESTS", "true");
+setEnv({ AUTH_SECRET: "hostile-input-test-secret-0123456789", AUTH_GUESTS: "true" });
 // The suite sends thousands of requests as one user from one address; the limits have their own tests.
-vi.stubEnv("API_RATE_LIMIT_PER_MINUTE", "1000000");
-vi.stubEnv("AUTH_RATE_LIMIT_PER_MINUTE", "1000000");
-vi.stubEnv("AUTH_EMAIL_RATE_LIMIT_PER_MINUTE", "1000000");
+setEnv({
+  API_RATE_LIMIT_PER_MINUTE: "1000000",
+  AUTH_RATE_LIMIT_PER_MINUTE: "1000000",
+  AUTH_EMAIL_RATE_LIMIT_PER_MINUTE: "1000000",
+});
 
 const memories = await import("@/app/api/v1/memories/route");
 const memory = await import("@/app/api/v1/memories/[id]/route");

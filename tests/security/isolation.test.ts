@@ -7,6 +7,7 @@ import { type ExtractionOp, runExtraction } from "@/lib/memory/extraction";
 import { addExchange, scriptedManager } from "../extraction/support";
 import { contextFor } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
+import { setEnv } from "../support/env";
 import {
   A_KEYS,
   A_MEMORIES,
@@ -1291,7 +1292,7 @@ describeEachDatabase("cross-user isolation", (use) => {
       .sort();
 
   beforeAll(async () => {
-    process.env.API_RATE_LIMIT_PER_MINUTE = "100000";
+    setEnv({ API_RATE_LIMIT_PER_MINUTE: "100000" });
     harness.database = use();
     f = await seedFixture(use());
     harness.principal = principalFor(B_ID);

@@ -5,6 +5,7 @@ import { checkSession, revokeSessions } from "@/lib/auth/session-validity";
 import { registerUser, userForOAuth } from "@/lib/auth/users";
 import { users } from "@/lib/db/schema";
 import { describeEachDatabase } from "../support/databases";
+import { restoreEnv, setEnv } from "../support/env";
 
 const password = "a long enough password";
 let unique = 0;
@@ -45,8 +46,7 @@ describeEachDatabase("session validity", (use) => {
     const unverified = nextEmail();
     const registered = nextEmail();
     const adminEmails = [verified, unverified, registered].join(",");
-    const previous = process.env.ADMIN_EMAILS;
-    process.env.ADMIN_EMAILS = adminEmails;
+    setEnv({ ADMIN_EMAILS: adminEmails });
     try {
       const viaGithub = await userForOAuth(db, "github", `v-${unique}`, { email: verified, emailVerified: true });
       const unchecked = await userForOAuth(db, "github", `u-${unique}`, { email: unverified, emailVerified: false });
@@ -62,7 +62,7 @@ describeEachDatabase("session validity", (use) => {
       await userForOAuth(db, "github", `u-${unique}`, { email: unverified, emailVerified: true });
       expect(await roleOf(unchecked.id)).toBe("admin");
     } finally {
-      process.env.ADMIN_EMAILS = previous;
+      restoreEnv();
     }
   });
 });

@@ -3,12 +3,13 @@ import { sql } from "drizzle-orm";
 import { NextRequest } from "next/server";
 import { beforeEach, expect, it, vi } from "vitest";
 import { describeEachDatabase } from "../support/databases";
+import { setEnv } from "../support/env";
 import { routeHarness } from "../support/route-harness";
 import { CookieJar, cookiesFrom, outcomeOf } from "./support";
 
 // The real session: Auth.js reads the cookie and checks it against the user's row, as every request does.
 vi.doUnmock("@/lib/auth/session");
-vi.stubEnv("AUTH_SECRET", "sessions-test-secret-0123456789abcdef");
+setEnv({ AUTH_SECRET: "sessions-test-secret-0123456789abcdef" });
 
 const nextauth = await import("@/app/(auth)/api/auth/[...nextauth]/route");
 const me = await import("@/app/api/v1/me/route");
@@ -70,8 +71,7 @@ describeEachDatabase("sessions checked against the user's row", (use) => {
   beforeEach(async () => {
     routeHarness.database = use();
     routeHarness.cookies = new CookieJar();
-    vi.stubEnv("AUTH_GUESTS", "true");
-    vi.stubEnv("ADMIN_EMAILS", "");
+    setEnv({ AUTH_GUESTS: "true", ADMIN_EMAILS: "" });
     email = `person-${++unique}@example.com`;
     userId = (await registerUser(use().unbound.db, { email, password: PASSWORD })).id;
   });
@@ -130,7 +130,7 @@ describeEachDatabase("sessions checked against the user's row", (use) => {
   });
 
   it("never makes a registered ADMIN_EMAILS address admin; the database flag does, on the next request", async () => {
-    vi.stubEnv("ADMIN_EMAILS", email);
+    setEnv({ ADMIN_EMAILS: email });
     const cookie = await signIn(email);
     expect((await whoAmI(cookie)).json).toMatchObject({ userId, role: "user" });
     await changeAdmin(use().unbound.db, "grant", email);

@@ -15,7 +15,6 @@ vi.mock("@/lib/db", () => ({
 // Jobs routes enqueue are recorded, not run; the job handler itself stays real.
 vi.mock("@/lib/server/jobs", async (original) => ({
   ...(await original<typeof import("@/lib/server/jobs")>()),
-  extractionDebounceMs: () => 0,
   getJobQueue: async () => ({
     enqueue: async (job: { userId: string; threadId: string }) => {
       (await harness()).enqueued.push(job);

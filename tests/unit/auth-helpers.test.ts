@@ -3,6 +3,7 @@ import { registerSchema, signInSchema } from "@/lib/auth/credentials";
 import { namespaceRoot, roleOf } from "@/lib/auth/principal";
 import { safeRedirectPath } from "@/lib/auth/redirect";
 import { MissingAuthSecretError, resolveAuthSecret } from "@/lib/auth/secret";
+import { parseConfig } from "@/lib/config";
 
 describe("safeRedirectPath", () => {
   it.each([
@@ -37,15 +38,16 @@ describe("safeRedirectPath", () => {
 describe("roles and roots", () => {
   it("makes admins of the database flag and of verified listed emails (case-insensitively), nobody else", () => {
     const verified = (email: string | null) => ({ email, isAdmin: false, emailVerifiedAt: new Date() });
-    expect(roleOf(verified("Boss@Example.com"), " boss@example.com , other@example.com")).toBe("admin");
-    expect(roleOf(verified("user@example.com"), "boss@example.com")).toBe("user");
-    expect(roleOf(verified(null), "boss@example.com")).toBe("user");
-    expect(roleOf(verified("boss@example.com"), "")).toBe("user");
+    const admins = (list: string) => parseConfig({ ADMIN_EMAILS: list }).ADMIN_EMAILS;
+    expect(roleOf(verified("Boss@Example.com"), admins(" boss@example.com , other@example.com"))).toBe("admin");
+    expect(roleOf(verified("user@example.com"), admins("boss@example.com"))).toBe("user");
+    expect(roleOf(verified(null), admins("boss@example.com"))).toBe("user");
+    expect(roleOf(verified("boss@example.com"), admins(""))).toBe("user");
     // A registered address is not a verified one.
-    expect(roleOf({ email: "boss@example.com", isAdmin: false, emailVerifiedAt: null }, "boss@example.com")).toBe(
-      "user",
-    );
-    expect(roleOf({ email: null, isAdmin: true, emailVerifiedAt: null }, "")).toBe("admin");
+    expect(
+      roleOf({ email: "boss@example.com", isAdmin: false, emailVerifiedAt: null }, admins("boss@example.com")),
+    ).toBe("user");
+    expect(roleOf({ email: null, isAdmin: true, emailVerifiedAt: null }, admins(""))).toBe("admin");
   });
 
   it("roots every principal at users/<id>", () => {
@@ -78,17 +80,17 @@ describe("credential rules", () => {
 
 describe("resolveAuthSecret", () => {
   it("uses AUTH_SECRET when set", () => {
-    expect(resolveAuthSecret({ AUTH_SECRET: "s3cret", NODE_ENV: "production" })).toBe("s3cret");
+    expect(resolveAuthSecret(parseConfig({ AUTH_SECRET: "s3cret", NODE_ENV: "production" }))).toBe("s3cret");
   });
 
   it("refuses to run in production without one, saying what to do", () => {
-    expect(() => resolveAuthSecret({ NODE_ENV: "production" })).toThrow(MissingAuthSecretError);
-    expect(() => resolveAuthSecret({ NODE_ENV: "production" })).toThrow(/set AUTH_SECRET/);
+    expect(() => resolveAuthSecret(parseConfig({ NODE_ENV: "production" }))).toThrow(MissingAuthSecretError);
+    expect(() => resolveAuthSecret(parseConfig({ NODE_ENV: "production" }))).toThrow(/set AUTH_SECRET/);
   });
 
   it("generates a development secret once and reuses it", () => {
-    const first = resolveAuthSecret({ NODE_ENV: "development" });
+    const first = resolveAuthSecret(parseConfig({ NODE_ENV: "development" }));
     expect(first.length).toBeGreaterThanOrEqual(32);
-    expect(resolveAuthSecret({ NODE_ENV: "development" })).toBe(first);
+    expect(resolveAuthSecret(parseConfig({ NODE_ENV: "development" }))).toBe(first);
   });
 });

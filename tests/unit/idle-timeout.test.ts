@@ -2,8 +2,8 @@ import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { streamText, wrapLanguageModel } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { modelTimeoutMs } from "@/lib/ai/config";
 import { idleTimeoutMiddleware, ModelTimeoutError } from "@/lib/ai/idle-timeout";
+import { parseConfig } from "@/lib/config";
 
 const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
@@ -81,11 +81,13 @@ describe("MODEL_TIMEOUT_MS", () => {
     ["", 30_000],
     ["300", 300],
     [" 45000 ", 45_000],
-    ["1.5", 30_000],
-    ["abc", 30_000],
-    ["50", 30_000],
-    ["600001", 30_000],
   ])("%j → %d", (value, expected) => {
-    expect(modelTimeoutMs({ MODEL_TIMEOUT_MS: value })).toBe(expected);
+    expect(parseConfig({ MODEL_TIMEOUT_MS: value }).MODEL_TIMEOUT_MS).toBe(expected);
+  });
+
+  it.each(["1.5", "abc", "50", "600001"])("%j is refused", (value) => {
+    expect(() => parseConfig({ MODEL_TIMEOUT_MS: value })).toThrow(
+      `MODEL_TIMEOUT_MS must be a whole number from 100 to 600000 (got "${value}").`,
+    );
   });
 });

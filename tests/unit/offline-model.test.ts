@@ -7,6 +7,7 @@ import { OfflineLanguageModel } from "@/lib/ai/offline/model";
 import { sameSlot } from "@/lib/ai/offline/slots";
 import { createModelRegistry, languageModel } from "@/lib/ai/registry";
 import { buildInstructions } from "@/lib/chat/instructions";
+import { parseConfig } from "@/lib/config";
 import { managerAnswerSchema, parseManagerAnswer } from "@/lib/memory/extraction/ops";
 import { buildExtractionPrompt, EXTRACTION_INSTRUCTIONS } from "@/lib/memory/extraction/prompt";
 
@@ -611,7 +612,7 @@ describe("OfflineLanguageModel", () => {
   });
 
   it("is reachable through the provider registry as `offline`", () => {
-    const model = languageModel(createModelRegistry({}), "offline");
+    const model = languageModel(createModelRegistry(parseConfig({})), "offline");
     expect(model.provider).toBe("offline");
   });
 });

@@ -1,15 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { databasePoolSize } from "@/lib/db";
+import { parseConfig } from "@/lib/config";
 
 describe("DATABASE_POOL_SIZE", () => {
   it("is 10 when unset and the given whole number otherwise", () => {
-    expect(databasePoolSize({})).toBe(10);
-    expect(databasePoolSize({ DATABASE_POOL_SIZE: " 40 " })).toBe(40);
+    expect(parseConfig({}).DATABASE_POOL_SIZE).toBe(10);
+    expect(parseConfig({ DATABASE_POOL_SIZE: " 40 " }).DATABASE_POOL_SIZE).toBe(40);
   });
 
   it("stops the start on a value that is not a whole number from 1 to 500", () => {
     for (const bad of ["0", "501", "2.5", "ten"]) {
-      expect(() => databasePoolSize({ DATABASE_POOL_SIZE: bad })).toThrow(/DATABASE_POOL_SIZE/);
+      expect(() => parseConfig({ DATABASE_POOL_SIZE: bad })).toThrow(
+        `DATABASE_POOL_SIZE must be a whole number from 1 to 500 (got "${bad}").`,
+      );
     }
   });
 });

@@ -3,6 +3,7 @@ import { encode } from "next-auth/jwt";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { type Database, openPglite } from "@/lib/db/client";
 import { createUser } from "../memory/support";
+import { restoreEnv, setEnv } from "../support/env";
 
 // The gate checks a session cookie against its user's row, in a database of the test's own.
 let database: Database | undefined;
@@ -28,14 +29,14 @@ describe("page gate", () => {
     await database?.close();
   });
   beforeEach(() => {
-    vi.stubEnv("AUTH_SECRET", "unit-test-secret-0123456789abcdef");
+    setEnv({ AUTH_SECRET: "unit-test-secret-0123456789abcdef" });
   });
   afterEach(() => {
-    vi.unstubAllEnvs();
+    restoreEnv();
   });
 
   it("gives a visitor without a session a guest session, then returns them to the page", async () => {
-    vi.stubEnv("AUTH_GUESTS", "");
+    setEnv({ AUTH_GUESTS: "" });
     const response = await gate("/memories?q=tea");
     expect(response.status).toBe(307);
     expect(response.headers.get("location")).toBe(
@@ -44,13 +45,13 @@ describe("page gate", () => {
   });
 
   it("sends visitors to sign in when guests are turned off", async () => {
-    vi.stubEnv("AUTH_GUESTS", "false");
+    setEnv({ AUTH_GUESTS: "false" });
     const response = await gate("/memories");
     expect(response.headers.get("location")).toBe("http://localhost:3000/login?callbackUrl=%2Fmemories");
   });
 
   it("lets a signed-in user through and rejects a cookie signed with another secret", async () => {
-    vi.stubEnv("AUTH_GUESTS", "false");
+    setEnv({ AUTH_GUESTS: "false" });
     const uid = await createUser(database!);
     const claims = { sub: uid, uid, generation: 0, root: ["users", uid] };
     const salt = "authjs.session-token";
@@ -61,7 +62,7 @@ describe("page gate", () => {
   });
 
   it("lets API routes through untouched: they answer 401 JSON themselves", async () => {
-    vi.stubEnv("AUTH_GUESTS", "");
+    setEnv({ AUTH_GUESTS: "" });
     const response = await gate("/api/v1/memories/00000000-0000-4000-8000-000000000000");
     expect(response.headers.get("location")).toBeNull();
     expect(response.headers.get("x-middleware-next")).toBe("1");
@@ -76,14 +77,14 @@ describe("page gate", () => {
   });
 
   it("lets the sign-in pages through without a session", async () => {
-    vi.stubEnv("AUTH_GUESTS", "false");
+    setEnv({ AUTH_GUESTS: "false" });
     const response = await gate("/login");
     expect(response.headers.get("location")).toBeNull();
     expect(response.headers.get("x-middleware-next")).toBe("1");
   });
 
   it("gives each page response its own nonce CSP, hands the same policy and nonce to the render, and covers redirects", async () => {
-    vi.stubEnv("AUTH_GUESTS", "false");
+    setEnv({ AUTH_GUESTS: "false" });
     const passed = await gate("/login");
     const policy = passed.headers.get("content-security-policy")!;
     const nonce = /'nonce-([^']+)'/.exec(policy)?.[1];
@@ -102,8 +103,7 @@ describe("page gate", () => {
   });
 
   it("allows eval in development only, where React rebuilds server error stacks with it", async () => {
-    vi.stubEnv("AUTH_GUESTS", "false");
-    vi.stubEnv("NODE_ENV", "development");
+    setEnv({ AUTH_GUESTS: "false", NODE_ENV: "development" });
     expect((await gate("/login")).headers.get("content-security-policy")).toContain("'unsafe-eval'");
   });
 });

@@ -1,10 +1,11 @@
 import "../support/route-mocks";
-import { beforeAll, beforeEach, expect, it, vi } from "vitest";
+import { beforeAll, beforeEach, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { modelUsage } from "@/lib/db/schema";
 import { call, principalFor } from "../api-keys/support";
 import { bindingFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
+import { restoreEnv, setEnv } from "../support/env";
 import { routeHarness } from "../support/route-harness";
 
 const { GET: usage } = await import("@/app/api/v1/usage/route");
@@ -50,7 +51,7 @@ describeEachDatabase("GET /api/v1/usage", (use) => {
   beforeEach(() => {
     routeHarness.database = use();
     routeHarness.principal = null;
-    vi.unstubAllEnvs();
+    restoreEnv();
   });
 
   const get = (query: string, principal = principalFor(alice)) => {
@@ -111,9 +112,9 @@ describeEachDatabase("GET /api/v1/usage", (use) => {
     expect(unset.json.budget).toEqual({ dailyUsd: null, spentTodayUsd: 0.75, reached: false });
     expect(unset.json.to).toBe(today());
     expect(unset.json.days.at(-1)).toMatchObject({ date: today(), costUsd: 0.75 });
-    vi.stubEnv("EXTRACTION_DAILY_BUDGET_USD", "0.75");
+    setEnv({ EXTRACTION_DAILY_BUDGET_USD: "0.75" });
     expect((await get("")).json.budget).toEqual({ dailyUsd: 0.75, spentTodayUsd: 0.75, reached: true });
-    vi.stubEnv("EXTRACTION_DAILY_BUDGET_USD", "1");
+    setEnv({ EXTRACTION_DAILY_BUDGET_USD: "1" });
     expect((await get("")).json.budget).toMatchObject({ reached: false });
   });
 

@@ -1,9 +1,10 @@
 import "../support/route-mocks";
 import { renderToStaticMarkup } from "react-dom/server";
-import { beforeAll, beforeEach, expect, it, vi } from "vitest";
+import { beforeAll, beforeEach, expect, it } from "vitest";
 import { extractionRuns, modelUsage } from "@/lib/db/schema";
 import { createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
+import { restoreEnv, setEnv } from "../support/env";
 import { principalFor, routeHarness } from "../support/route-harness";
 
 const { default: UsagePage } = await import("@/app/(console)/memories/usage/page");
@@ -82,7 +83,7 @@ describeEachDatabase("console: usage and cost", (use) => {
   beforeEach(() => {
     routeHarness.database = use();
     routeHarness.principal = principalFor(userId);
-    vi.unstubAllEnvs();
+    restoreEnv();
   });
 
   it("shows today's tokens and cost, in all and by kind, and no one else's", async () => {
@@ -100,7 +101,7 @@ describeEachDatabase("console: usage and cost", (use) => {
   });
 
   it("says plainly when the budget has stopped background extraction today", async () => {
-    vi.stubEnv("EXTRACTION_DAILY_BUDGET_USD", "1");
+    setEnv({ EXTRACTION_DAILY_BUDGET_USD: "1" });
     const usage = plain(await html(UsagePage()));
     expect(usage).toContain("Background extraction is paused until tomorrow (UTC).");
     expect(usage).toContain("Today's model spend of $1.20 reached the daily budget of $1.00");
@@ -108,7 +109,7 @@ describeEachDatabase("console: usage and cost", (use) => {
   });
 
   it("lists each run's cost and the budget notice on the runs page", async () => {
-    vi.stubEnv("EXTRACTION_DAILY_BUDGET_USD", "1");
+    setEnv({ EXTRACTION_DAILY_BUDGET_USD: "1" });
     const runs = plain(await html(RunsPage({ searchParams: Promise.resolve({}) })));
     expect(runs).toContain("Background extraction is paused until tomorrow (UTC).");
     expect(runs).toMatch(/2000 in \/ 300 out tokens · \$0\.20/);

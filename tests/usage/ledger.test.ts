@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { pricingFor } from "@/lib/ai/prices";
 import { startChatTurn } from "@/lib/chat/turn";
+import { parseConfig } from "@/lib/config";
 import { extractionRuns, modelUsage } from "@/lib/db/schema";
 import { runExtraction } from "@/lib/memory/extraction/run";
 import { finalMessage } from "../chat/support";
@@ -35,7 +36,13 @@ describeEachDatabase("cost ledger", (use) => {
     const userId = await createUser(database);
     const memory = contextFor(database, userId);
     const turn = await startChatTurn(
-      { memory, model: gpt4oMini(stub), modelId: MODEL, contextTokens: 8_000, pricing: pricingFor(MODEL, {}) },
+      {
+        memory,
+        model: gpt4oMini(stub),
+        modelId: MODEL,
+        contextTokens: 8_000,
+        pricing: pricingFor(MODEL, parseConfig({})),
+      },
       {
         id: "tea",
         trigger: "submit-message",
@@ -69,7 +76,12 @@ describeEachDatabase("cost ledger", (use) => {
     const userId = await createUser(database);
     await addExchange(database, userId, "t-ex", ["m1", "user", "I like tea"], ["m2", "assistant", "Noted."]);
     const outcome = await runExtraction(
-      { ctx: contextFor(database, userId), model: gpt4oMini(stub), modelId: MODEL, pricing: pricingFor(MODEL, {}) },
+      {
+        ctx: contextFor(database, userId),
+        model: gpt4oMini(stub),
+        modelId: MODEL,
+        pricing: pricingFor(MODEL, parseConfig({})),
+      },
       { threadId: "t-ex", jobId: "job-ex", finalAttempt: true },
     );
     expect(outcome.status).toBe("succeeded");
@@ -92,7 +104,7 @@ describeEachDatabase("cost ledger", (use) => {
         ctx: contextFor(database, userId),
         model: gpt4oMini(stub),
         modelId: "openai:unlisted",
-        pricing: pricingFor("openai:unlisted", {}),
+        pricing: pricingFor("openai:unlisted", parseConfig({})),
       },
       { threadId: "t-np", jobId: "job-np", finalAttempt: true },
     );
@@ -138,7 +150,7 @@ describeEachDatabase("cost ledger", (use) => {
     const requestsBefore = stub.requests.length;
 
     const under = await runExtraction(
-      { ctx, model: gpt4oMini(stub), modelId: MODEL, pricing: pricingFor(MODEL, {}), dailyBudgetUsd: 0.6 },
+      { ctx, model: gpt4oMini(stub), modelId: MODEL, pricing: pricingFor(MODEL, parseConfig({})), dailyBudgetUsd: 0.6 },
       { threadId: "t-b", jobId: "job-under", finalAttempt: true },
     );
     expect(under.status).toBe("succeeded");
@@ -146,7 +158,7 @@ describeEachDatabase("cost ledger", (use) => {
 
     await addExchange(database, userId, "t-b", ["m3", "user", "I like green tea"], ["m4", "assistant", "Noted."]);
     const skipped = await runExtraction(
-      { ctx, model: gpt4oMini(stub), modelId: MODEL, pricing: pricingFor(MODEL, {}), dailyBudgetUsd: 0.5 },
+      { ctx, model: gpt4oMini(stub), modelId: MODEL, pricing: pricingFor(MODEL, parseConfig({})), dailyBudgetUsd: 0.5 },
       { threadId: "t-b", jobId: "job-over", finalAttempt: true },
     );
     expect(stub.requests.length).toBe(requestsBefore + 1);

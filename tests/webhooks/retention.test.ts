@@ -1,10 +1,12 @@
 import { sql } from "drizzle-orm";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
+import { parseConfig } from "@/lib/config";
 import { JobQueue, WEBHOOK_PRUNE_QUEUE } from "@/lib/memory/queue";
 import { createWebhook, pruneWebhookDeliveries } from "@/lib/memory/webhooks";
-import { startWebhookWorker, webhookDeliveryRetentionDays } from "@/lib/server/webhooks";
+import { startWebhookWorker } from "@/lib/server/webhooks";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
+import { restoreEnv, setEnv } from "../support/env";
 import { until } from "./receiver";
 
 const NOW = new Date("2026-06-30T12:00:00.000Z");
@@ -72,7 +74,7 @@ describeEachDatabase("webhook delivery retention", (use) => {
   });
 
   it("runs daily as a pg-boss schedule of the webhook worker, with the configured retention", async () => {
-    vi.stubEnv("WEBHOOK_DELIVERY_RETENTION_DAYS", "10");
+    setEnv({ WEBHOOK_DELIVERY_RETENTION_DAYS: "10" });
     const queue = await JobQueue.open(use(), { pollingIntervalSeconds: 0.5 });
     const stopSweep = await startWebhookWorker(use(), queue);
     try {
@@ -95,18 +97,20 @@ describeEachDatabase("webhook delivery retention", (use) => {
     } finally {
       stopSweep();
       await queue.stop(5_000);
-      vi.unstubAllEnvs();
+      restoreEnv();
     }
   });
 });
 
 describe("WEBHOOK_DELIVERY_RETENTION_DAYS", () => {
   it("is 30 days unless set to a whole number of days, and refuses anything else", () => {
-    expect(webhookDeliveryRetentionDays({})).toBe(30);
-    expect(webhookDeliveryRetentionDays({ WEBHOOK_DELIVERY_RETENTION_DAYS: " 7 " })).toBe(7);
+    const retention = (value?: string) =>
+      parseConfig({ WEBHOOK_DELIVERY_RETENTION_DAYS: value }).WEBHOOK_DELIVERY_RETENTION_DAYS;
+    expect(retention()).toBe(30);
+    expect(retention(" 7 ")).toBe(7);
     for (const bad of ["0", "-3", "1.5", "a week"]) {
-      expect(() => webhookDeliveryRetentionDays({ WEBHOOK_DELIVERY_RETENTION_DAYS: bad })).toThrow(
-        `WEBHOOK_DELIVERY_RETENTION_DAYS must be a whole number of days from 1, not "${bad}".`,
+      expect(() => retention(bad)).toThrow(
+        `WEBHOOK_DELIVERY_RETENTION_DAYS must be a whole number from 1 to 36500 (got "${bad}").`,
       );
     }
   });

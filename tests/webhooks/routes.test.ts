@@ -1,9 +1,10 @@
 import "../support/route-mocks";
-import { afterEach, beforeAll, beforeEach, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { bearer, call, principalFor } from "../api-keys/support";
 import { bindingFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
+import { restoreEnv, setEnv } from "../support/env";
 import { routeHarness } from "../support/route-harness";
 
 const collection = await import("@/app/api/v1/webhooks/route");
@@ -29,7 +30,7 @@ describeEachDatabase("REST /api/v1/webhooks", (use) => {
     routeHarness.webhookJobs.length = 0;
   });
   afterEach(() => {
-    vi.unstubAllEnvs();
+    restoreEnv();
   });
 
   it("creates an endpoint with a secret shown once, lists it without, and logs deliveries of REST writes", async () => {
@@ -84,7 +85,7 @@ describeEachDatabase("REST /api/v1/webhooks", (use) => {
   });
 
   it("takes http and loopback targets where WEBHOOK_ALLOW_PRIVATE=true (tests, local setups)", async () => {
-    vi.stubEnv("WEBHOOK_ALLOW_PRIVATE", "true");
+    setEnv({ WEBHOOK_ALLOW_PRIVATE: "true" });
     const created = await create({ url: "http://127.0.0.1:9/hook", events: ["memory.deleted"] });
     expect(created.status).toBe(201);
   });

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { NextResponse } from "next/server";
-import { chatModelId } from "@/lib/ai/config";
 import { configuredEmbeddingModel } from "@/lib/ai/models";
 import { errorResponse } from "@/lib/api/errors";
+import { config } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
 import { embeddingModelKey } from "@/lib/memory";
 
@@ -24,7 +24,7 @@ export async function GET() {
       ...(database.kind === "citus" ? { workers: database.workers } : {}),
       vector: database.vector && model !== undefined,
       embedding: model ? embeddingModelKey(model) : null,
-      chatModel: chatModelId(),
+      chatModel: config().CHAT_MODEL,
     });
   } catch {
     return errorResponse("unavailable", "The database is not reachable.");

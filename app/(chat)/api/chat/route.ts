@@ -1,21 +1,22 @@
 import { after } from "next/server";
-import { chatContextTokens, chatModelId, configuredChatModels } from "@/lib/ai/config";
+import { configuredChatModels } from "@/lib/ai/config";
 import { chatLanguageModel } from "@/lib/ai/models";
 import { pricingFor } from "@/lib/ai/prices";
 import { readJsonBody } from "@/lib/api/body";
 import { memoryRoute } from "@/lib/api/handler";
 import { chatRequestSchema } from "@/lib/chat/request";
 import { startChatTurn } from "@/lib/chat/turn";
+import { config } from "@/lib/config";
 import { AppError, parseInput } from "@/lib/errors";
 import { logFailure } from "@/lib/log";
-import { extractionDebounceMs, getJobQueue } from "@/lib/server/jobs";
+import { getJobQueue } from "@/lib/server/jobs";
 import { chatDailyTokensFor } from "@/lib/server/quotas";
 
 export const maxDuration = 120;
 
 export const POST = memoryRoute(async ({ request, principal, memory }) => {
   const body = parseInput(chatRequestSchema, await readJsonBody(request));
-  const modelId = body.model ?? chatModelId();
+  const modelId = body.model ?? config().CHAT_MODEL;
   if (!configuredChatModels().includes(modelId)) {
     throw new AppError("unprocessable", `Model "${modelId}" is not configured on this server.`);
   }
@@ -24,7 +25,7 @@ export const POST = memoryRoute(async ({ request, principal, memory }) => {
       memory,
       model: chatLanguageModel(modelId),
       modelId,
-      contextTokens: chatContextTokens(),
+      contextTokens: config().CHAT_CONTEXT_TOKENS,
       pricing: pricingFor(modelId),
       // Guests may pick any configured model, like everyone; their daily tokens are what bounds the spend.
       dailyTokens: chatDailyTokensFor(principal.isGuest),
@@ -41,7 +42,7 @@ export const POST = memoryRoute(async ({ request, principal, memory }) => {
 async function scheduleExtraction(userId: string, threadId: string) {
   try {
     const queue = await getJobQueue();
-    await queue.enqueue({ userId, threadId, answeredOnly: true }, extractionDebounceMs());
+    await queue.enqueue({ userId, threadId, answeredOnly: true }, config().EXTRACTION_DEBOUNCE_MS);
   } catch (error) {
     logFailure("could not schedule memory extraction", error);
   }

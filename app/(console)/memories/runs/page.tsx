@@ -7,7 +7,7 @@ import { formatDateTime } from "@/components/console/format";
 import { RunCard } from "@/components/console/run-card";
 import { EmptyState } from "@/components/shell/empty-state";
 import { Button } from "@/components/ui/button";
-import { extractionDailyBudgetUsd } from "@/lib/ai/prices";
+import { config } from "@/lib/config";
 import { loadBudgetStatus } from "@/lib/console/costs";
 import { listExtractionRuns } from "@/lib/console/runs";
 import { getDatabase } from "@/lib/db";
@@ -30,7 +30,7 @@ export default async function RunsPage({
   const { status, cursor } = searchSchema.parse(await searchParams);
   const binding = { database: await getDatabase(), principal };
   const { runs, nextCursor } = await listExtractionRuns(binding, { status, cursor });
-  const budget = await loadBudgetStatus(binding, extractionDailyBudgetUsd(), new Date());
+  const budget = await loadBudgetStatus(binding, config().EXTRACTION_DAILY_BUDGET_USD, new Date());
   const href = (changes: Record<string, string | undefined>) => {
     const merged: Record<string, string | undefined> = { status, ...changes };
     const params = new URLSearchParams(

@@ -3,7 +3,7 @@ import type { Metadata } from "next";
 import { BudgetNotice } from "@/components/console/budget-notice";
 import { formatCount, formatUsd } from "@/components/console/format";
 import { EmptyState } from "@/components/shell/empty-state";
-import { extractionDailyBudgetUsd } from "@/lib/ai/prices";
+import { config } from "@/lib/config";
 import { loadBudgetStatus, loadUsageDays } from "@/lib/console/costs";
 import { getDatabase } from "@/lib/db";
 import type { UsageTotals } from "@/lib/memory";
@@ -36,7 +36,7 @@ export default async function UsagePage() {
   const principal = await requirePrincipal();
   const binding = { database: await getDatabase(), principal };
   const now = new Date();
-  const budget = await loadBudgetStatus(binding, extractionDailyBudgetUsd(), now);
+  const budget = await loadBudgetStatus(binding, config().EXTRACTION_DAILY_BUDGET_USD, now);
   const days = await loadUsageDays(binding, now, DAYS);
   return (
     <div className="space-y-4">

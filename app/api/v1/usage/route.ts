@@ -1,8 +1,8 @@
 import { NextResponse } from "next/server";
-import { extractionDailyBudgetUsd } from "@/lib/ai/prices";
 import { queryParams } from "@/lib/api/body";
 import { memoryRoute } from "@/lib/api/handler";
 import { usageQuery, usageRange } from "@/lib/api/usage-requests";
+import { config } from "@/lib/config";
 import { parseInput } from "@/lib/errors";
 import { dailyUsage, spentOnDay } from "@/lib/memory";
 
@@ -14,7 +14,7 @@ export const GET = memoryRoute(async ({ request, memory }) => {
   const range = usageRange(parseInput(usageQuery, queryParams(request)), now);
   const days = await dailyUsage(memory, range);
   const spentToday = await spentOnDay(memory, now);
-  const budget = extractionDailyBudgetUsd() ?? null;
+  const budget = config().EXTRACTION_DAILY_BUDGET_USD ?? null;
   return NextResponse.json({
     ...range,
     days,

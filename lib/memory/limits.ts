@@ -20,6 +20,8 @@ export const LIMITS = {
   quoteChars: 8_000,
   queryChars: 2_000,
   searchResults: 100,
+  /** What one search_memory call may return to a model (./vocabulary.ts). */
+  toolSearchResults: 20,
   listPage: 200,
   /** Memories one batch write may carry. */
   batchItems: 1_000,

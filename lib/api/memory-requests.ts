@@ -1,15 +1,13 @@
 import { z } from "zod";
 import { fieldFilterSchema, statusFilterSchema } from "@/lib/memory/filter-schemas";
 import {
-  contentInput,
   createMemoryInputSchema,
   instantInput,
   kindInput,
-  metadataInput,
   namespaceInput,
   queryInput,
   SEARCH_MODES,
-  validityInput,
+  updateMemoryFields,
 } from "@/lib/memory/inputs";
 import { LIMITS } from "@/lib/memory/limits";
 
@@ -29,15 +27,7 @@ export const createMemoryBody = createMemoryInputSchema.pick({
   validTo: true,
 });
 
-export const updateMemoryBody = z.strictObject({
-  content: contentInput.optional(),
-  kind: kindInput.optional(),
-  metadata: metadataInput.optional(),
-  pinned: z.boolean().optional().describe("Pinned memories are recalled into every chat turn."),
-  validFrom: validityInput.optional().describe("When the fact started to hold (ISO date or date-time); null clears."),
-  validTo: validityInput.optional().describe("When it stopped holding; null clears. Not before validFrom."),
-  expectedVersion: z.number().int().positive().optional(),
-});
+export const updateMemoryBody = updateMemoryFields;
 
 export const listMemoriesQuery = z.strictObject({
   q: queryInput.optional(),

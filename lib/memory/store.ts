@@ -21,12 +21,11 @@ import { filterConditions, memoryFiltersSchema, ownedUnder } from "./filters";
 import {
   type CreateMemoryInput,
   createMemoryInputSchema,
-  kindInput,
-  metadataInput,
+  expectedVersionInput,
   namespaceInput,
   provenanceInput,
   reasonInput,
-  validityValue,
+  updateMemoryFields,
 } from "./inputs";
 import { defaultKinds, factKey, type KindRegistry, type PreparedContent, prepareContent } from "./kinds";
 import { LIMITS } from "./limits";
@@ -50,21 +49,13 @@ const writeOptions = {
   provenance: provenanceInput.optional(),
   /** Restricts the write to memories under this relative namespace (e.g. the tool's namespace). */
   within: namespaceInput.optional(),
-  expectedVersion: z.number().int().positive().optional(),
+  expectedVersion: expectedVersionInput.optional(),
 };
 
 export { type CreateMemoryInput, createMemoryInputSchema };
 
-export const updateMemoryInputSchema = z
-  .strictObject({
-    content: z.unknown().optional(),
-    kind: kindInput.optional(),
-    metadata: metadataInput.optional(),
-    pinned: z.boolean().optional(),
-    validFrom: validityValue.optional(),
-    validTo: validityValue.optional(),
-    ...writeOptions,
-  })
+export const updateMemoryInputSchema = updateMemoryFields
+  .extend(writeOptions)
   .refine(
     (input) =>
       input.content !== undefined ||

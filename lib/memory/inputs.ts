@@ -24,10 +24,10 @@ export const contentInput = z.unknown().refine((value) => value !== undefined, "
 
 export const provenanceInput = z.strictObject({
   source: z.enum(SOURCE_TYPES).optional(),
-  threadId: z.string().min(1).max(200).optional(),
-  messageId: z.string().min(1).max(200).optional(),
+  threadId: z.string().min(1).max(LIMITS.idChars).optional(),
+  messageId: z.string().min(1).max(LIMITS.idChars).optional(),
   quote: z.string().min(1).max(LIMITS.quoteChars).optional(),
-  runId: z.string().min(1).max(200).optional(),
+  runId: z.string().min(1).max(LIMITS.idChars).optional(),
 });
 
 /** Years PostgreSQL and JavaScript agree on (year 0 and beyond 9999 would fail in the database, not here). */

@@ -84,7 +84,7 @@ const SORT_ORDERS: Record<MemorySort, KeysetOrder & { field: "updatedAt" | "crea
 
 export const listMemoriesInputSchema = memoryFiltersSchema.extend({
   limit: z.number().int().min(1).max(LIMITS.listPage).default(50),
-  cursor: z.string().max(500).optional(),
+  cursor: z.string().max(LIMITS.cursorChars).optional(),
   sort: z.enum(MEMORY_SORTS).default("updated_desc"),
   /** `restart`: a cursor this list did not make means the first page (console URLs); `reject` (default): 422. */
   onInvalidCursor: z.enum(["reject", "restart"] satisfies InvalidCursorPolicy[]).default("reject"),
@@ -94,8 +94,8 @@ export type ListMemoriesInput = z.input<typeof listMemoriesInputSchema>;
 export const listNamespacesInputSchema = z.strictObject({
   prefix: namespaceInput.optional(),
   suffix: namespaceInput.optional(),
-  maxDepth: z.number().int().min(1).max(64).optional(),
-  limit: z.number().int().min(1).max(1_000).default(100),
+  maxDepth: z.number().int().min(1).max(LIMITS.namespaceListDepth).optional(),
+  limit: z.number().int().min(1).max(LIMITS.namespacePage).default(100),
   offset: z.number().int().min(0).default(0),
 });
 export type ListNamespacesInput = z.input<typeof listNamespacesInputSchema>;

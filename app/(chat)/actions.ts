@@ -6,9 +6,14 @@ import { actionPrincipal } from "@/lib/api/caller";
 import { deleteThread, listThreads, renameThread, ThreadNotFoundError } from "@/lib/chat/threads";
 import { getDatabase } from "@/lib/db";
 import { type ActionResult, parseInput, settleAction } from "@/lib/errors";
+import { LIMITS } from "@/lib/memory";
 
 const threadId = z.string().regex(/^[\w-]{1,100}$/);
-const title = z.string().trim().min(1, "A title cannot be empty.").max(80, "Keep the title under 80 characters.");
+const title = z
+  .string()
+  .trim()
+  .min(1, "A title cannot be empty.")
+  .max(LIMITS.threadTitleChars, `Keep the title under ${LIMITS.threadTitleChars} characters.`);
 
 async function requireUser() {
   const principal = await actionPrincipal();
@@ -37,7 +42,7 @@ export async function deleteThreadAction(id: string): Promise<ActionResult> {
 
 export async function loadThreadsAction(cursor: string) {
   const user = await requireUser();
-  const parsed = z.string().max(500).safeParse(cursor);
+  const parsed = z.string().max(LIMITS.cursorChars).safeParse(cursor);
   if (!parsed.success) return { threads: [], nextCursor: null };
   return listThreads(user, { cursor: parsed.data });
 }

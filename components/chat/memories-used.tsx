@@ -21,7 +21,7 @@ export function memoriesUsed(message: ChatMessage): RecalledMemory[] {
   for (const memory of message.metadata?.recalled ?? []) add(memory);
   for (const part of message.parts) {
     if (part.type === "tool-search_memory" && part.state === "output-available") {
-      for (const hit of part.output) add({ id: hit.id, kind: hit.kind, text: hit.content, score: hit.score });
+      for (const hit of part.output) add(hit);
     }
   }
   return [...byId.values()];

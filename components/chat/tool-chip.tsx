@@ -54,7 +54,7 @@ export function ToolChip({ part }: { part: ManagePart | SearchPart }) {
     return (
       <Chip icon={<Trash2 className="size-3.5" aria-hidden />}>
         <Link href="/memories/review" className="hover:underline" data-testid="memory-chip">
-          {DONE.proposed} (delete): {output.content}
+          {DONE.proposed} (delete): {output.text}
         </Link>
       </Chip>
     );
@@ -62,7 +62,7 @@ export function ToolChip({ part }: { part: ManagePart | SearchPart }) {
   return (
     <Chip icon={<Icon className="size-3.5" aria-hidden />}>
       <Link href={`/memories/${output.id}`} className="hover:underline" data-testid="memory-chip">
-        {DONE[output.action]}: {output.content}
+        {DONE[output.action]}: {output.text}
       </Link>
     </Chip>
   );

@@ -1,15 +1,13 @@
 import { z } from "zod";
 import { fieldFilterSchema, statusFilterSchema } from "@/lib/memory/filter-schemas";
 import {
-  contentInput,
   createMemoryInputSchema,
   instantInput,
   kindInput,
-  metadataInput,
   namespaceInput,
   queryInput,
   SEARCH_MODES,
-  validityInput,
+  updateMemoryFields,
 } from "@/lib/memory/inputs";
 import { LIMITS } from "@/lib/memory/limits";
 
@@ -29,27 +27,19 @@ export const createMemoryBody = createMemoryInputSchema.pick({
   validTo: true,
 });
 
-export const updateMemoryBody = z.strictObject({
-  content: contentInput.optional(),
-  kind: kindInput.optional(),
-  metadata: metadataInput.optional(),
-  pinned: z.boolean().optional().describe("Pinned memories are recalled into every chat turn."),
-  validFrom: validityInput.optional().describe("When the fact started to hold (ISO date or date-time); null clears."),
-  validTo: validityInput.optional().describe("When it stopped holding; null clears. Not before validFrom."),
-  expectedVersion: z.number().int().positive().optional(),
-});
+export const updateMemoryBody = updateMemoryFields;
 
 export const listMemoriesQuery = z.strictObject({
   q: queryInput.optional(),
   kind: kindInput.optional(),
   status: statusFilterSchema.optional(),
-  namespace: z.string().max(2_000).optional(),
+  namespace: z.string().max(LIMITS.namespaceTextChars).optional(),
   pinned: z.enum(["true", "false"]).optional(),
   asOf: instantInput
     .optional()
     .describe("Only facts that held then (ISO date or date-time), superseded ones included."),
   limit: z.coerce.number().int().min(1).max(LIMITS.listPage).optional(),
-  cursor: z.string().max(500).optional(),
+  cursor: z.string().max(LIMITS.cursorChars).optional(),
 });
 
 export const deleteMemoryQuery = z.strictObject({ purge: z.enum(["true", "false"]).optional() });
@@ -57,7 +47,7 @@ export const deleteMemoryQuery = z.strictObject({ purge: z.enum(["true", "false"
 export const searchMemoriesBody = z.strictObject({
   query: z.string(),
   limit: z.number().int().min(1).max(LIMITS.searchResults).optional(),
-  kind: z.union([kindInput, z.array(kindInput).min(1).max(20)]).optional(),
+  kind: z.union([kindInput, z.array(kindInput).min(1).max(LIMITS.filterKinds)]).optional(),
   filter: fieldFilterSchema.optional(),
   namespace: namespaceInput.optional(),
   mode: z.enum(SEARCH_MODES).optional(),

@@ -21,9 +21,9 @@ import {
  */
 export const listProposalsQuery = z.strictObject({
   status: z.enum(PROPOSAL_STATUSES).optional(),
-  threadId: z.string().min(1).max(200).optional(),
+  threadId: z.string().min(1).max(LIMITS.idChars).optional(),
   limit: z.coerce.number().int().min(1).max(LIMITS.listPage).optional(),
-  cursor: z.string().max(500).optional(),
+  cursor: z.string().max(LIMITS.cursorChars).optional(),
 });
 
 export const approveProposalBody = approveProposalInputSchema;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ApiKeyScope } from "@/lib/auth/api-keys";
 import { getDatabase } from "@/lib/db";
+import { LIMITS } from "@/lib/memory/limits";
 import { createWebhookInput, webhookDeliveryJson, webhookJson } from "@/lib/memory/webhooks";
 import { type Caller, requireScope } from "./caller";
 
@@ -21,8 +22,8 @@ export const deliveryListResponse = z.strictObject({
 export const deliveryResponse = z.strictObject({ delivery: webhookDeliveryJson });
 
 export const deliveryListQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(100).optional(),
-  cursor: z.string().max(500).optional(),
+  limit: z.coerce.number().int().min(1).max(LIMITS.deliveriesPage).optional(),
+  cursor: z.string().max(LIMITS.cursorChars).optional(),
 });
 
 /**

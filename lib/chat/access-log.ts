@@ -15,13 +15,7 @@ export async function recordMemoryAccess(
   let searchRank = 0;
   for (const part of answer.parts) {
     if (part.type !== "tool-search_memory" || part.state !== "output-available") continue;
-    for (const hit of part.output) {
-      rows.push({
-        via: "search",
-        memory: { id: hit.id, kind: hit.kind, text: hit.content, score: hit.score },
-        rank: searchRank++,
-      });
-    }
+    for (const hit of part.output) rows.push({ via: "search", memory: hit, rank: searchRank++ });
   }
   if (rows.length === 0) return;
   await asUser(ctx, ({ db }) =>

@@ -34,7 +34,8 @@ export function buildInstructions(options: {
     sections.push(`${RULES_PREAMBLE}\n<rules>\n${lines.join("\n")}\n</rules>`);
   }
   if (options.recalled.length > 0) {
-    const lines = options.recalled.map((memory) => dataLine({ id: memory.id, kind: memory.kind, text: memory.text }));
+    // Each memory in the shape the tools answer with (lib/memory/vocabulary.ts); the score is for the disclosure.
+    const lines = options.recalled.map(({ score: _score, ...memory }) => dataLine(memory));
     sections.push(`${MEMORY_DATA_PREAMBLE}\n<memories>\n${lines.join("\n")}\n</memories>`);
   }
   if (options.summary) {

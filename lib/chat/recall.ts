@@ -1,4 +1,4 @@
-import { listMemories, type MemoryContext, searchMemories } from "@/lib/memory";
+import { LIMITS, listMemories, type MemoryContext, searchMemories, toModelMemory } from "@/lib/memory";
 import type { RecalledMemory } from "./types";
 
 const RECALL_LIMIT = 5;
@@ -10,29 +10,23 @@ const PINNED_LIMIT = 20;
  * pinned memory still in force (whatever the message is about), plus the user's profile document when there is one.
  */
 export async function recallMemories(ctx: MemoryContext, latestUserText: string): Promise<RecalledMemory[]> {
-  const query = latestUserText.trim().slice(0, 2_000);
+  const query = latestUserText.trim().slice(0, LIMITS.queryChars);
   const [matches, pinned, profile] = await Promise.all([
     query ? searchMemories(ctx, { query, limit: RECALL_LIMIT }) : Promise.resolve([]),
     listMemories(ctx, { pinned: true, limit: PINNED_LIMIT }),
     listMemories(ctx, { kind: "profile", limit: 1 }),
   ]);
-  const recalled: RecalledMemory[] = matches.map(({ memory, score }) => ({
-    id: memory.id,
-    kind: memory.kind,
-    text: memory.text,
-    score,
-    ...(memory.pinned ? { pinned: true } : {}),
-  }));
+  const recalled: RecalledMemory[] = matches.map(({ memory, score }) => ({ ...toModelMemory(memory), score }));
   const now = ctx.clock().getTime();
   for (const memory of pinned.memories) {
     // A superseded pin is history: the fact no longer holds.
     if (memory.validTo && memory.validTo.getTime() <= now) continue;
     if (recalled.some((entry) => entry.id === memory.id)) continue;
-    recalled.push({ id: memory.id, kind: memory.kind, text: memory.text, score: 1, pinned: true });
+    recalled.push({ ...toModelMemory(memory), score: 1 });
   }
   const [profileMemory] = profile.memories;
   if (profileMemory && !recalled.some((memory) => memory.id === profileMemory.id)) {
-    recalled.push({ id: profileMemory.id, kind: profileMemory.kind, text: profileMemory.text, score: 1 });
+    recalled.push({ ...toModelMemory(profileMemory), score: 1 });
   }
   return recalled;
 }

@@ -4,6 +4,7 @@ import { messages, threads } from "@/lib/db/schema";
 import { asUser, type UserBinding } from "@/lib/db/unit-of-work";
 import { AppError } from "@/lib/errors";
 import { eraseThreadWords } from "@/lib/memory/purge-copies";
+import { upgradeStoredParts } from "./stored-parts";
 import type { ChatMessage } from "./types";
 
 export type Thread = typeof threads.$inferSelect;
@@ -120,7 +121,7 @@ export async function loadMessages(ctx: UserBinding, threadId: string): Promise<
   return rows.map((row) => ({
     id: row.id,
     role: row.role,
-    parts: row.parts as ChatMessage["parts"],
+    parts: upgradeStoredParts(row.parts as unknown[]),
     ...(row.metadata ? { metadata: row.metadata } : {}),
   }));
 }

@@ -16,6 +16,7 @@ import {
   addUsage,
   createMemoryTools,
   currentInstructions,
+  LIMITS,
   listRules,
   type MemoryContext,
   type Pricing,
@@ -272,7 +273,7 @@ async function titleThread(options: ChatTurnOptions, threadId: string, firstMess
     const title = text
       .trim()
       .replace(/^["']|["']$/g, "")
-      .slice(0, 80);
+      .slice(0, LIMITS.threadTitleChars);
     if (title) await setThreadTitle(options.memory, threadId, title);
   } catch (error) {
     logFailure("could not title the chat", error, "warn");

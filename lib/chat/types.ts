@@ -1,15 +1,11 @@
 import type { InferUITools, UIMessage } from "ai";
-import type { createMemoryTools } from "@/lib/memory";
+import type { createMemoryTools, MemoryHit } from "@/lib/memory";
 
-/** A memory that was put in front of the model for an answer, as the "Memories used" disclosure shows it. */
-export interface RecalledMemory {
-  id: string;
-  kind: string;
-  text: string;
-  score: number;
-  /** Recalled because the user pinned it (every turn), not only because it matched. */
-  pinned?: boolean;
-}
+/**
+ * A memory that was put in front of the model for an answer, as the "Memories used" disclosure shows it: the
+ * model-facing shape (lib/memory/vocabulary.ts) with its score; `pinned` when the user pinned it (recalled every turn).
+ */
+export type RecalledMemory = MemoryHit;
 
 export interface ChatMessageMetadata {
   createdAt?: string;

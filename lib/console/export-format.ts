@@ -11,20 +11,20 @@ export const EXPORT_VERSION = 1;
 export const MAX_IMPORT_MEMORIES = LIMITS.batchItems;
 export const MAX_IMPORT_BYTES = MAX_BATCH_BODY_BYTES;
 
-const actor = z.object({ type: z.string().max(32), id: z.string().max(200) });
+const actor = z.object({ type: z.string().max(32), id: z.string().max(LIMITS.idChars) });
 const source = z.object({
   type: z.string().max(32),
-  threadId: z.string().max(200).optional(),
-  messageId: z.string().max(200).optional(),
-  quote: z.string().max(8_000).optional(),
-  runId: z.string().max(200).optional(),
+  threadId: z.string().max(LIMITS.idChars).optional(),
+  messageId: z.string().max(LIMITS.idChars).optional(),
+  quote: z.string().max(LIMITS.quoteChars).optional(),
+  runId: z.string().max(LIMITS.idChars).optional(),
 });
 
 /** One version as exported; history is carried for the record and not replayed on import. */
 export const exportedVersionSchema = z.object({
   version: z.number().int().positive(),
   op: z.enum(["create", "update", "delete", "restore", "purge"]),
-  kind: z.string().max(64),
+  kind: z.string().max(LIMITS.kindChars),
   content: z.unknown(),
   text: z.string(),
   status: z.enum(["active", "deleted"]),
@@ -37,13 +37,13 @@ export const exportedVersionSchema = z.object({
 export const exportedMemorySchema = z.object({
   id: z.uuid(),
   namespace: z.array(z.string()).max(16),
-  key: z.string().min(1).max(256),
-  kind: z.string().min(1).max(64),
+  key: z.string().min(1).max(LIMITS.keyChars),
+  kind: z.string().min(1).max(LIMITS.kindChars),
   content: z.unknown(),
   text: z.string(),
   status: z.enum(["active", "deleted"]),
   version: z.number().int().positive(),
-  metadata: z.record(z.string().min(1).max(200), z.json()).default({}),
+  metadata: z.record(z.string().min(1).max(LIMITS.metadataKeyChars), z.json()).default({}),
   // Absent in files exported before memories had them.
   pinned: z.boolean().default(false),
   validFrom: z.iso.datetime({ offset: true }).nullable().default(null),
@@ -58,7 +58,9 @@ export type ExportedMemory = z.infer<typeof exportedMemorySchema>;
 
 /** The instructions as exported: the current text is what an import brings back (absent in older files). */
 export const exportedInstructionsSchema = z.object({
-  current: z.object({ version: z.number().int().positive(), text: z.string().max(4_000) }).nullable(),
+  current: z
+    .object({ version: z.number().int().positive(), text: z.string().max(LIMITS.instructionsChars) })
+    .nullable(),
 });
 
 export const exportFileSchema = z.object({

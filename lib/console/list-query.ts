@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MEMORY_SORTS, type MemorySort, parseDottedNamespace, SOURCE_TYPES } from "@/lib/memory";
+import { LIMITS, MEMORY_SORTS, type MemorySort, parseDottedNamespace, SOURCE_TYPES } from "@/lib/memory";
 
 export const SORTS: Record<MemorySort, string> = {
   updated_desc: "Recently updated",
@@ -17,18 +17,18 @@ const lenient = <T extends z.ZodType>(schema: T) =>
 
 /** The /memories URL's search parameters, the single source of the list's state. */
 export const listQuerySchema = z.object({
-  q: lenient(z.string().trim().min(1).max(500)),
+  q: lenient(z.string().trim().min(1).max(LIMITS.queryChars)),
   kind: lenient(z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/)),
   status: z.preprocess(single, z.enum(["active", "deleted", "all"]).catch("active")).default("active"),
   source: lenient(z.enum(SOURCE_TYPES)),
-  namespace: lenient(z.string().min(1).max(500)),
+  namespace: lenient(z.string().min(1).max(LIMITS.namespaceTextChars)),
   from: lenient(day),
   to: lenient(day),
   /** Facts that held on this day (validFrom/validTo), superseded ones included. */
   asOf: lenient(day),
   pinned: lenient(z.literal("true")),
   sort: z.preprocess(single, z.enum(MEMORY_SORTS).catch("updated_desc")).default("updated_desc"),
-  cursor: lenient(z.string().max(500)),
+  cursor: lenient(z.string().max(LIMITS.cursorChars)),
   as: lenient(z.uuid()),
 });
 export type ListQuery = z.output<typeof listQuerySchema>;

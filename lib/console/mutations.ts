@@ -11,6 +11,7 @@ import {
 import {
   deleteMemory,
   getMemory,
+  LIMITS,
   type MemoryContext,
   type MemoryJson,
   MemoryNotFoundError,
@@ -34,7 +35,7 @@ export const editInputSchema = z.strictObject({
   id,
   expectedVersion: version,
   content: z.unknown().refine((value) => value !== undefined, "content is required"),
-  reason: z.string().trim().max(2_000).optional(),
+  reason: z.string().trim().max(LIMITS.reasonChars).optional(),
 });
 export type EditInput = z.input<typeof editInputSchema>;
 
@@ -55,8 +56,10 @@ export type RevertInput = z.input<typeof revertInputSchema>;
 export const pinInputSchema = z.strictObject({ id, pinned: z.boolean() });
 export type PinInput = z.input<typeof pinInputSchema>;
 
+const SELECT_BETWEEN = `Select between 1 and ${LIMITS.bulkIds} memories.`;
+
 export const bulkInputSchema = z.strictObject({
-  ids: z.array(id).min(1, "Select between 1 and 200 memories.").max(200, "Select between 1 and 200 memories."),
+  ids: z.array(id).min(1, SELECT_BETWEEN).max(LIMITS.bulkIds, SELECT_BETWEEN),
   op: z.enum(["delete", "restore"]),
 });
 export type BulkInput = z.input<typeof bulkInputSchema>;

@@ -6,6 +6,7 @@ import {
   currentInstructions,
   deleteRule,
   getMemory,
+  LIMITS,
   listProposals,
   type MemoryContext,
   type Proposal,
@@ -93,7 +94,7 @@ const decisionInput = z.strictObject({
   decision: z.enum(["approve", "reject"]),
   // Checked by the core as the proposal's kind demands (approveProposal), like any other write of it.
   content: z.unknown().optional(),
-  reason: z.string().trim().max(2_000).optional(),
+  reason: z.string().trim().max(LIMITS.reasonChars).optional(),
 });
 
 /** Approve (optionally as edited) or reject one proposal; a conflict comes back with its message. */
@@ -114,9 +115,9 @@ export function decideProposal(ctx: MemoryContext, raw: unknown): Promise<Action
 }
 
 const bulkInput = z.strictObject({
-  ids: z.array(z.uuid()).min(1).max(200),
+  ids: z.array(z.uuid()).min(1).max(LIMITS.bulkIds),
   decision: z.enum(["approve", "reject"]),
-  reason: z.string().trim().max(2_000).optional(),
+  reason: z.string().trim().max(LIMITS.reasonChars).optional(),
 });
 
 /** Decides each proposal on its own: one that conflicts is skipped and named, the others still go through. */
@@ -142,7 +143,7 @@ export function decideProposals(
   });
 }
 
-const ruleInput = z.strictObject({ text: z.string(), terms: z.string().max(2_000).optional() });
+const ruleInput = z.strictObject({ text: z.string(), terms: z.string().max(LIMITS.ruleTermsTextChars).optional() });
 
 /** A rule from the console form: terms are comma-separated. */
 export function addRule(ctx: MemoryContext, raw: unknown): Promise<ActionResult> {

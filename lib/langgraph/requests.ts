@@ -20,7 +20,7 @@ export const putItemBody = z.object({
 });
 
 export const getItemQuery = z.object({
-  namespace: z.string().max(2_000).default(""),
+  namespace: z.string().max(LIMITS.namespaceTextChars).default(""),
   key,
   refresh_ttl: z.string().optional(),
 });
@@ -45,8 +45,8 @@ export const searchItemsBody = z.object({
 export const listNamespacesBody = z.object({
   prefix: namespace.nullable().optional(),
   suffix: namespace.nullable().optional(),
-  max_depth: z.number().int().min(1).max(64).nullable().optional(),
-  limit: z.number().int().min(1).max(1_000).default(100),
+  max_depth: z.number().int().min(1).max(LIMITS.namespaceListDepth).nullable().optional(),
+  limit: z.number().int().min(1).max(LIMITS.namespacePage).default(100),
   offset: z.number().int().min(0).default(0),
 });
 

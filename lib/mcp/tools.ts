@@ -12,7 +12,10 @@ import {
   getMemory,
   LIMITS,
   listMemories,
+  MANAGE_MEMORY,
   type MemoryContext,
+  memoryToolHandlers,
+  SEARCH_MEMORY,
   searchMemories,
   serializeMemory,
   serializeSearchResult,
@@ -27,7 +30,7 @@ const namespace = z
   .describe(
     `Relative namespace segments under your own root, e.g. ["projects", "ledger"] (at most ${LIMITS.namespaceDepth}). Omit for the root.`,
   );
-const memoryId = z.string().describe("The memory's id, as returned by add_memory, search_memories or list_memories.");
+const memoryId = z.string().describe("The memory's id, as returned by manage_memory or search_memory.");
 const kind = z
   .string()
   .describe(
@@ -62,25 +65,58 @@ async function run(caller: Caller, scope: ApiKeyScope, work: () => Promise<unkno
   }
 }
 
+/** The description of a name kept for clients configured before the shared vocabulary, pointing at its successor. */
+const deprecated = (instead: string, description: string) =>
+  `Deprecated (kept for configured clients): use ${instead}. ${description}`;
+
 /**
  * A stateless MCP server for one request: every tool acts inside the caller's namespace root, and the caller's key
- * scopes decide which tools may run (read: search, get, list; write: add, update, delete).
+ * scopes decide which tools may run (read: search, get, list; write: manage, add, update, delete).
+ *
+ * Its tools are the chat's (lib/memory/vocabulary.ts): manage_memory and search_memory, with the same schemas,
+ * descriptions and answers, run by the same handlers. The names it offered before stay, with their own arguments and
+ * answers, so clients and programs configured with them keep working.
  */
 export function createMemoryMcpServer(caller: Caller, memory: MemoryContext): McpServer {
   const server = new McpServer(
     { name: "memory-ledger", version: "1.0.0" },
     {
       instructions:
-        "Long-term memory the user can see and audit. Search before answering questions about the user; add a memory when they state a lasting fact or preference; update instead of adding a duplicate.",
+        "Long-term memory the user can see and audit. Search before answering questions about the user (search_memory); save a memory with manage_memory when they state a lasting fact or preference; update instead of adding a duplicate.",
     },
+  );
+
+  // Written as the key's app, like every other MCP write: review holds back only a model's own writes.
+  const shared = memoryToolHandlers(memory);
+  server.registerTool(
+    MANAGE_MEMORY,
+    {
+      title: "Manage memory",
+      description: shared.manage_memory.description,
+      inputSchema: shared.manage_memory.inputSchema,
+      annotations: { destructiveHint: true },
+    },
+    (input) => run(caller, "write", () => shared.manage_memory.execute(input)),
+  );
+  server.registerTool(
+    SEARCH_MEMORY,
+    {
+      title: "Search memory",
+      description: shared.search_memory.description,
+      inputSchema: shared.search_memory.inputSchema,
+      annotations: { readOnlyHint: true },
+    },
+    (input) => run(caller, "read", () => shared.search_memory.execute(input)),
   );
 
   server.registerTool(
     "add_memory",
     {
-      title: "Add memory",
-      description:
+      title: "Add memory (deprecated)",
+      description: deprecated(
+        'manage_memory with action "create"',
         "Save a lasting fact, preference or instruction about the user. Write one self-contained statement per memory. Returns the saved memory with its id.",
+      ),
       inputSchema: {
         content,
         kind: kind.optional(),
@@ -95,9 +131,11 @@ export function createMemoryMcpServer(caller: Caller, memory: MemoryContext): Mc
   server.registerTool(
     "search_memories",
     {
-      title: "Search memories",
-      description:
+      title: "Search memories (deprecated)",
+      description: deprecated(
+        "search_memory",
         "Find memories relevant to a natural-language query (a question or the user's message works). Results are ranked, each with a score.",
+      ),
       inputSchema: {
         query: z.string().describe("What to look for, in natural language."),
         limit: z
@@ -123,8 +161,11 @@ export function createMemoryMcpServer(caller: Caller, memory: MemoryContext): Mc
   server.registerTool(
     "get_memory",
     {
-      title: "Get memory",
-      description: "Read one memory by id, with its kind, content, version, source and timestamps.",
+      title: "Get memory (deprecated)",
+      description: deprecated(
+        "search_memory, whose results carry each memory",
+        "Read one memory by id, with its kind, content, version, source and timestamps.",
+      ),
       inputSchema: { id: memoryId },
       annotations: { readOnlyHint: true },
     },
@@ -134,9 +175,11 @@ export function createMemoryMcpServer(caller: Caller, memory: MemoryContext): Mc
   server.registerTool(
     "update_memory",
     {
-      title: "Update memory",
-      description:
+      title: "Update memory (deprecated)",
+      description: deprecated(
+        'manage_memory with action "update"',
         "Replace a memory's content when it was wrong (keeps the old version in its history). When the fact changed in the world (the user moved, changed jobs), pass validFrom, the date it changed: the old memory is then kept as history, closed at that date, and a new memory holds the new content (returned as `memory`, the old one as `superseded`). Pass expectedVersion from get_memory to avoid overwriting a change you have not seen. `pinned: true` recalls the memory in every chat turn.",
+      ),
       inputSchema: {
         id: memoryId,
         content: content.optional(),
@@ -164,9 +207,11 @@ export function createMemoryMcpServer(caller: Caller, memory: MemoryContext): Mc
   server.registerTool(
     "delete_memory",
     {
-      title: "Delete memory",
-      description:
+      title: "Delete memory (deprecated)",
+      description: deprecated(
+        'manage_memory with action "delete"',
         "Forget a memory the user asked to forget or that is wrong. It is kept as a tombstone in the history (the user can restore it) and no longer returned by search.",
+      ),
       inputSchema: { id: memoryId, reason: z.string().optional().describe("Why it is being forgotten.") },
       annotations: { destructiveHint: true },
     },
@@ -177,8 +222,11 @@ export function createMemoryMcpServer(caller: Caller, memory: MemoryContext): Mc
   server.registerTool(
     "list_memories",
     {
-      title: "List memories",
-      description: "List memories newest first, optionally under a namespace or of one kind. Page with nextCursor.",
+      title: "List memories (deprecated)",
+      description: deprecated(
+        "search_memory",
+        "List memories newest first, optionally under a namespace or of one kind. Page with nextCursor.",
+      ),
       inputSchema: {
         namespace: namespace.optional(),
         kind: kind.optional(),

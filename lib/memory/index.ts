@@ -168,16 +168,7 @@ export {
   type WriteOptions,
 } from "./store";
 export { type SupersedeMemoryInput, supersedeMemory, supersedeMemoryInputSchema } from "./supersede";
-export {
-  createMemoryTools,
-  MANAGE_ACTIONS,
-  type ManageAction,
-  type ManageMemoryInput,
-  type ManageMemoryOutput,
-  type MemoryToolsOptions,
-  type SearchMemoryHit,
-  type SearchMemoryInput,
-} from "./tools";
+export { createMemoryTools, type MemoryToolsOptions, memoryToolHandlers } from "./tools";
 export type { Memory, MemoryOp, MemorySource, MemoryStatus, MemoryVersion, SearchResult } from "./types";
 export {
   addUsage,
@@ -195,4 +186,19 @@ export {
   type UsageTotals,
   utcDay,
 } from "./usage";
+export {
+  MANAGE_ACTIONS,
+  MANAGE_MEMORY,
+  type ManageAction,
+  type ManageMemoryInput,
+  type ManageMemoryOutput,
+  type MemoryHit,
+  type ModelMemory,
+  manageMemoryOutput,
+  memoryHit,
+  modelMemory,
+  SEARCH_MEMORY,
+  type SearchMemoryInput,
+  toModelMemory,
+} from "./vocabulary";
 export { warmWordLexemes } from "./word-lexemes";

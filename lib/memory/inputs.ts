@@ -24,10 +24,10 @@ export const contentInput = z.unknown().refine((value) => value !== undefined, "
 
 export const provenanceInput = z.strictObject({
   source: z.enum(SOURCE_TYPES).optional(),
-  threadId: z.string().min(1).max(200).optional(),
-  messageId: z.string().min(1).max(200).optional(),
+  threadId: z.string().min(1).max(LIMITS.idChars).optional(),
+  messageId: z.string().min(1).max(LIMITS.idChars).optional(),
   quote: z.string().min(1).max(LIMITS.quoteChars).optional(),
-  runId: z.string().min(1).max(200).optional(),
+  runId: z.string().min(1).max(LIMITS.idChars).optional(),
 });
 
 /** Years PostgreSQL and JavaScript agree on (year 0 and beyond 9999 would fail in the database, not here). */
@@ -65,3 +65,20 @@ export const createMemoryInputSchema = z.strictObject({
   provenance: provenanceInput.optional(),
 });
 export type CreateMemoryInput = z.input<typeof createMemoryInputSchema>;
+
+/** The version a writer saw: another version since is a conflict. */
+export const expectedVersionInput = z.number().int().positive();
+
+/**
+ * What an update may change, declared once: the HTTP body is exactly this (lib/api/memory-requests.ts), and the store
+ * adds its write options and the rule that something must change (./store.ts).
+ */
+export const updateMemoryFields = z.strictObject({
+  content: contentInput.optional(),
+  kind: kindInput.optional(),
+  metadata: metadataInput.optional(),
+  pinned: z.boolean().optional().describe("Pinned memories are recalled into every chat turn."),
+  validFrom: validityValue.optional().describe("When the fact started to hold (ISO date or date-time); null clears."),
+  validTo: validityValue.optional().describe("When it stopped holding; null clears. Not before validFrom."),
+  expectedVersion: expectedVersionInput.optional(),
+});

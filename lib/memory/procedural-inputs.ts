@@ -6,7 +6,7 @@ import { FEEDBACK_RATINGS } from "./shapes";
 // ./review-inputs.ts.
 
 export const createFeedbackInputSchema = z.strictObject({
-  messageId: z.string().min(1).max(200),
+  messageId: z.string().min(1).max(LIMITS.idChars),
   rating: z.enum(FEEDBACK_RATINGS, { error: 'rating is "up" or "down"' }),
   comment: z.string().trim().max(LIMITS.feedbackCommentChars).optional(),
 });

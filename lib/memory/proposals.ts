@@ -89,9 +89,9 @@ export class ProposalConflictError extends AppError {
 
 export const listProposalsInputSchema = z.strictObject({
   status: z.enum(PROPOSAL_STATUSES).optional(),
-  threadId: z.string().min(1).max(200).optional(),
+  threadId: z.string().min(1).max(LIMITS.idChars).optional(),
   limit: z.number().int().min(1).max(LIMITS.listPage).default(50),
-  cursor: z.string().max(500).optional(),
+  cursor: z.string().max(LIMITS.cursorChars).optional(),
   onInvalidCursor: z.enum(["reject", "restart"]).default("reject"),
 });
 export type ListProposalsInput = z.input<typeof listProposalsInputSchema>;

@@ -114,7 +114,7 @@ export async function gatedDelete(
   turn: ReviewTurn,
   id: string,
   options: ChangeOptions,
-): Promise<{ memory: Memory } | Held> {
+): Promise<{ memory: Memory } | (Held & { memory: Memory })> {
   const current = await currentAt(ctx, id, options);
   if (current.status === "deleted") return { memory: current };
   const why = await reviewReason(ctx, turn, "delete");
@@ -130,7 +130,7 @@ export async function gatedDelete(
     reason: options.reason ?? "the model asked to delete it",
     provenance: options.provenance,
   });
-  return { proposal, why };
+  return { proposal, why, memory: current };
 }
 
 /** The memory as it stands, which must be at `expectedVersion` when one is given (else a conflict, as in the store). */

@@ -21,12 +21,11 @@ import { filterConditions, memoryFiltersSchema, ownedUnder } from "./filters";
 import {
   type CreateMemoryInput,
   createMemoryInputSchema,
-  kindInput,
-  metadataInput,
+  expectedVersionInput,
   namespaceInput,
   provenanceInput,
   reasonInput,
-  validityValue,
+  updateMemoryFields,
 } from "./inputs";
 import { defaultKinds, factKey, type KindRegistry, type PreparedContent, prepareContent } from "./kinds";
 import { LIMITS } from "./limits";
@@ -50,21 +49,13 @@ const writeOptions = {
   provenance: provenanceInput.optional(),
   /** Restricts the write to memories under this relative namespace (e.g. the tool's namespace). */
   within: namespaceInput.optional(),
-  expectedVersion: z.number().int().positive().optional(),
+  expectedVersion: expectedVersionInput.optional(),
 };
 
 export { type CreateMemoryInput, createMemoryInputSchema };
 
-export const updateMemoryInputSchema = z
-  .strictObject({
-    content: z.unknown().optional(),
-    kind: kindInput.optional(),
-    metadata: metadataInput.optional(),
-    pinned: z.boolean().optional(),
-    validFrom: validityValue.optional(),
-    validTo: validityValue.optional(),
-    ...writeOptions,
-  })
+export const updateMemoryInputSchema = updateMemoryFields
+  .extend(writeOptions)
   .refine(
     (input) =>
       input.content !== undefined ||
@@ -93,7 +84,7 @@ const SORT_ORDERS: Record<MemorySort, KeysetOrder & { field: "updatedAt" | "crea
 
 export const listMemoriesInputSchema = memoryFiltersSchema.extend({
   limit: z.number().int().min(1).max(LIMITS.listPage).default(50),
-  cursor: z.string().max(500).optional(),
+  cursor: z.string().max(LIMITS.cursorChars).optional(),
   sort: z.enum(MEMORY_SORTS).default("updated_desc"),
   /** `restart`: a cursor this list did not make means the first page (console URLs); `reject` (default): 422. */
   onInvalidCursor: z.enum(["reject", "restart"] satisfies InvalidCursorPolicy[]).default("reject"),
@@ -103,8 +94,8 @@ export type ListMemoriesInput = z.input<typeof listMemoriesInputSchema>;
 export const listNamespacesInputSchema = z.strictObject({
   prefix: namespaceInput.optional(),
   suffix: namespaceInput.optional(),
-  maxDepth: z.number().int().min(1).max(64).optional(),
-  limit: z.number().int().min(1).max(1_000).default(100),
+  maxDepth: z.number().int().min(1).max(LIMITS.namespaceListDepth).optional(),
+  limit: z.number().int().min(1).max(LIMITS.namespacePage).default(100),
   offset: z.number().int().min(0).default(0),
 });
 export type ListNamespacesInput = z.input<typeof listNamespacesInputSchema>;

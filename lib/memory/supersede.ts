@@ -2,7 +2,7 @@ import { z } from "zod";
 import { parseInput, ValidationError } from "@/lib/errors";
 import { type MemoryContext, withUnit } from "./context";
 import { MemoryConflictError } from "./errors";
-import { instantValue, provenanceInput, reasonInput } from "./inputs";
+import { expectedVersionInput, instantValue, provenanceInput, reasonInput } from "./inputs";
 import { defaultKinds } from "./kinds";
 import { createMemory, getMemory, updateMemory } from "./store";
 import type { Memory } from "./types";
@@ -11,7 +11,7 @@ export const supersedeMemoryInputSchema = z.strictObject({
   content: z.unknown().refine((value) => value !== undefined, "content is required"),
   /** When the new value started to hold; the old memory's validTo. */
   validFrom: instantValue,
-  expectedVersion: z.number().int().positive().optional(),
+  expectedVersion: expectedVersionInput.optional(),
   reason: reasonInput.optional(),
   provenance: provenanceInput.optional(),
   within: z.array(z.string()).optional(),

@@ -1,10 +1,24 @@
 import { type Tool, tool } from "ai";
-import { z } from "zod";
 import { ERROR_TABLE } from "@/lib/errors";
-import { LIMITS } from "@/lib/memory/limits";
+import {
+  MANAGE_ACTIONS,
+  type ManageMemoryInput,
+  type ManageMemoryOutput,
+  type MemoryHit,
+  manageMemoryDescription,
+  manageMemoryInput,
+  SEARCH_MEMORY_DEFAULT_LIMIT,
+  SEARCH_MEMORY_DESCRIPTION,
+  type SearchMemoryInput,
+  searchMemoryInput,
+  toModelMemory,
+} from "@/lib/memory/vocabulary";
 import type { MemoryClient } from "./client";
 import { MemoryLedgerError } from "./errors";
 import type { Memory } from "./types";
+
+export type { ModelMemory } from "@/lib/memory/vocabulary";
+export type { ManageMemoryInput, ManageMemoryOutput, MemoryHit, SearchMemoryInput };
 
 export interface MemoryToolsOptions {
   /**
@@ -16,61 +30,20 @@ export interface MemoryToolsOptions {
   searchLimit?: number;
 }
 
-export interface MemoryHit {
-  id: string;
-  kind: string;
-  content: string;
-  score: number;
-  updatedAt: string;
-}
-
-export interface MemoryWritten {
-  id: string;
-  content: string;
-  version: number;
-}
-
-const id = z.string().min(1).max(100).describe("The memory's id, as a search returned it.");
-const content = z
-  .string()
-  .trim()
-  .min(1)
-  .max(LIMITS.memoryTextChars)
-  .describe("One self-contained statement that reads well on its own later, e.g. 'The user prefers dark mode'.");
-
-const searchInput = z.strictObject({
-  query: z
-    .string()
-    .trim()
-    .min(1)
-    .max(LIMITS.queryChars)
-    .describe("What to look for, in natural language, e.g. 'which editor does the user use'."),
-  limit: z.number().int().min(1).max(20).optional().describe("How many memories to return."),
-  kind: z.string().min(1).max(LIMITS.kindChars).optional().describe("Only memories of this kind, e.g. preference."),
-});
-const addInput = z.strictObject({ content });
-const updateInput = z.strictObject({ id, content: content.describe("The full new statement; it replaces the old.") });
-const deleteInput = z.strictObject({ id });
-
-export type SearchMemoriesInput = z.infer<typeof searchInput>;
-export type AddMemoryInput = z.infer<typeof addInput>;
-export type UpdateMemoryInput = z.infer<typeof updateInput>;
-export type DeleteMemoryInput = z.infer<typeof deleteInput>;
-
+/** The server's chat tools, by name, schema and answer (lib/memory/vocabulary.ts), over its HTTP API. */
 export interface MemoryTools {
-  searchMemories: Tool<SearchMemoriesInput, MemoryHit[]>;
-  addMemory: Tool<AddMemoryInput, MemoryWritten>;
-  updateMemory: Tool<UpdateMemoryInput, MemoryWritten>;
-  deleteMemory: Tool<DeleteMemoryInput, { id: string; deleted: true }>;
+  manage_memory: Tool<ManageMemoryInput, ManageMemoryOutput>;
+  search_memory: Tool<SearchMemoryInput, MemoryHit[]>;
 }
 
 /**
- * Memory Ledger as AI SDK tools, for `generateText` / `streamText({ tools: memoryTools(client) })`. The model picks
- * queries, statements and ids; where they live (`namespace`) and who writes (the API key) are fixed here.
+ * Memory Ledger as AI SDK tools, for `generateText` / `streamText({ tools: memoryTools(client) })`: the same
+ * `manage_memory` and `search_memory` the server's chat and MCP offer. The model picks verbs, statements, ids and
+ * queries; where they live (`namespace`) and who writes (the API key) are fixed here.
  */
 export function memoryTools(client: MemoryClient, options: MemoryToolsOptions = {}): MemoryTools {
   const namespace = options.namespace ?? [];
-  const searchLimit = options.searchLimit ?? 5;
+  const searchLimit = options.searchLimit ?? SEARCH_MEMORY_DEFAULT_LIMIT;
 
   /** Updates and deletes reach only memories under the tools' namespace: others read as absent. */
   async function ownMemory(memoryId: string): Promise<Memory> {
@@ -81,63 +54,63 @@ export function memoryTools(client: MemoryClient, options: MemoryToolsOptions = 
     return memory;
   }
 
+  async function manage(input: ManageMemoryInput): Promise<ManageMemoryOutput> {
+    if (input.action === "create") {
+      const content = required(input.content, "content");
+      return output("created", await client.memories.create({ content, namespace, validFrom: input.validFrom }));
+    }
+    const id = required(input.id, "id");
+    await ownMemory(id);
+    if (input.action === "update") {
+      const content = required(input.content, "content");
+      if (input.validFrom !== undefined) {
+        // Keeping the old value as history (supersede) is one unit of work on the server, which its HTTP API does
+        // not offer yet; two requests could leave half of it done.
+        throw new MemoryLedgerError(
+          "unprocessable",
+          422,
+          "This server's API cannot keep the old value as history: update without validFrom to replace the content.",
+        );
+      }
+      return output("updated", await client.memories.update(id, { content }));
+    }
+    return output("deleted", await client.memories.delete(id));
+  }
+
   return {
-    searchMemories: tool({
-      description:
-        "Search long-term memory: facts, preferences and instructions saved in earlier conversations. Use it before " +
-        "answering anything that depends on what you may already know about the user or the task.",
-      inputSchema: searchInput,
+    manage_memory: tool({
+      description: manageMemoryDescription(MANAGE_ACTIONS),
+      inputSchema: manageMemoryInput(MANAGE_ACTIONS),
+      execute: (input) => toolErrors(() => manage(input)),
+    }),
+    search_memory: tool({
+      description: SEARCH_MEMORY_DESCRIPTION,
+      inputSchema: searchMemoryInput,
       execute: (input) =>
         toolErrors(async () => {
           const results = await client.memories.search({
             query: input.query,
             limit: input.limit ?? searchLimit,
             kind: input.kind,
+            asOf: input.asOf,
             namespace,
           });
-          return results.map(({ memory, score }) => ({
-            id: memory.id,
-            kind: memory.kind,
-            content: memory.text,
-            score,
-            updatedAt: memory.updatedAt,
-          }));
-        }),
-    }),
-    addMemory: tool({
-      description:
-        "Save a new long-term memory: a durable fact, preference or instruction worth knowing in later " +
-        "conversations. One statement per call; not small talk, not something already saved (search first).",
-      inputSchema: addInput,
-      execute: (input) =>
-        toolErrors(async () => written(await client.memories.create({ content: input.content, namespace }))),
-    }),
-    updateMemory: tool({
-      description:
-        "Correct or refresh a saved memory (its id from searchMemories) when the user says it changed or it is " +
-        "wrong. Pass the whole new statement.",
-      inputSchema: updateInput,
-      execute: (input) =>
-        toolErrors(async () => {
-          await ownMemory(input.id);
-          return written(await client.memories.update(input.id, { content: input.content }));
-        }),
-    }),
-    deleteMemory: tool({
-      description:
-        "Forget a saved memory (its id from searchMemories) that is wrong or that the user asked you to forget.",
-      inputSchema: deleteInput,
-      execute: (input) =>
-        toolErrors(async () => {
-          await ownMemory(input.id);
-          await client.memories.delete(input.id);
-          return { id: input.id, deleted: true as const };
+          return results.map(({ memory, score }) => ({ ...toModelMemory(memory), score }));
         }),
     }),
   };
 }
 
-const written = (memory: Memory): MemoryWritten => ({ id: memory.id, content: memory.text, version: memory.version });
+const output = (action: ManageMemoryOutput["action"], memory: Memory): ManageMemoryOutput => ({
+  action,
+  ...toModelMemory(memory),
+  version: memory.version,
+});
+
+function required(value: string | undefined, field: string): string {
+  if (!value) throw new MemoryLedgerError("unprocessable", 422, `\`${field}\` is required for this action.`);
+  return value;
+}
 
 /**
  * What the model reads on failure: the server's own words for what it may show (not found, invalid, rate limited),

@@ -65,7 +65,7 @@ describeEachDatabase("chat over a real OpenAI-compatible HTTP API", (use) => {
     const toolMessage = (second!.messages as Array<{ role: string; content: string }>).find((m) => m.role === "tool");
     expect(JSON.parse(toolMessage!.content)).toMatchObject({
       action: "created",
-      content: "User is learning Portuguese",
+      text: "User is learning Portuguese",
     });
 
     const failed = await startChatTurn(

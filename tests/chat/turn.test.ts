@@ -210,7 +210,7 @@ describeEachDatabase("chat turn", (use) => {
     );
     const answer = await finalMessage(turn.response);
     const saved = answer.parts.flatMap((part) =>
-      part.type === "tool-manage_memory" && part.state === "output-available" ? [part.output.content] : [],
+      part.type === "tool-manage_memory" && part.state === "output-available" ? [part.output.text] : [],
     );
     expect(saved).toEqual(["User's name is Priya", "User works as a nurse in Toronto"]);
     const { memories } = await listMemories(memory, {});

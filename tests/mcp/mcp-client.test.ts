@@ -1,12 +1,14 @@
 import "../support/route-mocks";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { asSchema, type FlexibleSchema } from "ai";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { memories } from "@/lib/db/schema";
+import { createMemoryTools, manageMemoryOutput, memoryHit } from "@/lib/memory";
 import { routeFetch } from "../api-keys/dispatch";
 import { call, principalFor } from "../api-keys/support";
-import { createUser } from "../memory/support";
+import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { routeHarness } from "../support/route-harness";
 import { startRouteServer } from "../support/route-server";
@@ -61,7 +63,9 @@ describeEachDatabase("MCP server with the real MCP client", (use) => {
       "delete_memory",
       "get_memory",
       "list_memories",
+      "manage_memory",
       "search_memories",
+      "search_memory",
       "update_memory",
     ]);
     for (const tool of tools) {
@@ -70,6 +74,100 @@ describeEachDatabase("MCP server with the real MCP client", (use) => {
     }
     const search = tools.find((tool) => tool.name === "search_memories");
     expect(search?.inputSchema.required).toEqual(["query"]);
+  });
+
+  it("offers the chat's tools under the chat's names, schemas and descriptions; every other name is deprecated", async () => {
+    const client = await connect((await issueKey(owner)).key);
+    const { tools } = await client.listTools();
+    const chat = createMemoryTools(contextFor(use(), owner));
+    const current = tools.filter((tool) => !tool.description?.startsWith("Deprecated"));
+    expect(current.map((tool) => tool.name).sort()).toEqual(Object.keys(chat).sort());
+    for (const [name, chatTool] of Object.entries(chat)) {
+      const offered = current.find((tool) => tool.name === name)!;
+      expect(offered.description, name).toBe(chatTool.description);
+      const { $schema: _mcp, ...mcpSchema } = offered.inputSchema as Record<string, unknown>;
+      const { $schema: _chat, ...chatSchema } = (await asSchema(chatTool.inputSchema as FlexibleSchema<unknown>)
+        .jsonSchema) as Record<string, unknown>;
+      expect(mcpSchema, name).toEqual(chatSchema);
+    }
+    for (const tool of tools.filter((tool) => !current.includes(tool))) {
+      expect(tool.description, tool.name).toMatch(
+        /^Deprecated \(kept for configured clients\): use (manage|search)_memory/,
+      );
+    }
+  });
+
+  it("manages and searches with the chat's tools, answering in the model-facing memory shape", async () => {
+    const client = await connect((await issueKey(owner)).key);
+    const created = payload(
+      await client.callTool({
+        name: "manage_memory",
+        arguments: { action: "create", content: "User lives in Toronto", validFrom: "2018-01-01" },
+      }),
+    );
+    expect(manageMemoryOutput.parse(created)).toMatchObject({
+      action: "created",
+      text: "User lives in Toronto",
+      namespace: [],
+      validFrom: "2018-01-01T00:00:00.000Z",
+      version: 1,
+    });
+    const again = payload(
+      await client.callTool({
+        name: "manage_memory",
+        arguments: { action: "create", content: "User lives in Toronto" },
+      }),
+    );
+    expect(again).toMatchObject({ action: "unchanged", id: created.id });
+
+    const moved = payload(
+      await client.callTool({
+        name: "manage_memory",
+        arguments: { action: "update", id: created.id, content: "User lives in Vancouver", validFrom: "2025-11-01" },
+      }),
+    );
+    expect(moved).toMatchObject({ action: "superseded", supersededId: created.id, text: "User lives in Vancouver" });
+    const hits = payload(
+      await client.callTool({ name: "search_memory", arguments: { query: "where does the user live" } }),
+    );
+    expect(hits.map((hit: unknown) => memoryHit.parse(hit).id)).toEqual([moved.id]);
+    const then = payload(
+      await client.callTool({
+        name: "search_memory",
+        arguments: { query: "where does the user live", asOf: "2020-01-01" },
+      }),
+    );
+    expect(then).toEqual([expect.objectContaining({ id: created.id, validTo: "2025-11-01T00:00:00.000Z" })]);
+
+    const deleted = payload(
+      await client.callTool({ name: "manage_memory", arguments: { action: "delete", id: moved.id } }),
+    );
+    expect(deleted).toMatchObject({ action: "deleted", id: moved.id });
+    const [row] = await use().unbound.db.select().from(memories).where(eq(memories.id, created.id));
+    expect(row).toMatchObject({ actorType: "api" });
+
+    const refused = await client.callTool({ name: "manage_memory", arguments: { action: "create", colour: "red" } });
+    expect(refused.isError).toBe(true);
+    const readOnly = await connect((await issueKey(owner, ["read"])).key);
+    const write = await readOnly.callTool({ name: "manage_memory", arguments: { action: "create", content: "x" } });
+    expect(write.isError).toBe(true);
+    expect((write.content as { text: string }[])[0]?.text).toContain('lacks the "write" scope');
+  });
+
+  it("a client calling the old names still succeeds, on the same memories the new names see", async () => {
+    const client = await connect((await issueKey(owner)).key);
+    const { memory } = payload(
+      await client.callTool({ name: "add_memory", arguments: { content: "User drinks oolong tea" } }),
+    );
+    const found = payload(await client.callTool({ name: "search_memory", arguments: { query: "oolong tea" } }));
+    expect(found.map((hit: { id: string }) => hit.id)).toEqual([memory.id]);
+    const created = payload(
+      await client.callTool({ name: "manage_memory", arguments: { action: "create", content: "User plays chess" } }),
+    );
+    const searched = payload(await client.callTool({ name: "search_memories", arguments: { query: "chess" } }));
+    expect(searched.results.map((result: { memory: { id: string } }) => result.memory.id)).toEqual([created.id]);
+    const removed = payload(await client.callTool({ name: "delete_memory", arguments: { id: created.id } }));
+    expect(removed.memory).toMatchObject({ id: created.id, status: "deleted" });
   });
 
   it("adds, searches, gets, updates, lists and deletes inside the key owner's root", async () => {

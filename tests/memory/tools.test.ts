@@ -8,8 +8,11 @@ import {
   getMemory,
   type ManageMemoryInput,
   type MemoryContext,
+  manageMemoryOutput,
   memoryHistory,
+  memoryHit,
   NamespaceTemplateError,
+  toModelMemory,
 } from "@/lib/memory";
 import { describeEachDatabase } from "../support/databases";
 import { contextFor, createUser } from "./support";
@@ -40,7 +43,7 @@ describeEachDatabase("memory tools", (use) => {
   it("creates, updates and deletes through tool.execute as actor agent with the context's provenance", async () => {
     const ctx = await agentContext();
     const created = await manage(ctx, { action: "create", content: "The user prefers tabs" }, { agentId: "offline" });
-    expect(created).toMatchObject({ action: "created", content: "The user prefers tabs", version: 1 });
+    expect(created).toMatchObject({ action: "created", text: "The user prefers tabs", version: 1 });
     const id = created.id;
     expect(await manage(ctx, { action: "update", id, content: "The user prefers spaces" })).toMatchObject({
       action: "updated",
@@ -143,7 +146,44 @@ describeEachDatabase("memory tools", (use) => {
         callOptions,
       ),
     );
-    expect(hits.map((hit) => hit.content)).toEqual(["The user drinks oolong tea"]);
+    expect(hits.map((hit) => hit.text)).toEqual(["The user drinks oolong tea"]);
+  });
+
+  it("answers with the one model-facing memory shape: a write's memory and each search hit", async () => {
+    const ctx = await agentContext();
+    const created = await manage(
+      ctx,
+      { action: "create", content: "The user lives in Porto", validFrom: "2025-03-01" },
+      { namespace: ["memories"] },
+    );
+    expect(manageMemoryOutput.parse(created)).toEqual({
+      action: "created",
+      id: created.id,
+      text: "The user lives in Porto",
+      kind: "memory",
+      namespace: ["memories"],
+      updatedAt: expect.any(String),
+      validFrom: "2025-03-01T00:00:00.000Z",
+      version: 1,
+    });
+    const hits = await settle(
+      createMemoryTools(ctx, { namespace: ["memories"] }).search_memory.execute?.(
+        { query: "where does the user live?" },
+        callOptions,
+      ),
+    );
+    expect(hits.map((hit) => memoryHit.parse(hit))).toEqual([
+      {
+        id: created.id,
+        text: "The user lives in Porto",
+        kind: "memory",
+        namespace: ["memories"],
+        updatedAt: created.updatedAt,
+        validFrom: "2025-03-01T00:00:00.000Z",
+        score: expect.any(Number),
+      },
+    ]);
+    expect(hits[0]).toEqual({ ...toModelMemory(await getMemory(ctx, created.id)), score: hits[0]!.score });
   });
 
   it("raises NamespaceTemplateError while wiring when the template names a missing key", async () => {

@@ -13,9 +13,11 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { asSchema, type FlexibleSchema } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMemoryTools, manageMemoryOutput } from "@/lib/memory";
 import { call, principalFor } from "../api-keys/support";
-import { createUser } from "../memory/support";
+import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { routeHarness } from "../support/route-harness";
 import { type RouteServer, startRouteServer } from "../support/route-server";
@@ -152,36 +154,39 @@ describeEachDatabase("the SDK in another app, against a running server", (use) =
     });
     const report = JSON.parse(stdout.trim().split("\n").at(-1)!);
 
-    // The model was offered the four tools with descriptions and JSON schemas, added a memory, then found it.
-    expect(report.tools.map((tool: { name: string }) => tool.name).sort()).toEqual([
-      "addMemory",
-      "deleteMemory",
-      "searchMemories",
-      "updateMemory",
-    ]);
-    expect(report.tools.every((tool: { described: boolean; schemaType: string }) => tool.described)).toBe(true);
-    expect(report.tools.every((tool: { schemaType: string }) => tool.schemaType === "object")).toBe(true);
+    // The model was offered the chat's own tools (names, descriptions, JSON schemas), saved a memory, then found it.
+    const chat = createMemoryTools(contextFor(use(), userId));
+    expect(report.tools.map((tool: { name: string }) => tool.name).sort()).toEqual(Object.keys(chat).sort());
+    for (const [name, chatTool] of Object.entries(chat)) {
+      const offered = report.tools.find((tool: { name: string }) => tool.name === name);
+      expect(offered.description, name).toBe(chatTool.description);
+      expect(offered.inputSchema, name).toEqual(
+        await asSchema(chatTool.inputSchema as FlexibleSchema<unknown>).jsonSchema,
+      );
+    }
     const [added, searched] = report.steps;
     expect(added).toEqual([
       {
-        toolName: "addMemory",
-        output: { id: expect.any(String), content: "The user's favourite tea is oolong", version: 1 },
+        toolName: "manage_memory",
+        output: {
+          action: "created",
+          id: expect.any(String),
+          text: "The user's favourite tea is oolong",
+          kind: "memory",
+          namespace: ["agents", "tea"],
+          updatedAt: expect.any(String),
+          version: 1,
+        },
       },
     ]);
-    expect(searched).toEqual([
-      {
-        toolName: "searchMemories",
-        output: [
-          expect.objectContaining({
-            id: added[0].output.id,
-            content: "The user's favourite tea is oolong",
-            kind: "memory",
-          }),
-        ],
-      },
-    ]);
+    expect(manageMemoryOutput.parse(added[0].output)).toEqual(added[0].output);
+    // The search answers with the same memory, in the same shape, and its score.
+    const { action: _action, version: _version, ...memory } = added[0].output;
+    expect(searched).toEqual([{ toolName: "search_memory", output: [{ ...memory, score: expect.any(Number) }] }]);
     expect(report.searchResultSeenByModel).toBe(true);
     expect(report.text).toBe("Your favourite tea is oolong.");
+    expect(report.datedUpdate).toMatch(/cannot keep the old value as history/);
+    expect(report.afterDatedUpdate).toBe("The user's favourite tea is oolong");
 
     expect(report.client).toEqual({
       me: "user",

@@ -126,6 +126,8 @@ const SURFACES = [
   "MCP update_memory",
   "MCP delete_memory",
   "MCP list_memories",
+  "MCP manage_memory",
+  "MCP search_memory",
   "chat POST /api/chat",
   "chat tool manage_memory",
   "chat tool search_memory",
@@ -339,6 +341,20 @@ aimAt(A_MEMORY_UUIDS, [
     auths: BOTH,
     expect: MCP_ERROR,
     send: (id) => mcp("delete_memory", { id, reason: "x" }),
+  },
+  {
+    surface: "MCP manage_memory",
+    verb: "update",
+    auths: BOTH,
+    expect: MCP_ERROR,
+    send: (id) => mcp("manage_memory", { action: "update", id, content: "x" }),
+  },
+  {
+    surface: "MCP manage_memory",
+    verb: "delete",
+    auths: BOTH,
+    expect: MCP_ERROR,
+    send: (id) => mcp("manage_memory", { action: "delete", id }),
   },
   {
     surface: "chat tool manage_memory",
@@ -964,6 +980,12 @@ add("MCP search_memories", BOTH, "A's words everywhere", own(), () =>
 );
 add("MCP list_memories", BOTH, "a cursor built from A's memory", own(), (_t, f) =>
   mcp("list_memories", { cursor: forged("updated_desc", f.a.memories.active) }),
+);
+add("MCP search_memory", BOTH, "A's words everywhere", own(), () =>
+  mcp("search_memory", { query: "what is Alice's locker code?", limit: 20 }),
+);
+add("MCP manage_memory", BOTH, "create in the key's root", own(), () =>
+  mcp("manage_memory", { action: "create", content: "Bob's MCP tool note" }),
 );
 add("chat tool search_memory", SESSION, "A's words", own(), () =>
   tool(agentOfB(), "search_memory", { query: "Alice's locker code plan", limit: 20 }),

@@ -378,6 +378,16 @@ describe("offline memory manager", () => {
 });
 
 /** Tools with the names and output shapes of lib/memory's, backed by an array, to drive the model's steps. */
+/** A memory as recall puts it in front of the model (lib/memory/vocabulary.ts). */
+const recalledMemory = (id: string, text: string) => ({
+  id,
+  text,
+  kind: "memory",
+  namespace: [],
+  updatedAt: "2026-01-01T00:00:00.000Z",
+  score: 1,
+});
+
 function fakeMemoryTools() {
   const saved: Array<{ id: string; text: string }> = [];
   const manage_memory = tool({
@@ -392,16 +402,16 @@ function fakeMemoryTools() {
       if (action === "create") {
         const memory = { id: `m${saved.length + 1}`, text: content ?? "" };
         saved.push(memory);
-        return { action: "created", id: memory.id, content: memory.text, version: 1 };
+        return { action: "created", id: memory.id, text: memory.text, version: 1 };
       }
       const index = saved.findIndex((m) => m.id === id);
       if (index < 0) throw new Error("No memory with that id");
       if (action === "update") {
         saved[index] = { id: saved[index]!.id, text: content ?? "" };
-        return { action: "updated", id: saved[index]!.id, content: saved[index]!.text, version: 2 };
+        return { action: "updated", id: saved[index]!.id, text: saved[index]!.text, version: 2 };
       }
       const [removed] = saved.splice(index, 1);
-      return { action: "deleted", id: removed!.id, content: removed!.text, version: 2 };
+      return { action: "deleted", id: removed!.id, text: removed!.text, version: 2 };
     },
   });
   const search_memory = tool({
@@ -410,7 +420,7 @@ function fakeMemoryTools() {
     execute: async ({ query }) => {
       const words = query.toLowerCase().split(/\W+/);
       const hits = saved.filter((m) => words.some((w) => w.length > 3 && m.text.toLowerCase().includes(w.slice(0, 5))));
-      return hits.map((memory) => ({ id: memory.id, kind: "memory", content: memory.text, score: 1 }));
+      return hits.map((memory) => ({ id: memory.id, kind: "memory", text: memory.text, score: 1 }));
     },
   });
   return { saved, tools: { manage_memory, search_memory } };
@@ -505,7 +515,7 @@ describe("OfflineLanguageModel", () => {
       model: new OfflineLanguageModel(),
       tools,
       instructions: buildInstructions({
-        recalled: [{ id: "m1", kind: "memory", text: "User lives in Toronto", score: 1 }],
+        recalled: [recalledMemory("m1", "User lives in Toronto")],
       }),
       prompt: "Actually I moved to Vancouver last month.",
       stopWhen: isStepCount(5),
@@ -529,7 +539,7 @@ describe("OfflineLanguageModel", () => {
       model: new OfflineLanguageModel(),
       tools,
       instructions: buildInstructions({
-        recalled: [{ id: "m1", kind: "memory", text: "User lives in Lisbon", score: 1 }],
+        recalled: [recalledMemory("m1", "User lives in Lisbon")],
       }),
       prompt: "By the way, I live in Lisbon.",
       stopWhen: isStepCount(5),
@@ -577,7 +587,7 @@ describe("OfflineLanguageModel", () => {
       model: new OfflineLanguageModel(),
       tools,
       instructions: buildInstructions({
-        recalled: [{ id: "m1", kind: "memory", text: "User lives in Lisbon", score: 1 }],
+        recalled: [recalledMemory("m1", "User lives in Lisbon")],
       }),
       prompt: "Forget that I live in Lisbon. I live in Porto.",
       stopWhen: isStepCount(5),

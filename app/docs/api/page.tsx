@@ -136,9 +136,11 @@ export default function ApiDocsPage() {
       <section className="space-y-2">
         <h2 className="font-semibold text-lg">MCP</h2>
         <p className="text-muted-foreground text-sm">
-          Streamable HTTP at <Code>/api/mcp</Code> with <Code>Authorization: Bearer</Code>. Tools: add_memory,
-          search_memories, get_memory, update_memory, delete_memory, list_memories. Read-only keys can search, get and
-          list. Send one JSON-RPC message per request: a batch is refused with 400 and runs nothing.
+          Streamable HTTP at <Code>/api/mcp</Code> with <Code>Authorization: Bearer</Code>. Tools: the chat's own{" "}
+          <Code>manage_memory</Code> (create, update, delete) and <Code>search_memory</Code>, with the same arguments
+          and answers. The earlier names (add_memory, search_memories, get_memory, update_memory, delete_memory,
+          list_memories) still work, deprecated. Read-only keys can search, get and list. Send one JSON-RPC message per
+          request: a batch is refused with 400 and runs nothing.
         </p>
       </section>
     </main>

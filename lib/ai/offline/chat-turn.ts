@@ -235,8 +235,8 @@ function parseJson(text: string): unknown {
 /** The memory text a manage_memory result reports. */
 function savedText(output: LanguageModelV4ToolResultOutput): string | undefined {
   if (output.type !== "json") return undefined;
-  const content = (output.value as { content?: unknown } | null)?.content;
-  return typeof content === "string" ? content : undefined;
+  const text = (output.value as { text?: unknown } | null)?.text;
+  return typeof text === "string" ? text : undefined;
 }
 
 function isError(output: LanguageModelV4ToolResultOutput) {
@@ -248,11 +248,11 @@ function errorText(output: LanguageModelV4ToolResultOutput): string {
   return output.type === "error-json" ? JSON.stringify(output.value) : "";
 }
 
-/** Reads search_memory's output: an array of hits with `id` and `content`. */
+/** Reads search_memory's output: an array of hits with `id` and `text`. */
 function resultsOf(output: LanguageModelV4ToolResultOutput): Array<{ id: string; text: string }> {
   if (output.type !== "json" || !Array.isArray(output.value)) return [];
   return output.value.flatMap((hit) => {
-    const { id, content } = (hit ?? {}) as { id?: unknown; content?: unknown };
-    return typeof id === "string" && typeof content === "string" ? [{ id, text: content }] : [];
+    const { id, text } = (hit ?? {}) as { id?: unknown; text?: unknown };
+    return typeof id === "string" && typeof text === "string" ? [{ id, text }] : [];
   });
 }

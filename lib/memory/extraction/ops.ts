@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LIMITS } from "../limits";
 
 /*
  * Two shapes. The *wire* schema is what the manager model is asked to answer: one flat object per op, every field
@@ -47,7 +48,7 @@ export type WireOp = z.infer<typeof wireOpSchema>;
 export const managerAnswerSchema = z.strictObject({ ops: z.array(wireOpSchema) });
 
 const quote = z.string().trim().min(1).max(1_000);
-const messageId = z.string().min(1).max(200);
+const messageId = z.string().min(1).max(LIMITS.idChars);
 const reason = z.string().trim().min(1).max(500);
 const memoryId = z.string().min(1).max(100);
 /** A date or date-time; kept as the string the model sent, for the run record. */
@@ -57,7 +58,7 @@ const instant = z.union([z.iso.date(), z.iso.datetime({ offset: true })], {
 
 export const insertOpSchema = z.strictObject({
   op: z.literal("insert"),
-  kind: z.string().min(1).max(64),
+  kind: z.string().min(1).max(LIMITS.kindChars),
   content: z.unknown(),
   messageId,
   quote,

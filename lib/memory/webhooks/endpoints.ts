@@ -29,14 +29,14 @@ export const createWebhookInput = z.strictObject({
   events: z
     .array(webhookEventType)
     .min(1, "Choose at least one event type.")
-    .max(50)
+    .max(LIMITS.webhookEvents)
     .refine((events) => new Set(events).size === events.length, "List each event type once."),
 });
 export type CreateWebhookInput = z.input<typeof createWebhookInput>;
 
 export const listDeliveriesInput = z.strictObject({
-  limit: z.number().int().min(1).max(100).default(50),
-  cursor: z.string().max(500).optional(),
+  limit: z.number().int().min(1).max(LIMITS.deliveriesPage).default(50),
+  cursor: z.string().max(LIMITS.cursorChars).optional(),
   onInvalidCursor: z.enum(["reject", "restart"] satisfies InvalidCursorPolicy[]).default("reject"),
 });
 export type ListDeliveriesInput = z.input<typeof listDeliveriesInput>;

@@ -34,22 +34,23 @@ const answer = (text) => ({
   const client = createMemoryClient({ baseUrl, apiKey });
   const model = new MockLanguageModelV4({
     doGenerate: [
-      toolCall("addMemory", { content: "The user's favourite tea is oolong" }),
-      toolCall("searchMemories", { query: "favourite tea" }),
+      toolCall("manage_memory", { action: "create", content: "The user's favourite tea is oolong" }),
+      toolCall("search_memory", { query: "favourite tea" }),
       answer("Your favourite tea is oolong."),
     ],
   });
+  const tools = memoryTools(client, { namespace: ["agents", "tea"] });
   const result = await generateText({
     model,
-    tools: memoryTools(client, { namespace: ["agents", "tea"] }),
+    tools,
     stopWhen: isStepCount(5),
     prompt: "Remember that my favourite tea is oolong, then tell me what it is.",
   });
   const offered = model.doGenerateCalls[0].tools;
   report.tools = offered.map((tool) => ({
     name: tool.name,
-    described: typeof tool.description === "string" && tool.description.length > 40,
-    schemaType: tool.inputSchema?.type,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
   }));
   report.steps = result.steps.map((step) =>
     step.toolResults.map((part) => ({ toolName: part.toolName, output: part.output })),
@@ -57,6 +58,18 @@ const answer = (text) => ({
   report.text = result.text;
   // What the search step sent back to the model.
   report.searchResultSeenByModel = JSON.stringify(model.doGenerateCalls[2].prompt).includes("oolong");
+  // A dated update would supersede, which the HTTP API cannot do in one unit: the model is told, nothing changes.
+  const saved = result.steps[0].toolResults[0].output;
+  report.datedUpdate = await tools.manage_memory
+    .execute(
+      { action: "update", id: saved.id, content: "The user's favourite tea is sencha", validFrom: "2025-01-01" },
+      { toolCallId: "call-dated", messages: [] },
+    )
+    .then(
+      () => "applied",
+      (error) => error.message,
+    );
+  report.afterDatedUpdate = (await client.memories.get(saved.id)).text;
 }
 
 // 2. The client: typed calls, errors with the server's code, status and message, and 429 retried after Retry-After.

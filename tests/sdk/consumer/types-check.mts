@@ -3,7 +3,7 @@
 
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
 import { createMemoryClient, type Memory, MemoryLedgerError, type SearchResult } from "@memory-ledger/sdk";
-import { memoryTools } from "@memory-ledger/sdk/ai";
+import { type MemoryHit, memoryTools } from "@memory-ledger/sdk/ai";
 import { MemoryLedgerStore } from "@memory-ledger/sdk/langgraph";
 
 const client = createMemoryClient({ baseUrl: "http://localhost:3000", apiKey: "ml_x" });
@@ -36,15 +36,8 @@ export async function typed(): Promise<void> {
   const code: "teapot" = error.code;
   const store: BaseStore = new MemoryLedgerStore(client);
   const tools = memoryTools(client, { namespace: ["agents"] });
-  void [
-    version,
-    status,
-    results,
-    code,
-    store,
-    tools.searchMemories,
-    tools.addMemory,
-    tools.updateMemory,
-    tools.deleteMemory,
-  ];
+  const hit: MemoryHit = { id: "m", text: "x", kind: "memory", namespace: [], updatedAt: "2026-01-01", score: 1 };
+  // @ts-expect-error: a model reads a memory's words as `text`
+  const stale: MemoryHit = { id: "m", content: "x", kind: "memory", namespace: [], updatedAt: "", score: 1 };
+  void [version, status, results, code, store, tools.manage_memory, tools.search_memory, hit, stale];
 }

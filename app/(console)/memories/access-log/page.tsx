@@ -7,11 +7,12 @@ import { EmptyState } from "@/components/shell/empty-state";
 import { Button } from "@/components/ui/button";
 import { type AuditEntry, listAuditEntries } from "@/lib/console/audit";
 import { getDatabase } from "@/lib/db";
+import { LIMITS } from "@/lib/memory";
 import { requirePrincipal } from "../scope";
 
 export const metadata: Metadata = { title: "Access log" };
 
-const searchSchema = z.object({ cursor: z.string().max(500).optional().catch(undefined) });
+const searchSchema = z.object({ cursor: z.string().max(LIMITS.cursorChars).optional().catch(undefined) });
 
 const ACTIONS: Record<string, string> = {
   view_memories: "viewed your memory list",

@@ -6,14 +6,14 @@ import { ReviewQueue } from "@/components/console/review-queue";
 import { EmptyState } from "@/components/shell/empty-state";
 import { Button } from "@/components/ui/button";
 import { loadReviewQueue } from "@/lib/console/review";
-import { getSettings, PROPOSAL_STATUSES } from "@/lib/memory";
+import { getSettings, LIMITS, PROPOSAL_STATUSES } from "@/lib/memory";
 import { loadScope } from "../scope";
 
 export const metadata: Metadata = { title: "Review" };
 
 const searchSchema = z.object({
   status: z.enum(PROPOSAL_STATUSES).catch("pending").default("pending"),
-  cursor: z.string().max(500).optional().catch(undefined),
+  cursor: z.string().max(LIMITS.cursorChars).optional().catch(undefined),
   as: z.string().max(100).optional().catch(undefined),
 });
 

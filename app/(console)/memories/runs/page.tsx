@@ -11,6 +11,7 @@ import { config } from "@/lib/config";
 import { loadBudgetStatus } from "@/lib/console/costs";
 import { listExtractionRuns } from "@/lib/console/runs";
 import { getDatabase } from "@/lib/db";
+import { LIMITS } from "@/lib/memory";
 import { requirePrincipal } from "../scope";
 
 export const metadata: Metadata = { title: "Extraction runs" };
@@ -18,7 +19,7 @@ export const metadata: Metadata = { title: "Extraction runs" };
 const STATUSES = ["queued", "running", "succeeded", "failed", "skipped"] as const;
 const searchSchema = z.object({
   status: z.enum(STATUSES).optional().catch(undefined),
-  cursor: z.string().max(500).optional().catch(undefined),
+  cursor: z.string().max(LIMITS.cursorChars).optional().catch(undefined),
 });
 
 export default async function RunsPage({

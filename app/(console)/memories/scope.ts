@@ -7,7 +7,6 @@ import type { AdminView } from "@/lib/console/audit";
 import { type ConsoleScope, resolveScope } from "@/lib/console/scope";
 import { getDatabase } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { backgroundWiring } from "@/lib/server/wiring";
 
 export async function requirePrincipal(): Promise<Principal> {
   const principal = await currentPrincipal();
@@ -22,7 +21,7 @@ export async function requirePrincipal(): Promise<Principal> {
 export async function loadScope(as: string | undefined, view: AdminView): Promise<ConsoleScope> {
   const principal = await requirePrincipal();
   const asUser = as === undefined ? undefined : { userId: as, view };
-  const scope = await resolveScope(await getDatabase(), principal, asUser, backgroundWiring());
+  const scope = await resolveScope(await getDatabase(), principal, asUser);
   if (!scope) notFound();
   return scope;
 }
@@ -33,7 +32,7 @@ export async function loadScope(as: string | undefined, view: AdminView): Promis
  */
 export async function ownScope(): Promise<ConsoleScope> {
   const principal = await actionPrincipal();
-  const scope = await resolveScope(await getDatabase(), principal, undefined, backgroundWiring());
+  const scope = await resolveScope(await getDatabase(), principal, undefined);
   if (!scope) throw new AppError("unauthorized", "Your session has ended; sign in again.");
   return scope;
 }

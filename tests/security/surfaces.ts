@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import * as chatActions from "@/app/(chat)/actions";
 import * as chatRoute from "@/app/(chat)/api/chat/route";
 import ThreadPage from "@/app/(chat)/chat/[id]/page";
+import ChatLayout from "@/app/(chat)/layout";
 import MemoryPage from "@/app/(console)/memories/[id]/page";
 import AccessLogPage from "@/app/(console)/memories/access-log/page";
 import * as memoryActions from "@/app/(console)/memories/actions";
@@ -49,7 +50,6 @@ import * as webhookRedeliver from "@/app/api/v1/webhooks/[id]/deliveries/[delive
 import * as webhookDeliveries from "@/app/api/v1/webhooks/[id]/deliveries/route";
 import * as webhookItem from "@/app/api/v1/webhooks/[id]/route";
 import * as webhookCollection from "@/app/api/v1/webhooks/route";
-import { ChatSidebar } from "@/components/chat/chat-sidebar";
 import { loadSourceMessage } from "@/lib/console/source";
 import { listMemoryUses } from "@/lib/console/usage";
 import { createMemoryTools, type MemoryContext, type MemoryToolsOptions } from "@/lib/memory";
@@ -359,7 +359,8 @@ export const consolePages = {
     page(() => InstructionsPage({ searchParams: searchParams(values) })),
   settings: () => page(() => SettingsPage()),
   thread: (id: string) => page(() => ThreadPage({ params: Promise.resolve({ id }) })),
-  sidebar: () => page(() => ChatSidebar()),
+  /** The chat layout, which reads the sidebar's threads and hands them to it. */
+  sidebar: () => page(() => ChatLayout({ children: null })),
 };
 
 export const consoleLoaders = {

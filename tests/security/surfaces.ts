@@ -319,7 +319,7 @@ export const say = (threadId: string, messageId: string, text: string) => ({
 });
 
 export const chatThreads = {
-  rename: (id: string, title: string) => result(() => chatActions.renameThreadAction(id, title)),
+  rename: (id: string, title: string) => result(() => chatActions.renameThreadAction({ id, title })),
   delete: (id: string) => result(() => chatActions.deleteThreadAction(id)),
   load: (cursor: string) => result(() => chatActions.loadThreadsAction(cursor)),
 };
@@ -376,11 +376,12 @@ export const consoleActions = {
   revert: (input: unknown) => result(() => memoryActions.revertMemoryAction(input)),
   bulk: (input: unknown) => result(() => memoryActions.bulkStatusAction(input)),
   import: (input: unknown) => result(() => memoryActions.importAction(input)),
-  retryRun: (runId: unknown) => result(() => runActions.retryRunAction(runId)),
+  retryRun: (runId: string) => result(() => runActions.retryRunAction(runId)),
   revokeKey: (id: string) => result(() => keyActions.revokeKeyAction(id)),
   deleteWebhook: (id: string) => result(() => webhookActions.deleteWebhookAction(id)),
-  enableWebhook: (id: string) => result(() => webhookActions.setWebhookEnabledAction(id, true)),
-  redeliver: (id: string, deliveryId: string) => result(() => webhookActions.redeliverAction(id, deliveryId)),
+  enableWebhook: (id: string) => result(() => webhookActions.setWebhookEnabledAction({ id, enabled: true })),
+  redeliver: (id: string, deliveryId: string) =>
+    result(() => webhookActions.redeliverAction({ webhookId: id, deliveryId })),
   decideProposal: (input: unknown) => result(() => reviewActions.decideProposalAction(input)),
   decideProposals: (input: unknown) => result(() => reviewActions.decideProposalsAction(input)),
   removeRule: (id: string) => result(() => reviewActions.removeRuleAction(id)),

@@ -59,7 +59,7 @@ function WebhookCard({ row: { webhook, deliveries } }: { row: WebhookRow }) {
             variant="outline"
             size="sm"
             disabled={pending}
-            onClick={() => run(() => setWebhookEnabledAction(webhook.id, !webhook.enabled))}
+            onClick={() => run(() => setWebhookEnabledAction({ id: webhook.id, enabled: !webhook.enabled }))}
           >
             {webhook.enabled ? "Disable" : "Enable"}
           </Button>
@@ -124,7 +124,7 @@ function DeliveryLog({ webhookId, deliveries }: { webhookId: string; deliveries:
                       variant="outline"
                       size="sm"
                       disabled={pending}
-                      onClick={() => run(() => redeliverAction(webhookId, delivery.id))}
+                      onClick={() => run(() => redeliverAction({ webhookId, deliveryId: delivery.id }))}
                     >
                       Redeliver
                     </Button>

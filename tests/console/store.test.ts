@@ -405,4 +405,26 @@ describeEachDatabase("console", (use) => {
     expect(found.users.map((user) => user.id)).toEqual([me]);
     expect((await listUsers(use(), { search: "%" })).users).toEqual([]);
   });
+
+  it("pages the admin's user list by keyset: every matching user once, then no cursor", async () => {
+    const name = `pager ${crypto.randomUUID()}`;
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const id = await createUser(use());
+      await use().unbound.rows(sql`update users set name = ${name} where id = ${id} returning id`);
+      ids.push(id);
+    }
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listUsers(use(), { search: name, cursor, limit: 2 });
+      expect(page.users.length).toBeLessThanOrEqual(2);
+      seen.push(...page.users.map((user) => user.id));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual([...ids].sort());
+    // The page's URL carries the cursor: one the list did not make starts over.
+    const restarted = await listUsers(use(), { search: name, cursor: "not-a-cursor", limit: 2 });
+    expect(restarted.users.map((user) => user.id)).toEqual(seen.slice(0, 2));
+  });
 });

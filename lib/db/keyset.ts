@@ -99,6 +99,14 @@ export function orderBy(atColumn: PgColumn, idColumn: PgColumn, order: KeysetOrd
   return [by(atColumn), by(idColumn)];
 }
 
+/**
+ * A list that shows only its first `limit` rows (fetched `limit + 1`) says so: `truncated` when more exist, for the
+ * caller to tell the person, never a silent cap.
+ */
+export function cappedRows<T>(rows: T[], limit: number): { rows: T[]; truncated: boolean } {
+  return { rows: rows.slice(0, limit), truncated: rows.length > limit };
+}
+
 /** keyedPage for a list ordered by (timestamp, id). */
 export function keysetPage<T>(rows: T[], limit: number, order: KeysetOrder, positionOf: (row: T) => KeysetPosition) {
   return keyedPage(rows, limit, order, (row) => {

@@ -355,10 +355,26 @@ describeEachDatabase("console", (use) => {
       score: 0.5,
       rank: 0,
     });
-    expect(await listMemoryUses(bindingFor(database, me), memory.id)).toMatchObject([
-      { threadTitle: "Display chat", via: "recall", messageId: "answer-1" },
-    ]);
-    expect(await listMemoryUses(bindingFor(database, other), memory.id)).toEqual([]);
+    expect(await listMemoryUses(bindingFor(database, me), memory.id)).toMatchObject({
+      uses: [{ threadTitle: "Display chat", via: "recall", messageId: "answer-1" }],
+      truncated: false,
+    });
+    expect(await listMemoryUses(bindingFor(database, other), memory.id)).toEqual({ uses: [], truncated: false });
+    // A second answer: a list of the latest one says that it leaves one out.
+    await database.unbound.db.insert(memoryAccess).values({
+      userId: me,
+      messageId: "answer-2",
+      memoryId: memory.id,
+      threadId: "t-1",
+      via: "search",
+      score: 0.4,
+      rank: 1,
+    });
+    expect(await listMemoryUses(bindingFor(database, me), memory.id, 1)).toMatchObject({
+      uses: [{ messageId: expect.any(String) }],
+      truncated: true,
+    });
+    expect((await listMemoryUses(bindingFor(database, me), memory.id, 2)).truncated).toBe(false);
 
     await changeMemoryStatus(ctx, { id: memory.id, op: "purge", confirm: "purge" });
     await database.unbound.db.delete(threads).where(sql`user_id = ${me}::uuid`);

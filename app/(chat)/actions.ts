@@ -23,4 +23,6 @@ export const deleteThreadAction = sessionAction(z.string(), async (id, user) => 
 });
 
 /** The sidebar's next page; a cursor it cannot read starts over (listThreads). */
-export const loadThreadsAction = sessionAction(z.string().max(500), (cursor, user) => listThreads(user, { cursor }));
+export const loadThreadsAction = sessionAction(z.string().max(500), async (cursor, user) =>
+  listThreads(user, { cursor }),
+);

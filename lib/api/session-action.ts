@@ -29,6 +29,8 @@ export type SessionActionResult<R extends object> = R extends { ok: boolean } ? 
  * (`unauthorized` when signed out; each call counts against their per-user budget, see actionPrincipal), then parses
  * its one argument with `input` (`unprocessable` with every issue), then runs `work`. Expected failures (AppError)
  * come back as `{ ok: false, error }`; anything else propagates to the framework, as settleAction does.
+ * A "use server" file exports the result (`export const saveAction = sessionAction(input, async (…) => …)`); `work`
+ * is async there, as Next.js asks of every function an action file exports.
  */
 export function sessionAction<Input, Parsed, R extends object>(
   input: z.ZodType<Parsed, Input>,

@@ -1,7 +1,7 @@
 // Standalone worker (extraction and embedding jobs) for scale-out: `npm run worker` (set WORKER=off on the web processes).
 import { getDatabase } from "../lib/db";
 import { redactErrorsInConsole } from "../lib/log";
-import { startWorker } from "../lib/server/jobs";
+import { startWorker } from "../lib/server/worker";
 
 redactErrorsInConsole();
 const stop = await startWorker();

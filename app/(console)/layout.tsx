@@ -1,5 +1,6 @@
 import { AppShell } from "@/components/shell/app-shell";
+import { currentPrincipal } from "@/lib/auth/session";
 
-export default function ConsoleLayout({ children }: { children: React.ReactNode }) {
-  return <AppShell>{children}</AppShell>;
+export default async function ConsoleLayout({ children }: { children: React.ReactNode }) {
+  return <AppShell principal={await currentPrincipal()}>{children}</AppShell>;
 }

@@ -1,12 +1,8 @@
-import { currentPrincipal } from "@/lib/auth/session";
-import { listThreads } from "@/lib/chat/threads";
-import { getDatabase } from "@/lib/db";
+import type { ThreadPage } from "@/lib/chat/threads";
 import { ThreadList } from "./thread-list";
 
-export async function ChatSidebar() {
-  const principal = await currentPrincipal();
-  if (!principal) return null;
-  const page = await listThreads({ database: await getDatabase(), principal });
+/** The signed-in person's chats, as their layout read them (the first page; the list loads more itself). */
+export function ChatSidebar({ page }: { page: ThreadPage }) {
   const threads = page.threads.map((thread) => ({ ...thread, updatedAt: thread.updatedAt.toISOString() }));
   return <ThreadList initial={threads} initialCursor={page.nextCursor} />;
 }

@@ -30,6 +30,7 @@ export function ThreadList({ initial, initialCursor }: { initial: ThreadSummary[
   const [extra, setExtra] = useState<ThreadSummary[]>([]);
   const [cursor, setCursor] = useState(initialCursor);
   const [loading, startLoading] = useTransition();
+  const [loadError, setLoadError] = useState<string | null>(null);
   const threads = [...initial, ...extra.filter((thread) => !initial.some((t) => t.id === thread.id))];
   const now = new Date();
   const groups = new Map<string, ThreadSummary[]>();
@@ -64,6 +65,8 @@ export function ThreadList({ initial, initialCursor }: { initial: ThreadSummary[
           onClick={() =>
             startLoading(async () => {
               const page = await loadThreadsAction(cursor);
+              if (!page.ok) return setLoadError(page.error.message);
+              setLoadError(null);
               setExtra((previous) => [
                 ...previous,
                 ...page.threads.map((t) => ({ ...t, updatedAt: new Date(t.updatedAt).toISOString() })),
@@ -74,6 +77,11 @@ export function ThreadList({ initial, initialCursor }: { initial: ThreadSummary[
         >
           {loading ? "Loading…" : "Load more"}
         </Button>
+      ) : null}
+      {loadError ? (
+        <p role="alert" className="px-2 text-destructive text-xs">
+          {loadError}
+        </p>
       ) : null}
     </nav>
   );
@@ -92,7 +100,7 @@ function ThreadItem({ thread }: { thread: ThreadSummary }) {
     const next = window.prompt("Rename chat", label);
     if (next === null) return;
     startTransition(async () => {
-      const result = await renameThreadAction(thread.id, next);
+      const result = await renameThreadAction({ id: thread.id, title: next });
       setError(result.ok ? null : result.error.message);
     });
   }

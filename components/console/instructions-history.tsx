@@ -33,10 +33,13 @@ export interface OptimizerRunRow {
 export function InstructionsHistory({
   versions,
   runs,
+  moreRuns,
   readOnly,
 }: {
   versions: InstructionVersionRow[];
+  /** The latest optimizer runs; `moreRuns` when older ones are not shown. */
   runs: OptimizerRunRow[];
+  moreRuns: boolean;
   readOnly: boolean;
 }) {
   const router = useRouter();
@@ -102,6 +105,11 @@ export function InstructionsHistory({
               </li>
             ))}
           </ul>
+          {moreRuns ? (
+            <p className="text-muted-foreground text-xs">
+              Showing the latest {runs.length} runs; older ones are not listed.
+            </p>
+          ) : null}
         </section>
       ) : null}
     </div>

@@ -1,11 +1,11 @@
 import Link from "next/link";
-import { currentPrincipal } from "@/lib/auth/session";
+import type { Principal } from "@/lib/auth/principal";
 import { NavLinks } from "./nav-links";
 import { ThemeToggle } from "./theme-toggle";
 import { UserMenu } from "./user-menu";
 
-export async function AppShell({ children }: { children: React.ReactNode }) {
-  const principal = await currentPrincipal();
+/** The page frame; its layout reads who is signed in (null: nobody, no user menu). */
+export function AppShell({ principal, children }: { principal: Principal | null; children: React.ReactNode }) {
   return (
     <div className="flex min-h-dvh flex-col">
       <header className="sticky top-0 z-40 border-b bg-background/90 backdrop-blur">

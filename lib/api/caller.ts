@@ -50,9 +50,9 @@ export async function resolveCaller(request: Request, keyHeader: KeyHeader = "au
 }
 
 /**
- * The signed-in person a server action acts for: every server action of the console and the chat starts here, so
- * each one counts against the same per-user budget as the person's cookie-authenticated API requests. Throws
- * `unauthorized` when signed out and `rate_limited` past the budget (inside settleAction, the action's failure).
+ * The signed-in person a server action acts for: every server action of the console and the chat starts here (through
+ * sessionAction, ./session-action.ts), so each one counts against the same per-user budget as the person's
+ * cookie-authenticated API requests. Throws `unauthorized` when signed out and `rate_limited` past the budget.
  */
 export async function actionPrincipal(): Promise<Principal> {
   const principal = await currentPrincipal();

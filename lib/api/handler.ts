@@ -1,9 +1,9 @@
 import type { ApiKeyScope } from "@/lib/auth/api-keys";
 import type { Principal } from "@/lib/auth/principal";
 import type { MemoryContext } from "@/lib/memory";
+import { memoryContextFor } from "@/lib/server/memory-context";
 import { actorFor, type Caller, type KeyHeader, requireScope, resolveCaller } from "./caller";
 import { toErrorResponse } from "./errors";
-import { memoryContextFor } from "./memory-context";
 
 /** What a route receives once the caller is known. */
 export interface CallerRequest<Params> {
@@ -50,7 +50,7 @@ export function memoryRoute<Params = Record<string, never>>(
 ) {
   return callerRoute<Params>(async ({ request, params, caller }) => {
     requireScope(caller, options.scope ?? (request.method === "GET" || request.method === "HEAD" ? "read" : "write"));
-    const memory = await memoryContextFor(caller.principal, actorFor(caller));
+    const memory = await memoryContextFor(caller.principal, "api", { actor: actorFor(caller) });
     return handle({ request, params, principal: caller.principal, caller, memory });
   }, options);
 }

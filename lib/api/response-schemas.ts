@@ -55,7 +55,8 @@ export const extractionRunJson = z
 export const threadExtractionResponse = z.strictObject({
   threadId: z.string(),
   extractedThrough: z.number().int().describe("Position of the last message extraction has read."),
-  runs: z.array(extractionRunJson).describe("Newest first."),
+  runs: z.array(extractionRunJson).describe("The newest 20, newest first."),
+  truncated: z.boolean().describe("The thread has older runs than those listed."),
   pendingProposals: z
     .array(
       z.strictObject({

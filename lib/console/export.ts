@@ -52,5 +52,15 @@ export async function* exportNamespace(ctx: MemoryContext, exportedAt: Date = ct
   } while (cursor);
   const versions = (await instructionHistory(ctx)).map(serializeInstructionVersion);
   yield `\n],"instructions":${JSON.stringify({ current: versions[0] ?? null, versions })}`;
-  yield `,"feedback":${JSON.stringify((await listFeedback(ctx)).map(serializeFeedback))}}\n`;
+  yield `,"feedback":[`;
+  first = true;
+  do {
+    const page = await listFeedback(ctx, { limit: PAGE, cursor });
+    for (const feedback of page.feedback) {
+      yield `${first ? "" : ","}\n${JSON.stringify(serializeFeedback(feedback))}`;
+      first = false;
+    }
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  yield "\n]}\n";
 }

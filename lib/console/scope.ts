@@ -2,8 +2,8 @@ import { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
 import { namespaceRoot } from "@/lib/auth/principal";
 import type { Database } from "@/lib/db";
-import { type MemoryContext, systemClock } from "@/lib/memory";
-import { memoryQuotaFor } from "@/lib/server/quotas";
+import type { MemoryContext } from "@/lib/memory";
+import { memoryContextFor } from "@/lib/server/memory-context";
 import { type AdminView, recordAdminView } from "./audit";
 import { findUser, type UserSummary } from "./users";
 
@@ -32,7 +32,6 @@ export async function resolveScope(
   database: Database,
   viewer: Principal,
   as: AsUser | undefined,
-  wiring: Pick<MemoryContext, "embeddingModel" | "scheduleEmbedding" | "scheduleWebhookDeliveries"> = {},
 ): Promise<ConsoleScope | null> {
   const ownerId = as?.userId ?? viewer.userId;
   if (!z.uuid().safeParse(ownerId).success) return null;
@@ -46,16 +45,13 @@ export async function resolveScope(
       { adminId: viewer.userId, action: as.view.action, target: as.view.target ?? ownerId, details: as.view.details },
     );
   }
+  const ctx = await memoryContextFor(
+    { userId: ownerId, root: readOnly ? namespaceRoot(ownerId) : viewer.root, isGuest: owner.isGuest },
+    "console",
+    { database, actor: readOnly ? { type: "admin", id: viewer.userId } : undefined },
+  );
   return {
-    ctx: {
-      database,
-      principal: { userId: ownerId, root: readOnly ? namespaceRoot(ownerId) : viewer.root },
-      actor: readOnly ? { type: "admin", id: viewer.userId } : { type: "user", id: viewer.userId },
-      clock: systemClock,
-      provenance: { source: "console" },
-      memoryQuota: memoryQuotaFor(owner.isGuest),
-      ...wiring,
-    },
+    ctx,
     owner,
     readOnly,
     viewer,

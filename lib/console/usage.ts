@@ -1,4 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
+import { cappedRows } from "@/lib/db/keyset";
 import { memoryAccess, threads } from "@/lib/db/schema";
 import { asUser, type UserBinding } from "@/lib/db/unit-of-work";
 
@@ -12,10 +13,17 @@ export interface MemoryUse {
   createdAt: Date;
 }
 
-/** The answers a memory shaped (recalled into their instructions or returned by their searches), newest first. */
-export async function listMemoryUses(ctx: UserBinding, memoryId: string, limit = 50): Promise<MemoryUse[]> {
+/**
+ * The newest `limit` answers a memory shaped (recalled into their instructions or returned by their searches), newest
+ * first; `truncated` when it shaped more.
+ */
+export async function listMemoryUses(
+  ctx: UserBinding,
+  memoryId: string,
+  limit = 50,
+): Promise<{ uses: MemoryUse[]; truncated: boolean }> {
   const userId = ctx.principal.userId;
-  return asUser(ctx, ({ db }) =>
+  const rows = await asUser(ctx, ({ db }) =>
     db
       .select({
         threadId: memoryAccess.threadId,
@@ -30,6 +38,8 @@ export async function listMemoryUses(ctx: UserBinding, memoryId: string, limit =
       .leftJoin(threads, and(eq(threads.userId, memoryAccess.userId), eq(threads.id, memoryAccess.threadId)))
       .where(and(eq(memoryAccess.userId, userId), eq(memoryAccess.memoryId, memoryId)))
       .orderBy(desc(memoryAccess.createdAt), desc(memoryAccess.messageId))
-      .limit(limit),
+      .limit(limit + 1),
   );
+  const { rows: uses, truncated } = cappedRows(rows, limit);
+  return { uses, truncated };
 }

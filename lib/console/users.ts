@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, ilike, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "@/lib/db";
+import { decodeKeyCursor, type KeysetOrder, keyedPage } from "@/lib/db/keyset";
 import { memories, users } from "@/lib/db/schema";
 
 export interface UserSummary {
@@ -25,12 +26,18 @@ export async function findUser(database: Database, userId: string): Promise<User
   return row ?? null;
 }
 
-/** For the admin's user picker: every account matching a search over email and name (or exactly its id), keyset-paged by id. */
+const USER_ORDER: KeysetOrder = { name: "users", direction: "asc" };
+
+/**
+ * For the admin's user picker: every account matching a search over email and name (or exactly its id), keyset-paged
+ * by id; a cursor the list did not make starts over (it comes from the page's URL).
+ */
 export async function listUsers(
   database: Database,
-  options: { search?: string; afterId?: string; limit?: number } = {},
-): Promise<{ users: Array<UserSummary & { memoryCount: number }>; nextAfterId: string | null }> {
+  options: { search?: string; cursor?: string; limit?: number } = {},
+): Promise<{ users: Array<UserSummary & { memoryCount: number }>; nextCursor: string | null }> {
   const limit = options.limit ?? 50;
+  const after = decodeKeyCursor(options.cursor, USER_ORDER, z.tuple([z.uuid()]), "restart");
   const term = options.search?.trim();
   const pattern = term ? `%${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%` : undefined;
   const exactId = term && z.uuid().safeParse(term).success ? term : undefined;
@@ -48,11 +55,11 @@ export async function listUsers(
           : pattern
             ? or(ilike(users.email, pattern), ilike(users.name, pattern))
             : undefined,
-        options.afterId ? gt(users.id, options.afterId) : undefined,
+        after ? gt(users.id, after[0]) : undefined,
       ),
     )
     .orderBy(asc(users.id))
     .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  return { users: page, nextAfterId: rows.length > limit ? (page.at(-1)?.id ?? null) : null };
+  const { page, nextCursor } = keyedPage(rows, limit, USER_ORDER, (user) => [user.id]);
+  return { users: page, nextCursor };
 }

@@ -4,9 +4,11 @@ import { z } from "zod";
 import { ValidationError } from "@/lib/errors";
 
 /**
- * The one paging mechanism: lists ordered by (timestamp, id) — ids break ties between equal timestamps — and paged
- * by an opaque cursor naming the last row of a page. A cursor also names the order it was made for, so one from
- * another order (or list) is not silently misread.
+ * The one paging mechanism: a list ordered by a unique key, paged by an opaque cursor naming the last row of a page
+ * (cursor in, `nextCursor` out, null on the last page). Most lists order by (timestamp, id) — ids break ties between
+ * equal timestamps — and use the position functions below; a list with another key (a namespace) uses the key
+ * functions they are built on. A cursor also names the order it was made for, so one from another order (or list)
+ * is not silently misread.
  */
 export interface KeysetPosition {
   at: Date;
@@ -29,8 +31,44 @@ export type InvalidCursorPolicy = "reject" | "restart";
 
 const anyId = z.string().min(1).max(200);
 
+/** A cursor naming a row by its sort key: the order's name, then the key's values. */
+export function encodeKeyCursor(order: KeysetOrder, key: readonly unknown[]): string {
+  return Buffer.from(JSON.stringify([order.name, ...key])).toString("base64url");
+}
+
+/** The key a cursor names (checked against `keySchema`, a tuple of the key's values), null without a cursor. */
+export function decodeKeyCursor<Key extends unknown[]>(
+  cursor: string | undefined,
+  order: KeysetOrder,
+  keySchema: z.ZodType<Key>,
+  onInvalid: InvalidCursorPolicy = "reject",
+): Key | null {
+  if (!cursor) return null;
+  try {
+    const [name, ...key] = z.array(z.unknown()).parse(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
+    if (name !== order.name) throw new Error("a cursor of another order");
+    return keySchema.parse(key);
+  } catch {
+    if (onInvalid === "restart") return null;
+    throw new ValidationError("Invalid cursor: pass nextCursor from the previous page unchanged.", [
+      { path: ["cursor"], message: "not a cursor from this list" },
+    ]);
+  }
+}
+
+/**
+ * Splits `limit + 1` fetched rows into the page and the cursor of the next one (null on the last page), so callers
+ * learn whether more exists without a count.
+ */
+export function keyedPage<T>(rows: T[], limit: number, order: KeysetOrder, keyOf: (row: T) => readonly unknown[]) {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const nextCursor = rows.length > limit && last ? encodeKeyCursor(order, keyOf(last)) : null;
+  return { page, nextCursor };
+}
+
 export function encodeCursor(order: KeysetOrder, position: KeysetPosition): string {
-  return Buffer.from(JSON.stringify([order.name, position.at.toISOString(), position.id])).toString("base64url");
+  return encodeKeyCursor(order, [position.at.toISOString(), position.id]);
 }
 
 /** The position a cursor names, null without one; `idSchema` is the id column's shape (uuid columns refuse other text). */
@@ -39,18 +77,8 @@ export function decodeCursor(
   order: KeysetOrder,
   options: { onInvalid?: InvalidCursorPolicy; idSchema?: z.ZodType<string> } = {},
 ): KeysetPosition | null {
-  if (!cursor) return null;
-  try {
-    const [, at, id] = z
-      .tuple([z.literal(order.name), z.iso.datetime(), options.idSchema ?? anyId])
-      .parse(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
-    return { at: new Date(at), id };
-  } catch {
-    if ((options.onInvalid ?? "reject") === "restart") return null;
-    throw new ValidationError("Invalid cursor: pass nextCursor from the previous page unchanged.", [
-      { path: ["cursor"], message: "not a cursor from this list" },
-    ]);
-  }
+  const key = decodeKeyCursor(cursor, order, z.tuple([z.iso.datetime(), options.idSchema ?? anyId]), options.onInvalid);
+  return key && { at: new Date(key[0]), id: key[1] };
 }
 
 /** Rows after `position` in the order's direction; no condition without a position. */
@@ -72,12 +100,17 @@ export function orderBy(atColumn: PgColumn, idColumn: PgColumn, order: KeysetOrd
 }
 
 /**
- * Splits `limit + 1` fetched rows into the page and the cursor of the next one (null on the last page), so callers
- * learn whether more exists without a count.
+ * A list that shows only its first `limit` rows (fetched `limit + 1`) says so: `truncated` when more exist, for the
+ * caller to tell the person, never a silent cap.
  */
+export function cappedRows<T>(rows: T[], limit: number): { rows: T[]; truncated: boolean } {
+  return { rows: rows.slice(0, limit), truncated: rows.length > limit };
+}
+
+/** keyedPage for a list ordered by (timestamp, id). */
 export function keysetPage<T>(rows: T[], limit: number, order: KeysetOrder, positionOf: (row: T) => KeysetPosition) {
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  const nextCursor = rows.length > limit && last ? encodeCursor(order, positionOf(last)) : null;
-  return { page, nextCursor };
+  return keyedPage(rows, limit, order, (row) => {
+    const { at, id } = positionOf(row);
+    return [at.toISOString(), id];
+  });
 }

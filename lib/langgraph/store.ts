@@ -122,15 +122,32 @@ export async function searchItems(
   return items;
 }
 
-export function listItemNamespaces(
+/**
+ * LangGraph's `offset` and `limit` over the keyset-paged namespaces: as searchItems does with memories, pages (of
+ * at most `pageSize`, the most listNamespaces gives) are cut to what is still wanted and skipped namespaces are not
+ * kept, so a request holds at most one page.
+ */
+export async function listItemNamespaces(
   ctx: MemoryContext,
   input: z.output<typeof listNamespacesBody>,
+  pageSize = 1_000,
 ): Promise<string[][]> {
-  return listNamespaces(ctx, {
+  const filters = {
     prefix: input.prefix ?? undefined,
     suffix: input.suffix ?? undefined,
     maxDepth: input.max_depth ?? undefined,
-    limit: input.limit,
-    offset: input.offset,
-  });
+  };
+  const end = input.offset + input.limit;
+  const namespaces: string[][] = [];
+  let read = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await listNamespaces(ctx, { ...filters, limit: Math.min(pageSize, end - read), cursor });
+    for (const namespace of page.namespaces) {
+      if (read >= input.offset) namespaces.push(namespace);
+      read++;
+    }
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor && read < end);
+  return namespaces;
 }

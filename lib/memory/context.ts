@@ -30,8 +30,8 @@ export interface MemoryPrincipal {
 }
 
 /**
- * Everything the memory core needs from its caller. Each surface (chat, extraction, REST, MCP, tests) builds one;
- * the core reads no environment and picks no provider.
+ * Everything the memory core needs from its caller: the app builds it in one place (lib/server/memory-context.ts),
+ * the core's tests build their own; the core reads no environment and picks no provider.
  */
 export interface MemoryContext extends UserBinding {
   database: Database;

@@ -1,8 +1,11 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
+import { z } from "zod";
+import { afterPosition, decodeCursor, type KeysetOrder, keysetPage, orderBy } from "@/lib/db/keyset";
 import { answerFeedback, messages } from "@/lib/db/schema";
 import { asUser, type UserBinding } from "@/lib/db/unit-of-work";
 import { AppError, parseInput } from "@/lib/errors";
 import type { MemoryContext } from "./context";
+import { LIMITS } from "./limits";
 import { type CreateFeedbackInput, createFeedbackInputSchema } from "./procedural-inputs";
 import type { FeedbackJson } from "./shapes";
 
@@ -65,11 +68,15 @@ export async function createFeedback(ctx: MemoryContext, raw: CreateFeedbackInpu
   return toFeedback(row);
 }
 
-/** The user's feedback, oldest first; `unread` keeps what no optimizer pass has read yet. */
+const FEEDBACK_ORDER: KeysetOrder = { name: "feedback", direction: "asc" };
+
+/** The user's feedback, oldest first, keyset-paged; `unread` keeps what no optimizer pass has read yet. */
 export async function listFeedback(
   binding: UserBinding,
-  options: { unread?: boolean; limit?: number } = {},
-): Promise<Feedback[]> {
+  options: { unread?: boolean; limit?: number; cursor?: string } = {},
+): Promise<{ feedback: Feedback[]; nextCursor: string | null }> {
+  const limit = options.limit ?? LIMITS.listPage;
+  const position = decodeCursor(options.cursor, FEEDBACK_ORDER, { idSchema: z.uuid() });
   const rows = await asUser(binding, ({ db }) =>
     db
       .select()
@@ -78,12 +85,14 @@ export async function listFeedback(
         and(
           eq(answerFeedback.userId, binding.principal.userId),
           options.unread ? isNull(answerFeedback.optimizerRunId) : undefined,
+          afterPosition(answerFeedback.createdAt, answerFeedback.id, FEEDBACK_ORDER, position),
         ),
       )
-      .orderBy(asc(answerFeedback.createdAt), asc(answerFeedback.id))
-      .limit(options.limit ?? 10_000),
+      .orderBy(...orderBy(answerFeedback.createdAt, answerFeedback.id, FEEDBACK_ORDER))
+      .limit(limit + 1),
   );
-  return rows.map(toFeedback);
+  const { page, nextCursor } = keysetPage(rows, limit, FEEDBACK_ORDER, (row) => ({ at: row.createdAt, id: row.id }));
+  return { feedback: page.map(toFeedback), nextCursor };
 }
 
 function toFeedback(row: FeedbackRow): Feedback {

@@ -16,6 +16,8 @@ export const LIMITS = {
   /** Listing namespaces: how deep a caller may cut them, and how many one page holds. */
   namespaceListDepth: 64,
   namespacePage: 1_000,
+  /** A namespace is up to namespaceDepth segments of namespaceSegmentChars, so its cursor runs longer than others. */
+  namespaceCursorChars: 8_000,
   /** The id of a thread, message or run a caller names (provenance, filters, feedback). */
   idChars: 200,
   /** A paging cursor a list handed out. */

@@ -5,8 +5,10 @@ import type { Db } from "@/lib/db/client";
 import {
   afterPosition,
   decodeCursor,
+  decodeKeyCursor,
   type InvalidCursorPolicy,
   type KeysetOrder,
+  keyedPage,
   keysetPage,
   orderBy,
 } from "@/lib/db/keyset";
@@ -96,9 +98,11 @@ export const listNamespacesInputSchema = z.strictObject({
   suffix: namespaceInput.optional(),
   maxDepth: z.number().int().min(1).max(LIMITS.namespaceListDepth).optional(),
   limit: z.number().int().min(1).max(LIMITS.namespacePage).default(100),
-  offset: z.number().int().min(0).default(0),
+  cursor: z.string().max(LIMITS.namespaceCursorChars).optional(),
 });
 export type ListNamespacesInput = z.input<typeof listNamespacesInputSchema>;
+
+const NAMESPACE_ORDER: KeysetOrder = { name: "namespaces", direction: "asc" };
 
 const kindsOf = (ctx: MemoryContext): KindRegistry => ctx.kinds ?? defaultKinds;
 
@@ -539,10 +543,14 @@ export async function memoryHistories(
 
 /**
  * Distinct namespaces (relative to the root) that hold active memories, optionally under `prefix`, ending in
- * `suffix`, and truncated to `maxDepth` segments.
+ * `suffix`, and truncated to `maxDepth` segments; in order, keyset-paged by the namespace itself.
  */
-export async function listNamespaces(ctx: MemoryContext, raw: ListNamespacesInput = {}): Promise<string[][]> {
+export async function listNamespaces(
+  ctx: MemoryContext,
+  raw: ListNamespacesInput = {},
+): Promise<{ namespaces: string[][]; nextCursor: string | null }> {
   const input = parseInput(listNamespacesInputSchema, raw);
+  const after = decodeKeyCursor(input.cursor, NAMESPACE_ORDER, z.tuple([z.array(z.string()).min(1)]));
   const rootDepth = ctx.principal.root.length;
   const conditions = [
     ownedUnder(ctx, input.prefix),
@@ -559,15 +567,20 @@ export async function listNamespaces(ctx: MemoryContext, raw: ListNamespacesInpu
     input.maxDepth === undefined
       ? sql`cardinality(${memories.namespace})`
       : sql.raw(String(rootDepth + input.maxDepth));
+  if (after)
+    conditions.push(sql`${memories.namespace}[1 : ${depth}] > ${textArray([...ctx.principal.root, ...after[0]])}`);
   const rows = await asUser(ctx, (unit) =>
     unit.rows<{ namespace: string[] }>(sql`
       select distinct ${memories.namespace}[1 : ${depth}] as namespace
       from ${memories}
       where ${and(...conditions)}
       order by namespace
-      limit ${input.limit} offset ${input.offset}`),
+      limit ${input.limit + 1}`),
   );
-  return rows.map((row) => relativeNamespace(ctx.principal.root, row.namespace));
+  const { page, nextCursor } = keyedPage(rows, input.limit, NAMESPACE_ORDER, (row) => [
+    relativeNamespace(ctx.principal.root, row.namespace),
+  ]);
+  return { namespaces: page.map((row) => relativeNamespace(ctx.principal.root, row.namespace)), nextCursor };
 }
 
 /* ---------- internals ---------- */

@@ -24,7 +24,7 @@ export async function startServer() {
   const database = await getDatabase();
   void warmWordLexemes(database).catch((error) => logFailure("Warming search's word lexemes", error, "warn"));
   if (config().WORKER === "inline") {
-    const { startWorker } = await import("./jobs");
+    const { startWorker } = await import("./worker");
     const stop = await startWorker();
     for (const signal of ["SIGTERM", "SIGINT"] as const) {
       process.once(signal, () => {

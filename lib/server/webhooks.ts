@@ -1,7 +1,7 @@
 import { config } from "@/lib/config";
 import type { Database } from "@/lib/db";
 import { logFailure } from "@/lib/log";
-import type { MemoryContext } from "@/lib/memory";
+import { type MemoryContext, systemClock } from "@/lib/memory";
 import type { JobQueue } from "@/lib/memory/queue";
 import {
   attemptDelivery,
@@ -41,7 +41,7 @@ export async function startWebhookWorker(
   const delivery: DeliveryConfig = {
     ...DEFAULT_DELIVERY,
     policy: webhookPolicy(),
-    clock: () => new Date(),
+    clock: systemClock,
     ...overrides,
   };
   const retry = (delivery: Parameters<JobQueue["sendWebhookDeliveries"]>[0][number], startAfter: Date) =>
@@ -50,10 +50,10 @@ export async function startWebhookWorker(
     await attemptDelivery(database, job, delivery, retry);
   });
   await queue.workWebhookPrune(async () => {
-    await pruneWebhookDeliveries(database, { now: new Date(), retentionDays });
+    await pruneWebhookDeliveries(database, { now: systemClock(), retentionDays });
   });
   const sweep = setInterval(() => {
-    overdueDeliveries(database, new Date(), SWEEP_INTERVAL_MS)
+    overdueDeliveries(database, systemClock(), SWEEP_INTERVAL_MS)
       .then((due) => queue.sendWebhookDeliveries(due))
       .catch((error) => logFailure("could not queue overdue webhook deliveries", error));
   }, SWEEP_INTERVAL_MS);

@@ -5,7 +5,7 @@ import { webhookWiring } from "./webhooks";
 
 /**
  * Everything a request's context hands to the background once its writes commit: vectors to compute, webhook
- * deliveries to send and feedback for the optimizer. Every surface's context is built with it (queued jobs build theirs in ./jobs.ts).
+ * deliveries to send and feedback for the optimizer. Every context is built with it (./memory-context.ts).
  */
 export function backgroundWiring(): Pick<
   MemoryContext,

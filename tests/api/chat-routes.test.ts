@@ -51,6 +51,7 @@ describeEachDatabase("chat and thread routes", (use) => {
       threadId: "route-thread",
       extractedThrough: 0,
       runs: [],
+      truncated: false,
       pendingProposals: [],
     });
   });

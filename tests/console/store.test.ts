@@ -355,10 +355,26 @@ describeEachDatabase("console", (use) => {
       score: 0.5,
       rank: 0,
     });
-    expect(await listMemoryUses(bindingFor(database, me), memory.id)).toMatchObject([
-      { threadTitle: "Display chat", via: "recall", messageId: "answer-1" },
-    ]);
-    expect(await listMemoryUses(bindingFor(database, other), memory.id)).toEqual([]);
+    expect(await listMemoryUses(bindingFor(database, me), memory.id)).toMatchObject({
+      uses: [{ threadTitle: "Display chat", via: "recall", messageId: "answer-1" }],
+      truncated: false,
+    });
+    expect(await listMemoryUses(bindingFor(database, other), memory.id)).toEqual({ uses: [], truncated: false });
+    // A second answer: a list of the latest one says that it leaves one out.
+    await database.unbound.db.insert(memoryAccess).values({
+      userId: me,
+      messageId: "answer-2",
+      memoryId: memory.id,
+      threadId: "t-1",
+      via: "search",
+      score: 0.4,
+      rank: 1,
+    });
+    expect(await listMemoryUses(bindingFor(database, me), memory.id, 1)).toMatchObject({
+      uses: [{ messageId: expect.any(String) }],
+      truncated: true,
+    });
+    expect((await listMemoryUses(bindingFor(database, me), memory.id, 2)).truncated).toBe(false);
 
     await changeMemoryStatus(ctx, { id: memory.id, op: "purge", confirm: "purge" });
     await database.unbound.db.delete(threads).where(sql`user_id = ${me}::uuid`);
@@ -404,5 +420,27 @@ describeEachDatabase("console", (use) => {
     const found = await listUsers(use(), { search: me });
     expect(found.users.map((user) => user.id)).toEqual([me]);
     expect((await listUsers(use(), { search: "%" })).users).toEqual([]);
+  });
+
+  it("pages the admin's user list by keyset: every matching user once, then no cursor", async () => {
+    const name = `pager ${crypto.randomUUID()}`;
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const id = await createUser(use());
+      await use().unbound.rows(sql`update users set name = ${name} where id = ${id} returning id`);
+      ids.push(id);
+    }
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listUsers(use(), { search: name, cursor, limit: 2 });
+      expect(page.users.length).toBeLessThanOrEqual(2);
+      seen.push(...page.users.map((user) => user.id));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual([...ids].sort());
+    // The page's URL carries the cursor: one the list did not make starts over.
+    const restarted = await listUsers(use(), { search: name, cursor: "not-a-cursor", limit: 2 });
+    expect(restarted.users.map((user) => user.id)).toEqual(seen.slice(0, 2));
   });
 });

@@ -11,7 +11,7 @@ import {
   type MemoryContext,
   memoryHistory,
 } from "@/lib/memory";
-import { failedRunThread, RunSupersededError, runExtraction } from "@/lib/memory/extraction";
+import { failedRunThread, RunSupersededError, runExtraction, threadExtractionRuns } from "@/lib/memory/extraction";
 import { contextFor, createUser, withEmbedding } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { addExchange, scriptedManager } from "./support";
@@ -240,6 +240,9 @@ describeEachDatabase("extraction manager", (use, backend) => {
         opsApplied: [{ text: "User prefers tea" }],
       },
     ]);
+    // The thread's newest run alone says the thread has older ones; both together say nothing is left out.
+    expect(await threadExtractionRuns(ctx, "t9", 1)).toMatchObject({ runs: [{}], truncated: true });
+    expect(await threadExtractionRuns(ctx, "t9", 2)).toMatchObject({ runs: [{}, {}], truncated: false });
   });
 
   it("leaves a chat turn still running to the run its answer enqueues, so it never races the chat to a fact", async () => {

@@ -2,6 +2,7 @@ import "../support/route-mocks";
 import { Client } from "@langchain/langgraph-sdk";
 import { beforeEach, expect, it } from "vitest";
 import { MAX_SEARCH_OFFSET } from "@/lib/langgraph/requests";
+import { listItemNamespaces } from "@/lib/langgraph/store";
 import { createMemories } from "@/lib/memory";
 import { routeFetch } from "../api-keys/dispatch";
 import { call, principalFor } from "../api-keys/support";
@@ -87,6 +88,24 @@ describeEachDatabase("LangGraph store API with the real SDK client", (use) => {
     expect(await client.store.getItem(["projects"], "garden")).toBeNull();
     const afterDelete = await client.store.searchItems(["projects"]);
     expect(afterDelete.items.map((found) => found.key)).toEqual(["ledger"]);
+  });
+
+  it("lists namespaces by offset and limit over keyset pages: every namespace once, in order", async () => {
+    const all = Array.from({ length: 7 }, (_, i) => ["n", `s${i}`]);
+    await createMemories(
+      contextFor(use(), owner),
+      all.map((namespace) => ({ content: "x", namespace })),
+    );
+    const client = clientFor(key.key);
+    const windows: string[][] = [];
+    for (let offset = 0; offset < all.length + 3; offset += 3) {
+      windows.push(...(await client.store.listNamespaces({ limit: 3, offset })).namespaces);
+    }
+    expect(windows).toEqual(all);
+    // A window wider than one page of the keyset list is read over several pages.
+    const input = { limit: 4, offset: 2 };
+    expect(await listItemNamespaces(contextFor(use(), owner), input, 2)).toEqual(all.slice(2, 6));
+    expect(await listItemNamespaces(contextFor(use(), owner), { limit: 5, offset: 5 }, 2)).toEqual(all.slice(5));
   });
 
   it("stores items as ordinary memories with versions and api provenance, visible to REST", async () => {

@@ -20,7 +20,7 @@ import { routeHarness } from "../support/route-harness";
 
 const collection = await import("@/app/api/v1/memories/route");
 const { POST: search } = await import("@/app/api/v1/memories/search/route");
-const { handleExtractionJob } = await import("@/lib/server/jobs");
+const { handleExtractionJob } = await import("@/lib/server/worker");
 
 const MEMORY_TEXT = "User's locker code is 7319-QUARTZ";
 const MESSAGE_TEXT = "What is my locker code? Also, my passport number is ORCHID-5521.";

@@ -30,8 +30,8 @@ describeEachDatabase("memory scoping", (use) => {
     expect((await listMemories(ten)).memories.map((m) => m.id)).toEqual([inTen.id]);
     expect((await searchMemories(one, { query: "gardening" })).map((r) => r.memory.id)).toEqual([inOne.id]);
     expect((await searchMemories(ten, { query: "gardening" })).map((r) => r.memory.id)).toEqual([inTen.id]);
-    expect(await listNamespaces(one)).toEqual([["notes"]]);
-    expect(await listNamespaces(ten)).toEqual([["notes"]]);
+    expect((await listNamespaces(one)).namespaces).toEqual([["notes"]]);
+    expect((await listNamespaces(ten)).namespaces).toEqual([["notes"]]);
   });
 
   it("never lets one user read or write another's memory", async () => {
@@ -62,7 +62,7 @@ describeEachDatabase("memory scoping", (use) => {
     expect((await searchMemories(ctx, { query: "marker", namespace: ["a_b"] })).map((r) => r.memory.namespace)).toEqual(
       [["a_b", "leaf"]],
     );
-    expect(await listNamespaces(ctx, { prefix: ["a%"] })).toEqual([["a%", "leaf"]]);
+    expect((await listNamespaces(ctx, { prefix: ["a%"] })).namespaces).toEqual([["a%", "leaf"]]);
   });
 
   it("rejects namespace segments containing a dot, empty segments and over-deep namespaces", async () => {
@@ -75,7 +75,7 @@ describeEachDatabase("memory scoping", (use) => {
     ).rejects.toBeInstanceOf(ValidationError);
   });
 
-  it("lists namespaces relative to the root with prefix, suffix, maxDepth, limit and offset", async () => {
+  it("lists namespaces relative to the root with prefix, suffix, maxDepth, and pages them by cursor", async () => {
     const ctx = contextFor(use(), await createUser(use()));
     const spaces = [
       ["work", "acme", "notes"],
@@ -87,24 +87,42 @@ describeEachDatabase("memory scoping", (use) => {
     const gone = await createMemory(ctx, { content: "x", namespace: ["trash"] });
     await deleteMemory(ctx, gone.id);
 
-    expect(await listNamespaces(ctx)).toEqual([
-      ["home", "notes"],
-      ["work", "acme", "notes"],
-      ["work", "acme", "people"],
-      ["work", "globex", "notes"],
-    ]);
-    expect(await listNamespaces(ctx, { prefix: ["work"], maxDepth: 2 })).toEqual([
+    expect(await listNamespaces(ctx)).toEqual({
+      namespaces: [
+        ["home", "notes"],
+        ["work", "acme", "notes"],
+        ["work", "acme", "people"],
+        ["work", "globex", "notes"],
+      ],
+      nextCursor: null,
+    });
+    expect((await listNamespaces(ctx, { prefix: ["work"], maxDepth: 2 })).namespaces).toEqual([
       ["work", "acme"],
       ["work", "globex"],
     ]);
-    expect(await listNamespaces(ctx, { suffix: ["notes"] })).toEqual([
+    expect((await listNamespaces(ctx, { suffix: ["notes"] })).namespaces).toEqual([
       ["home", "notes"],
       ["work", "acme", "notes"],
       ["work", "globex", "notes"],
     ]);
-    expect(await listNamespaces(ctx, { limit: 2, offset: 1 })).toEqual([
+    const first = await listNamespaces(ctx, { limit: 2 });
+    expect(first.namespaces).toEqual([
+      ["home", "notes"],
       ["work", "acme", "notes"],
-      ["work", "acme", "people"],
     ]);
+    expect(await listNamespaces(ctx, { limit: 2, cursor: first.nextCursor! })).toEqual({
+      namespaces: [
+        ["work", "acme", "people"],
+        ["work", "globex", "notes"],
+      ],
+      nextCursor: null,
+    });
+    const truncated = await listNamespaces(ctx, { prefix: ["work"], maxDepth: 2, limit: 1 });
+    expect(truncated.namespaces).toEqual([["work", "acme"]]);
+    expect(await listNamespaces(ctx, { prefix: ["work"], maxDepth: 2, cursor: truncated.nextCursor! })).toEqual({
+      namespaces: [["work", "globex"]],
+      nextCursor: null,
+    });
+    await expect(listNamespaces(ctx, { cursor: "not-a-cursor" })).rejects.toBeInstanceOf(ValidationError);
   });
 });

@@ -60,6 +60,28 @@ describeEachDatabase("procedural memory in export, import and purge", (use) => {
     expect(await instructionHistory(target)).toHaveLength(1);
   });
 
+  it("pages the feedback by keyset, and the export carries every page", async () => {
+    const userId = await createUser(use());
+    const ctx = contextFor(use(), userId);
+    const answers = ["a1", "a2", "a3", "a4", "a5"];
+    for (const [index, id] of answers.entries()) {
+      await addExchange(use(), userId, `t${index}`, [`u${index}`, "user", "Hi"], [id, "assistant", "Hello"]);
+      await createFeedback(ctx, { messageId: id, rating: "up" });
+    }
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listFeedback(ctx, { limit: 2, cursor });
+      expect(page.feedback.length).toBeLessThanOrEqual(2);
+      seen.push(...page.feedback.map((item) => item.messageId));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual(answers);
+    expect(JSON.parse(await exported(ctx)).feedback.map((item: { messageId: string }) => item.messageId)).toEqual(
+      answers,
+    );
+  });
+
   it("deleting a chat deletes the feedback on its answers, comments included", async () => {
     const userId = await createUser(use());
     const ctx = contextFor(use(), userId);
@@ -68,7 +90,7 @@ describeEachDatabase("procedural memory in export, import and purge", (use) => {
     await createFeedback(ctx, { messageId: "a1", rating: "down", comment: "my private complaint" });
     await createFeedback(ctx, { messageId: "a2", rating: "up" });
     await deleteThread(ctx, "t1");
-    expect((await listFeedback(ctx)).map((item) => item.messageId)).toEqual(["a2"]);
+    expect((await listFeedback(ctx)).feedback.map((item) => item.messageId)).toEqual(["a2"]);
     expect((await dumpAllRows(use())).toLowerCase()).not.toContain("my private complaint");
   });
 

@@ -266,7 +266,7 @@ describeEachDatabase("instructions optimizer", (use) => {
     const approved = await approveProposal(user, proposals[0]!.id);
     expect(approved).toMatchObject({ instructions: { version: 1 } });
     // The version credits the feedback of both passes.
-    const feedback = await listFeedback(user, {});
+    const { feedback } = await listFeedback(user, {});
     expect("instructions" in approved && [...approved.instructions.feedbackIds].sort()).toEqual(
       feedback.map((item) => item.id).sort(),
     );

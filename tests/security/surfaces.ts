@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import * as chatActions from "@/app/(chat)/actions";
 import * as chatRoute from "@/app/(chat)/api/chat/route";
 import ThreadPage from "@/app/(chat)/chat/[id]/page";
+import ChatLayout from "@/app/(chat)/layout";
 import MemoryPage from "@/app/(console)/memories/[id]/page";
 import AccessLogPage from "@/app/(console)/memories/access-log/page";
 import * as memoryActions from "@/app/(console)/memories/actions";
@@ -49,7 +50,6 @@ import * as webhookRedeliver from "@/app/api/v1/webhooks/[id]/deliveries/[delive
 import * as webhookDeliveries from "@/app/api/v1/webhooks/[id]/deliveries/route";
 import * as webhookItem from "@/app/api/v1/webhooks/[id]/route";
 import * as webhookCollection from "@/app/api/v1/webhooks/route";
-import { ChatSidebar } from "@/components/chat/chat-sidebar";
 import { loadSourceMessage } from "@/lib/console/source";
 import { listMemoryUses } from "@/lib/console/usage";
 import { createMemoryTools, type MemoryContext, type MemoryToolsOptions } from "@/lib/memory";
@@ -319,7 +319,7 @@ export const say = (threadId: string, messageId: string, text: string) => ({
 });
 
 export const chatThreads = {
-  rename: (id: string, title: string) => result(() => chatActions.renameThreadAction(id, title)),
+  rename: (id: string, title: string) => result(() => chatActions.renameThreadAction({ id, title })),
   delete: (id: string) => result(() => chatActions.deleteThreadAction(id)),
   load: (cursor: string) => result(() => chatActions.loadThreadsAction(cursor)),
 };
@@ -359,7 +359,8 @@ export const consolePages = {
     page(() => InstructionsPage({ searchParams: searchParams(values) })),
   settings: () => page(() => SettingsPage()),
   thread: (id: string) => page(() => ThreadPage({ params: Promise.resolve({ id }) })),
-  sidebar: () => page(() => ChatSidebar()),
+  /** The chat layout, which reads the sidebar's threads and hands them to it. */
+  sidebar: () => page(() => ChatLayout({ children: null })),
 };
 
 export const consoleLoaders = {
@@ -375,11 +376,12 @@ export const consoleActions = {
   revert: (input: unknown) => result(() => memoryActions.revertMemoryAction(input)),
   bulk: (input: unknown) => result(() => memoryActions.bulkStatusAction(input)),
   import: (input: unknown) => result(() => memoryActions.importAction(input)),
-  retryRun: (runId: unknown) => result(() => runActions.retryRunAction(runId)),
+  retryRun: (runId: string) => result(() => runActions.retryRunAction(runId)),
   revokeKey: (id: string) => result(() => keyActions.revokeKeyAction(id)),
   deleteWebhook: (id: string) => result(() => webhookActions.deleteWebhookAction(id)),
-  enableWebhook: (id: string) => result(() => webhookActions.setWebhookEnabledAction(id, true)),
-  redeliver: (id: string, deliveryId: string) => result(() => webhookActions.redeliverAction(id, deliveryId)),
+  enableWebhook: (id: string) => result(() => webhookActions.setWebhookEnabledAction({ id, enabled: true })),
+  redeliver: (id: string, deliveryId: string) =>
+    result(() => webhookActions.redeliverAction({ webhookId: id, deliveryId })),
   decideProposal: (input: unknown) => result(() => reviewActions.decideProposalAction(input)),
   decideProposals: (input: unknown) => result(() => reviewActions.decideProposalsAction(input)),
   removeRule: (id: string) => result(() => reviewActions.removeRuleAction(id)),

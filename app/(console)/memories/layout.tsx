@@ -1,11 +1,11 @@
 import { ConsoleNav } from "@/components/console/console-nav";
-import { memoryContextFor } from "@/lib/api/memory-context";
 import { countPendingProposals } from "@/lib/memory";
+import { memoryContextFor } from "@/lib/server/memory-context";
 import { requirePrincipal } from "./scope";
 
 export default async function MemoriesLayout({ children }: { children: React.ReactNode }) {
   const principal = await requirePrincipal();
-  const pending = await countPendingProposals(await memoryContextFor(principal));
+  const pending = await countPendingProposals(await memoryContextFor(principal, "console"));
   return (
     <div className="flex flex-1 flex-col">
       <ConsoleNav isAdmin={principal.role === "admin"} pendingReview={pending} />

@@ -1,13 +1,10 @@
 import "server-only";
 import { notFound, redirect } from "next/navigation";
-import { actionPrincipal } from "@/lib/api/caller";
 import type { Principal } from "@/lib/auth/principal";
 import { currentPrincipal } from "@/lib/auth/session";
 import type { AdminView } from "@/lib/console/audit";
 import { type ConsoleScope, resolveScope } from "@/lib/console/scope";
 import { getDatabase } from "@/lib/db";
-import { AppError } from "@/lib/errors";
-import { backgroundWiring } from "@/lib/server/wiring";
 
 export async function requirePrincipal(): Promise<Principal> {
   const principal = await currentPrincipal();
@@ -22,18 +19,7 @@ export async function requirePrincipal(): Promise<Principal> {
 export async function loadScope(as: string | undefined, view: AdminView): Promise<ConsoleScope> {
   const principal = await requirePrincipal();
   const asUser = as === undefined ? undefined : { userId: as, view };
-  const scope = await resolveScope(await getDatabase(), principal, asUser, backgroundWiring());
+  const scope = await resolveScope(await getDatabase(), principal, asUser);
   if (!scope) notFound();
-  return scope;
-}
-
-/**
- * The scope every mutation acts in: always the signed-in person's own namespace, never one named by the request.
- * Counted as one request of theirs (actionPrincipal); throws `unauthorized` or `rate_limited` as it does.
- */
-export async function ownScope(): Promise<ConsoleScope> {
-  const principal = await actionPrincipal();
-  const scope = await resolveScope(await getDatabase(), principal, undefined, backgroundWiring());
-  if (!scope) throw new AppError("unauthorized", "Your session has ended; sign in again.");
   return scope;
 }

@@ -4,9 +4,9 @@ import { redirect } from "next/navigation";
 import { DeleteAccount } from "@/components/console/delete-account";
 import { ReviewModeForm } from "@/components/console/review-mode-form";
 import { SignOutEverywhere } from "@/components/console/sign-out-everywhere";
-import { memoryContextFor } from "@/lib/api/memory-context";
 import { currentPrincipal } from "@/lib/auth/session";
 import { getSettings } from "@/lib/memory";
+import { memoryContextFor } from "@/lib/server/memory-context";
 
 export const metadata: Metadata = { title: "Settings" };
 export const dynamic = "force-dynamic";
@@ -14,7 +14,7 @@ export const dynamic = "force-dynamic";
 export default async function SettingsPage() {
   const principal = await currentPrincipal();
   if (!principal) redirect("/login?callbackUrl=/settings");
-  const settings = await getSettings(await memoryContextFor(principal));
+  const settings = await getSettings(await memoryContextFor(principal, "console"));
   return (
     <div className="mx-auto w-full max-w-2xl space-y-6 p-4 sm:p-6">
       <div className="space-y-1">

@@ -2,8 +2,8 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { readJsonBody } from "@/lib/api/body";
 import { actorFor, resolveCaller } from "@/lib/api/caller";
 import { toErrorResponse } from "@/lib/api/errors";
-import { memoryContextFor } from "@/lib/api/memory-context";
 import { createMemoryMcpServer } from "@/lib/mcp/tools";
+import { memoryContextFor } from "@/lib/server/memory-context";
 
 export const dynamic = "force-dynamic";
 
@@ -17,7 +17,7 @@ export async function POST(request: Request): Promise<Response> {
     const caller = await resolveCaller(request);
     const parsedBody = await readJsonBody(request);
     if (Array.isArray(parsedBody)) return batchRefused();
-    const memory = await memoryContextFor(caller.principal, actorFor(caller));
+    const memory = await memoryContextFor(caller.principal, "api", { actor: actorFor(caller) });
     const server = createMemoryMcpServer(caller, memory);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

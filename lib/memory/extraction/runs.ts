@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
+import { cappedRows } from "@/lib/db/keyset";
 import { extractionRuns, threads } from "@/lib/db/schema";
 import { asUser } from "@/lib/db/unit-of-work";
 import type { MemoryContext } from "../context";
@@ -7,7 +8,10 @@ import { recordWebhookEvents } from "../webhooks/outbox";
 
 export type ExtractionRun = typeof extractionRuns.$inferSelect;
 
-/** The newest runs of one of the caller's threads, or null when the caller has no such thread. */
+/**
+ * The newest `limit` runs of one of the caller's threads (`truncated` when it has more), or null when the caller has
+ * no such thread.
+ */
 export async function threadExtractionRuns(ctx: MemoryContext, threadId: string, limit = 20) {
   const userId = ctx.principal.userId;
   return asUser(ctx, async ({ db: tx }) => {
@@ -16,13 +20,14 @@ export async function threadExtractionRuns(ctx: MemoryContext, threadId: string,
       .from(threads)
       .where(and(eq(threads.userId, userId), eq(threads.id, threadId)));
     if (!thread) return null;
-    const runs = await tx
+    const rows = await tx
       .select()
       .from(extractionRuns)
       .where(and(eq(extractionRuns.userId, userId), eq(extractionRuns.threadId, threadId)))
       .orderBy(desc(extractionRuns.createdAt))
-      .limit(limit);
-    return { extractedThrough: thread.extractedThrough, runs };
+      .limit(limit + 1);
+    const { rows: runs, truncated } = cappedRows(rows, limit);
+    return { extractedThrough: thread.extractedThrough, runs, truncated };
   });
 }
 

@@ -53,7 +53,7 @@ const EXCERPT = 2_000;
  */
 export async function runOptimizer(deps: OptimizerDeps, job: { jobId: string; finalAttempt: boolean }) {
   const { ctx } = deps;
-  const unread = await listFeedback(ctx, { unread: true, limit: BATCH });
+  const { feedback: unread } = await listFeedback(ctx, { unread: true, limit: BATCH });
   if (unread.length === 0) return { status: "skipped", reason: "no new feedback" } satisfies OptimizerOutcome;
   const history = await instructionHistory(ctx);
   const current = history[0];

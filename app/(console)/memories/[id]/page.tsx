@@ -107,7 +107,7 @@ export default async function MemoryPage({
         />
       </Section>
       <Section title="Used in">
-        <UsedIn uses={uses} linkToChat={!readOnly} />
+        <UsedIn uses={uses.uses} truncated={uses.truncated} linkToChat={!readOnly} />
       </Section>
     </article>
   );

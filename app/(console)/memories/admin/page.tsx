@@ -15,7 +15,7 @@ export const metadata: Metadata = { title: "Admin: pick a user" };
 
 const searchSchema = z.object({
   q: z.string().trim().max(200).optional().catch(undefined),
-  after: z.uuid().optional().catch(undefined),
+  cursor: z.string().max(500).optional().catch(undefined),
 });
 
 /** Admins pick whose memories to browse (read-only and audited). Everyone else gets a 404. */
@@ -26,8 +26,8 @@ export default async function AdminPage({
 }) {
   const principal = await requirePrincipal();
   if (principal.role !== "admin") notFound();
-  const { q, after } = searchSchema.parse(await searchParams);
-  const { users, nextAfterId } = await listUsers(await getDatabase(), { search: q, afterId: after });
+  const { q, cursor } = searchSchema.parse(await searchParams);
+  const { users, nextCursor } = await listUsers(await getDatabase(), { search: q, cursor });
   return (
     <div className="space-y-4">
       <h1 className="font-semibold text-2xl tracking-tight">Browse a user's memories</h1>
@@ -69,9 +69,9 @@ export default async function AdminPage({
           ))}
         </ul>
       )}
-      {nextAfterId ? (
+      {nextCursor ? (
         <Button asChild variant="outline" size="sm">
-          <Link href={`/memories/admin?${new URLSearchParams({ ...(q ? { q } : {}), after: nextAfterId })}`}>
+          <Link href={`/memories/admin?${new URLSearchParams({ ...(q ? { q } : {}), cursor: nextCursor })}`}>
             Next page
           </Link>
         </Button>

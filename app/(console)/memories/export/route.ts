@@ -34,7 +34,7 @@ export async function GET(): Promise<Response> {
       await chunks.return(undefined);
     },
   });
-  const day = new Date().toISOString().slice(0, 10);
+  const day = scope.ctx.clock().toISOString().slice(0, 10);
   return new Response(body, {
     headers: {
       "content-type": "application/json; charset=utf-8",

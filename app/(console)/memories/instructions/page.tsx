@@ -17,7 +17,10 @@ export default async function InstructionsPage({
 }) {
   const { as } = searchSchema.parse(await searchParams);
   const scope = await loadScope(as, { action: "view_instructions" });
-  const [versions, runs] = await Promise.all([instructionHistory(scope.ctx), listOptimizerRuns(scope.ctx, 10)]);
+  const [versions, { runs, truncated }] = await Promise.all([
+    instructionHistory(scope.ctx),
+    listOptimizerRuns(scope.ctx, 10),
+  ]);
   const current = versions[0];
   return (
     <div className="space-y-4">
@@ -48,6 +51,7 @@ export default async function InstructionsPage({
           tokens: run.inputTokens === null ? null : run.inputTokens + (run.outputTokens ?? 0),
           createdAt: run.createdAt.toISOString(),
         }))}
+        moreRuns={truncated}
         readOnly={scope.readOnly}
       />
     </div>

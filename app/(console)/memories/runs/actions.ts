@@ -2,32 +2,23 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { actionPrincipal } from "@/lib/api/caller";
-import { memoryContextFor } from "@/lib/api/memory-context";
-import { type ActionResult, AppError, parseInput, settleAction } from "@/lib/errors";
-import { failedRunThread, type RevertOutcome, revertRun } from "@/lib/memory/extraction";
+import { sessionAction } from "@/lib/api/session-action";
+import { AppError } from "@/lib/errors";
+import { failedRunThread, revertRun } from "@/lib/memory/extraction";
 import { getJobQueue } from "@/lib/server/jobs";
 
 /** Queues extraction again for the thread of one of the caller's failed runs; it reads every message not yet read. */
-export async function retryRunAction(runId: unknown): Promise<ActionResult> {
-  return settleAction(async () => {
-    const principal = await actionPrincipal();
-    const id = parseInput(z.uuid(), runId);
-    const threadId = await failedRunThread(await memoryContextFor(principal), id);
-    if (!threadId) throw new AppError("not_found", "Only a failed run of yours can be retried.");
-    await (await getJobQueue()).enqueue({ userId: principal.userId, threadId }, 0);
-    revalidatePath("/memories/runs");
-    return {};
-  });
-}
+export const retryRunAction = sessionAction(z.uuid(), async (id, { principal, memory }) => {
+  const threadId = await failedRunThread(memory, id);
+  if (!threadId) throw new AppError("not_found", "Only a failed run of yours can be retried.");
+  await (await getJobQueue()).enqueue({ userId: principal.userId, threadId }, 0);
+  revalidatePath("/memories/runs");
+  return {};
+});
 
 /** Undoes what one of the caller's runs applied (see revertRun); memories changed since are skipped and named. */
-export async function revertRunAction(runId: unknown): Promise<ActionResult<RevertOutcome>> {
-  return settleAction(async () => {
-    const principal = await actionPrincipal();
-    const id = parseInput(z.uuid(), runId);
-    const outcome = await revertRun(await memoryContextFor(principal), id);
-    revalidatePath("/memories", "layout");
-    return outcome;
-  });
-}
+export const revertRunAction = sessionAction(z.uuid(), async (id, { memory }) => {
+  const outcome = await revertRun(memory, id);
+  revalidatePath("/memories", "layout");
+  return outcome;
+});

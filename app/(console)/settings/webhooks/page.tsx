@@ -9,7 +9,7 @@ import { WebhookList } from "./webhook-list";
 export const metadata: Metadata = { title: "Webhooks" };
 export const dynamic = "force-dynamic";
 
-/** Deliveries shown per endpoint: the log's newest page (the API pages further). */
+/** Deliveries shown per endpoint: the log's newest page (the API pages further, and the page says so). */
 const SHOWN_DELIVERIES = 20;
 
 export default async function WebhooksPage() {
@@ -18,10 +18,10 @@ export default async function WebhooksPage() {
   const owner = { database: await getDatabase(), principal };
   const webhooks = await listWebhooks(owner);
   const rows = await Promise.all(
-    webhooks.map(async (webhook) => ({
-      webhook,
-      deliveries: (await listDeliveries(owner, webhook.id, { limit: SHOWN_DELIVERIES })).deliveries,
-    })),
+    webhooks.map(async (webhook) => {
+      const page = await listDeliveries(owner, webhook.id, { limit: SHOWN_DELIVERIES });
+      return { webhook, deliveries: page.deliveries, moreDeliveries: page.nextCursor !== null };
+    }),
   );
   return (
     <div className="mx-auto w-full max-w-4xl space-y-6 p-4 sm:p-6">

@@ -9,7 +9,9 @@ import { deleteWebhookAction, redeliverAction, setWebhookEnabledAction } from ".
 
 export interface WebhookRow {
   webhook: WebhookEndpoint;
+  /** The newest deliveries; `moreDeliveries` when the log holds older ones. */
   deliveries: WebhookDelivery[];
+  moreDeliveries: boolean;
 }
 
 const when = (iso: string | null) =>
@@ -38,7 +40,7 @@ function useAction() {
   return { pending, error, run };
 }
 
-function WebhookCard({ row: { webhook, deliveries } }: { row: WebhookRow }) {
+function WebhookCard({ row: { webhook, deliveries, moreDeliveries } }: { row: WebhookRow }) {
   const { pending, error, run } = useAction();
   const remove = () => {
     if (!window.confirm(`Delete the webhook for ${webhook.url}? Its delivery log goes with it.`)) return;
@@ -59,7 +61,7 @@ function WebhookCard({ row: { webhook, deliveries } }: { row: WebhookRow }) {
             variant="outline"
             size="sm"
             disabled={pending}
-            onClick={() => run(() => setWebhookEnabledAction(webhook.id, !webhook.enabled))}
+            onClick={() => run(() => setWebhookEnabledAction({ id: webhook.id, enabled: !webhook.enabled }))}
           >
             {webhook.enabled ? "Disable" : "Enable"}
           </Button>
@@ -76,12 +78,20 @@ function WebhookCard({ row: { webhook, deliveries } }: { row: WebhookRow }) {
         </Alert>
       )}
       {error ? <Alert tone="error">{error}</Alert> : null}
-      <DeliveryLog webhookId={webhook.id} deliveries={deliveries} />
+      <DeliveryLog webhookId={webhook.id} deliveries={deliveries} more={moreDeliveries} />
     </section>
   );
 }
 
-function DeliveryLog({ webhookId, deliveries }: { webhookId: string; deliveries: WebhookDelivery[] }) {
+function DeliveryLog({
+  webhookId,
+  deliveries,
+  more,
+}: {
+  webhookId: string;
+  deliveries: WebhookDelivery[];
+  more: boolean;
+}) {
   const { pending, error, run } = useAction();
   if (deliveries.length === 0) return <p className="text-muted-foreground text-sm">No deliveries yet.</p>;
   return (
@@ -124,7 +134,7 @@ function DeliveryLog({ webhookId, deliveries }: { webhookId: string; deliveries:
                       variant="outline"
                       size="sm"
                       disabled={pending}
-                      onClick={() => run(() => redeliverAction(webhookId, delivery.id))}
+                      onClick={() => run(() => redeliverAction({ webhookId, deliveryId: delivery.id }))}
                     >
                       Redeliver
                     </Button>
@@ -135,6 +145,12 @@ function DeliveryLog({ webhookId, deliveries }: { webhookId: string; deliveries:
           </tbody>
         </table>
       </div>
+      {more ? (
+        <p className="text-muted-foreground text-xs">
+          Showing the newest {deliveries.length} deliveries; <code>GET /api/v1/webhooks/{webhookId}/deliveries</code>{" "}
+          pages through the rest.
+        </p>
+      ) : null}
     </div>
   );
 }

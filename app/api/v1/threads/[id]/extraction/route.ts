@@ -14,6 +14,7 @@ export const GET = memoryRoute<{ id: string }>(async ({ params, memory }) => {
     threadId: params.id,
     extractedThrough: found.extractedThrough,
     runs: found.runs.map(serializeRun),
+    truncated: found.truncated,
     pendingProposals: await pendingProposalCounts(memory, params.id),
   });
 });

@@ -1,0 +1,116 @@
+import { eq } from "drizzle-orm";
+import { expireIdleGuests } from "@/lib/account/guest-expiry";
+import { chatLanguageModel, configuredEmbeddingModel } from "@/lib/ai/models";
+import { pricingFor } from "@/lib/ai/prices";
+import { namespaceRoot } from "@/lib/auth/principal";
+import { config } from "@/lib/config";
+import type { Database } from "@/lib/db";
+import { getDatabase } from "@/lib/db";
+import { users } from "@/lib/db/schema";
+import { logFailure } from "@/lib/log";
+import { embeddingBacklogAcrossUsers, embedMissing, type MemoryContext, systemClock } from "@/lib/memory";
+import { failAbandonedRun, runExtraction } from "@/lib/memory/extraction";
+import { runOptimizer } from "@/lib/memory/optimizer";
+import type { EmbeddingJobData, ExtractionJobData, JobQueue, OptimizerJobData } from "@/lib/memory/queue";
+import { getJobQueue } from "./jobs";
+import { memoryContextFor } from "./memory-context";
+import { startWebhookWorker } from "./webhooks";
+
+/** The context a queued job acts in: the job's user, as the extraction model, within the user's memory quota. */
+async function jobContext(database: Database, userId: string, modelId: string): Promise<MemoryContext> {
+  const [user] = await database.unbound.db
+    .select({ isGuest: users.isGuest })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  // A user gone since the job was queued gets the smaller quota; their writes fail on the missing user anyway.
+  const principal = { userId, root: namespaceRoot(userId), isGuest: user?.isGuest ?? true };
+  return memoryContextFor(principal, "job", { database, actor: { type: "extractor", id: modelId } });
+}
+
+/** Runs one queued extraction job as the thread's owner, with the configured extraction model. */
+export async function handleExtractionJob(
+  database: Database,
+  data: ExtractionJobData,
+  meta: { jobId: string; finalAttempt: boolean },
+) {
+  const modelId = config().EXTRACTION_MODEL;
+  await runExtraction(
+    {
+      ctx: await jobContext(database, data.userId, modelId),
+      model: chatLanguageModel(modelId),
+      modelId,
+      pricing: pricingFor(modelId),
+      dailyBudgetUsd: config().EXTRACTION_DAILY_BUDGET_USD,
+    },
+    {
+      threadId: data.threadId,
+      jobId: meta.jobId,
+      finalAttempt: meta.finalAttempt,
+      answeredOnly: data.answeredOnly,
+    },
+  );
+}
+
+/** Runs one optimizer pass for the job's user on the extraction model. */
+export async function handleOptimizerJob(
+  database: Database,
+  data: OptimizerJobData,
+  meta: { jobId: string; finalAttempt: boolean },
+) {
+  const modelId = config().EXTRACTION_MODEL;
+  await runOptimizer(
+    {
+      ctx: await jobContext(database, data.userId, modelId),
+      model: chatLanguageModel(modelId),
+      modelId,
+      pricing: pricingFor(modelId),
+      dailyBudgetUsd: config().EXTRACTION_DAILY_BUDGET_USD,
+    },
+    meta,
+  );
+}
+
+/** Embeds every memory of the job's user that has no current vector, a batch per provider call. */
+export async function handleEmbeddingJob(database: Database, data: EmbeddingJobData) {
+  const ctx = await jobContext(database, data.userId, config().EXTRACTION_MODEL);
+  while ((await embedMissing(ctx)) > 0) {
+    // Each round reads the next batch still missing, so memories written meanwhile are included.
+  }
+}
+
+/**
+ * Whoever has memories without a vector for the configured model (a first start on existing data, a model change)
+ * gets an embedding job; the jobs then run in the background like any other.
+ */
+async function sweepEmbeddingBacklog(database: Database, queue: JobQueue) {
+  const model = configuredEmbeddingModel();
+  if (!model) return;
+  const { users } = await embeddingBacklogAcrossUsers(database, model);
+  for (const userId of users) await queue.scheduleEmbedding(userId);
+}
+
+/** Starts working the job queues in this process; returns a function that drains and stops them. */
+export async function startWorker(): Promise<() => Promise<void>> {
+  // First: a bad value stops `npm run worker` here, with the message, as it stops the web server (./start.ts).
+  const { GUEST_TTL_DAYS: ttlDays } = config();
+  const database = await getDatabase();
+  const queue = await getJobQueue();
+  await queue.work((data, meta) => handleExtractionJob(database, data, meta));
+  await queue.workDeadLetters(async (data, meta) => {
+    await failAbandonedRun(await jobContext(database, data.userId, config().EXTRACTION_MODEL), meta.jobId);
+  });
+  await queue.workEmbeddings((data) => handleEmbeddingJob(database, data));
+  await queue.workOptimizer((data, meta) => handleOptimizerJob(database, data, meta));
+  await queue.workGuestExpiry(async () => {
+    await expireIdleGuests(database, { now: systemClock(), ttlDays });
+  });
+  const stopWebhooks = await startWebhookWorker(database, queue);
+  void sweepEmbeddingBacklog(database, queue).catch((error) =>
+    logFailure("could not queue the embedding backlog", error),
+  );
+  return () => {
+    stopWebhooks();
+    return queue.stop();
+  };
+}

@@ -11,7 +11,8 @@ import { startWorkerProcess, until, type WorkerProcess } from "../support/worker
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 
-const KILLS = 20;
+// Ten kills give each planned kill one turn: five in the model call and one at each of the five delays after the reply.
+const KILLS = 10;
 const USERS = 4;
 const THREADS_PER_USER = 12;
 /** Long enough that a worker is usually inside a model call, short enough that 48 runs finish in a minute. */

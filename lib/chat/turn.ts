@@ -14,7 +14,6 @@ import { AppError } from "@/lib/errors";
 import { logFailure } from "@/lib/log";
 import {
   addUsage,
-  createMemoryTools,
   currentInstructions,
   listRules,
   type MemoryContext,
@@ -28,6 +27,7 @@ import { recordMemoryAccess } from "./access-log";
 import { planContextWindow, transcript } from "./context-window";
 import { answerStream } from "./endings";
 import { buildInstructions } from "./instructions";
+import { createMemoryTools } from "./memory-tools";
 import { recallMemories } from "./recall";
 import type { ChatRequest } from "./request";
 import {

@@ -1,5 +1,5 @@
 import type { InferUITools, UIMessage } from "ai";
-import type { createMemoryTools } from "@/lib/memory";
+import type { createMemoryTools } from "./memory-tools";
 
 /** A memory that was put in front of the model for an answer, as the "Memories used" disclosure shows it. */
 export interface RecalledMemory {

@@ -168,16 +168,6 @@ export {
   type WriteOptions,
 } from "./store";
 export { type SupersedeMemoryInput, supersedeMemory, supersedeMemoryInputSchema } from "./supersede";
-export {
-  createMemoryTools,
-  MANAGE_ACTIONS,
-  type ManageAction,
-  type ManageMemoryInput,
-  type ManageMemoryOutput,
-  type MemoryToolsOptions,
-  type SearchMemoryHit,
-  type SearchMemoryInput,
-} from "./tools";
 export type { Memory, MemoryOp, MemorySource, MemoryStatus, MemoryVersion, SearchResult } from "./types";
 export {
   addUsage,

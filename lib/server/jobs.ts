@@ -11,8 +11,8 @@ import { logFailure } from "@/lib/log";
 import { embeddingBacklogAcrossUsers, embedMissing, type MemoryContext, systemClock } from "@/lib/memory";
 import { failAbandonedRun, runExtraction } from "@/lib/memory/extraction";
 import { runOptimizer } from "@/lib/memory/optimizer";
-import { type EmbeddingJobData, type ExtractionJobData, JobQueue, type OptimizerJobData } from "@/lib/memory/queue";
 import { clearProcessState, processState } from "@/lib/process-state";
+import { type EmbeddingJobData, type ExtractionJobData, JobQueue, type OptimizerJobData } from "./queue";
 import { checkQuotaConfig, memoryQuotaFor } from "./quotas";
 import { startWebhookWorker, webhookWiring } from "./webhooks";
 

@@ -2,7 +2,6 @@ import { z } from "zod";
 import type { Database } from "@/lib/db";
 import { logFailure } from "@/lib/log";
 import type { MemoryContext } from "@/lib/memory";
-import type { JobQueue } from "@/lib/memory/queue";
 import {
   attemptDelivery,
   DEFAULT_DELIVERY,
@@ -11,6 +10,7 @@ import {
   pruneWebhookDeliveries,
   type TargetPolicy,
 } from "@/lib/memory/webhooks";
+import type { JobQueue } from "./queue";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -7,7 +7,7 @@ import { saveSummary } from "@/lib/chat/threads";
 import { startChatTurn } from "@/lib/chat/turn";
 import { createMemory, listMemories, purgeMemory } from "@/lib/memory";
 import { runExtraction } from "@/lib/memory/extraction";
-import { JobQueue } from "@/lib/memory/queue";
+import { JobQueue } from "@/lib/server/queue";
 import { addExchange, scriptedManager } from "../extraction/support";
 import { contextFor, createUser, dumpAllRows } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { extractionRuns } from "@/lib/db/schema";
 import { listMemories } from "@/lib/memory";
 import { runExtraction, toWireOp } from "@/lib/memory/extraction";
-import { extractionConcurrency, JobQueue } from "@/lib/memory/queue";
+import { extractionConcurrency, JobQueue } from "@/lib/server/queue";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { type ProviderStub, startProviderStub } from "../support/provider-stubs";

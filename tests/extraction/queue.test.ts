@@ -4,7 +4,7 @@ import { OfflineLanguageModel } from "@/lib/ai/offline/model";
 import { extractionRuns } from "@/lib/db/schema";
 import { listMemories } from "@/lib/memory";
 import { runExtraction } from "@/lib/memory/extraction";
-import { EXTRACTION_QUEUE, JobQueue } from "@/lib/memory/queue";
+import { EXTRACTION_QUEUE, JobQueue } from "@/lib/server/queue";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase, unfinishedJobs } from "../support/databases";
 import { addExchange } from "./support";

@@ -5,7 +5,7 @@ import type { Database } from "@/lib/db/client";
 import { extractionRuns } from "@/lib/db/schema";
 import { listMemories } from "@/lib/memory";
 import { ABANDONED_RUN_ERROR, failedRunThread } from "@/lib/memory/extraction";
-import { JobQueue, type QueueOptions } from "@/lib/memory/queue";
+import { JobQueue, type QueueOptions } from "@/lib/server/queue";
 import { contextFor, createUser } from "../memory/support";
 import { openFreshPostgres } from "../support/databases";
 import { type OpenAIStub, startOpenAIStub } from "../support/openai-stub";

@@ -8,7 +8,7 @@ import { startChatTurn } from "@/lib/chat/turn";
 import { extractionRuns } from "@/lib/db/schema";
 import { describeError, describeErrorWithStack, redactErrorsInConsole } from "@/lib/log";
 import { createMemory } from "@/lib/memory";
-import { JobQueue } from "@/lib/memory/queue";
+import { JobQueue } from "@/lib/server/queue";
 import { bearer, call } from "../api-keys/support";
 import { finalMessage } from "../chat/support";
 import { addExchange } from "../extraction/support";

@@ -10,7 +10,7 @@ import {
   type MemoryContext,
   searchMemories,
 } from "@/lib/memory";
-import { JobQueue } from "@/lib/memory/queue";
+import { JobQueue } from "@/lib/server/queue";
 import { describeEachDatabase } from "../support/databases";
 import { contextFor, createUser } from "./support";
 

@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
+import { createMemoryTools } from "@/lib/chat/memory-tools";
 import {
   contentHash,
-  createMemoryTools,
   deleteMemory,
   getMemory,
   listMemories,

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { createMemory, createMemoryTools, deleteMemory, QuotaExceededError } from "@/lib/memory";
+import { createMemoryTools } from "@/lib/chat/memory-tools";
+import { createMemory, deleteMemory, QuotaExceededError } from "@/lib/memory";
 import { runExtraction } from "@/lib/memory/extraction";
 import { addExchange, scriptedManager } from "../extraction/support";
 import { describeEachDatabase } from "../support/databases";

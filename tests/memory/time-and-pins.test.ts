@@ -1,8 +1,8 @@
 import { expect, it } from "vitest";
+import { createMemoryTools } from "@/lib/chat/memory-tools";
 import { recallMemories } from "@/lib/chat/recall";
 import {
   createMemory,
-  createMemoryTools,
   getMemory,
   listMemories,
   memoryHistory,

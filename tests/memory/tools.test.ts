@@ -2,15 +2,8 @@ import { generateText, isStepCount } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { expect, it } from "vitest";
 import { z } from "zod";
-import {
-  createMemory,
-  createMemoryTools,
-  getMemory,
-  type ManageMemoryInput,
-  type MemoryContext,
-  memoryHistory,
-  NamespaceTemplateError,
-} from "@/lib/memory";
+import { createMemoryTools, type ManageMemoryInput } from "@/lib/chat/memory-tools";
+import { createMemory, getMemory, type MemoryContext, memoryHistory, NamespaceTemplateError } from "@/lib/memory";
 import { describeEachDatabase } from "../support/databases";
 import { contextFor, createUser } from "./support";
 

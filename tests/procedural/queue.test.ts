@@ -5,7 +5,7 @@ import { loadReviewQueue } from "@/lib/console/review";
 import { optimizerRuns } from "@/lib/db/schema";
 import { createFeedback } from "@/lib/memory";
 import { runOptimizer } from "@/lib/memory/optimizer";
-import { JobQueue, OPTIMIZER_QUEUE } from "@/lib/memory/queue";
+import { JobQueue, OPTIMIZER_QUEUE } from "@/lib/server/queue";
 import { addExchange } from "../extraction/support";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase, unfinishedJobs } from "../support/databases";

@@ -1,6 +1,7 @@
 import "../support/route-mocks";
 import { beforeEach, expect, it } from "vitest";
-import { createMemory, createMemoryTools, type MemoryContext, updateMemory } from "@/lib/memory";
+import { createMemoryTools } from "@/lib/chat/memory-tools";
+import { createMemory, type MemoryContext, updateMemory } from "@/lib/memory";
 import { call, principalFor } from "../api-keys/support";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";

@@ -1,6 +1,7 @@
 import "../support/route-mocks";
 import { beforeEach, expect, it } from "vitest";
-import { createMemory, createMemoryTools, getMemory, listRules, type MemoryContext, updateMemory } from "@/lib/memory";
+import { createMemoryTools } from "@/lib/chat/memory-tools";
+import { createMemory, getMemory, listRules, type MemoryContext, updateMemory } from "@/lib/memory";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { principalFor, routeHarness } from "../support/route-harness";

@@ -1,19 +1,18 @@
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { OfflineLanguageModel } from "@/lib/ai/offline/model";
+import { createMemoryTools, type ManageMemoryInput } from "@/lib/chat/memory-tools";
 import { putItem } from "@/lib/langgraph/store";
 import {
   type ApprovedMemory,
   approveProposal,
   createMemory,
-  createMemoryTools,
   createRule,
   deleteMemory,
   getMemory,
   listMemories,
   listProposals,
   listRules,
-  type ManageMemoryInput,
   type MemoryContext,
   memoryHistory,
   purgeMemory,

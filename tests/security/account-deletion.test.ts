@@ -20,7 +20,7 @@ const { startChatTurn } = await import("@/lib/chat/turn");
 const { recordAdminView } = await import("@/lib/console/audit");
 const { createFeedback, createMemory, createRule, putInstructions, updateSettings } = await import("@/lib/memory");
 const { runExtraction } = await import("@/lib/memory/extraction");
-const { JobQueue } = await import("@/lib/memory/queue");
+const { JobQueue } = await import("@/lib/server/queue");
 const { createWebhook } = await import("@/lib/memory/webhooks");
 
 const embeddings = new MockEmbeddingModelV4({

@@ -4,7 +4,7 @@ import { expireIdleGuests, guestTtlDays } from "@/lib/account/guest-expiry";
 import { createApiKey } from "@/lib/auth/api-keys";
 import type { Database } from "@/lib/db/client";
 import { createMemory } from "@/lib/memory";
-import { GUEST_EXPIRY_QUEUE, JobQueue } from "@/lib/memory/queue";
+import { GUEST_EXPIRY_QUEUE, JobQueue } from "@/lib/server/queue";
 import { bindingFor, contextFor } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 

@@ -11,7 +11,6 @@ import {
   updateMemory,
   withUnit,
 } from "@/lib/memory";
-import { JobQueue, WEBHOOK_SLOTS, WEBHOOK_SLOTS_PER_USER } from "@/lib/memory/queue";
 import {
   attemptDelivery,
   createWebhook,
@@ -24,6 +23,7 @@ import {
   WEBHOOK_EVENT_TYPES,
   type WebhookEventType,
 } from "@/lib/memory/webhooks";
+import { JobQueue, WEBHOOK_SLOTS, WEBHOOK_SLOTS_PER_USER } from "@/lib/server/queue";
 import { contextFor, createUser, dumpAllRows } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { type Receiver, type Reply, startReceiver, until } from "./receiver";

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { JobQueue, WEBHOOK_PRUNE_QUEUE } from "@/lib/memory/queue";
 import { createWebhook, pruneWebhookDeliveries } from "@/lib/memory/webhooks";
+import { JobQueue, WEBHOOK_PRUNE_QUEUE } from "@/lib/server/queue";
 import { startWebhookWorker, webhookDeliveryRetentionDays } from "@/lib/server/webhooks";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";

@@ -1,17 +1,18 @@
 import { z } from "zod";
-import { fieldFilterSchema, statusFilterSchema } from "@/lib/memory/filter-schemas";
 import {
   contentInput,
   createMemoryInputSchema,
+  fieldFilterSchema,
   instantInput,
   kindInput,
+  LIMITS,
   metadataInput,
   namespaceInput,
   queryInput,
   SEARCH_MODES,
+  statusFilterSchema,
   validityInput,
-} from "@/lib/memory/inputs";
-import { LIMITS } from "@/lib/memory/limits";
+} from "@/lib/memory/contract";
 
 /**
  * Request shapes of /api/v1/memories (docs/api.md), built from the core's own input fields so every limit and its

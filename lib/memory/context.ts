@@ -1,8 +1,8 @@
 import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import type { Database } from "@/lib/db/client";
 import { asUser, type UnitOfWork, type UserBinding } from "@/lib/db/unit-of-work";
+import { ACTOR_TYPES, type ActorType, SOURCE_TYPES, type SourceType } from "@/lib/memory/contract";
 import type { KindRegistry } from "./kinds";
-import { ACTOR_TYPES, type ActorType, SOURCE_TYPES, type SourceType } from "./shapes";
 import type { ScheduleWebhookDeliveries } from "./webhooks/outbox";
 
 export { ACTOR_TYPES, type ActorType, SOURCE_TYPES, type SourceType };

@@ -2,9 +2,9 @@ import { and, asc, eq, isNull } from "drizzle-orm";
 import { answerFeedback, messages } from "@/lib/db/schema";
 import { asUser, type UserBinding } from "@/lib/db/unit-of-work";
 import { AppError, parseInput } from "@/lib/errors";
+import type { FeedbackJson } from "@/lib/memory/contract";
+import { type CreateFeedbackInput, createFeedbackInputSchema } from "@/lib/memory/contract";
 import type { MemoryContext } from "./context";
-import { type CreateFeedbackInput, createFeedbackInputSchema } from "./procedural-inputs";
-import type { FeedbackJson } from "./shapes";
 
 type FeedbackRow = typeof answerFeedback.$inferSelect;
 
@@ -111,4 +111,4 @@ export function serializeFeedback(feedback: Feedback): FeedbackJson {
   };
 }
 
-export { type CreateFeedbackInput, createFeedbackInputSchema } from "./procedural-inputs";
+export { type CreateFeedbackInput, createFeedbackInputSchema } from "@/lib/memory/contract";

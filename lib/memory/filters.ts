@@ -1,8 +1,8 @@
 import { and, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { memories } from "@/lib/db/schema";
+import type { FieldFilter, memoryFiltersSchema, scalar } from "@/lib/memory/contract";
 import type { MemoryContext } from "./context";
-import type { FieldFilter, memoryFiltersSchema, scalar } from "./filter-schemas";
 import { absoluteNamespace, namespaceHasPrefix, textArray } from "./namespace";
 
 export {
@@ -12,7 +12,7 @@ export {
   memoryFiltersSchema,
   type StatusFilter,
   statusFilterSchema,
-} from "./filter-schemas";
+} from "@/lib/memory/contract";
 
 /** The caller's rows: owner and namespace root always, a relative prefix when given. */
 export function ownedUnder(ctx: MemoryContext, relativePrefix: readonly string[] = []): SQL {

@@ -1,5 +1,28 @@
 export type { Actor, ActorType, MemoryContext, MemoryPrincipal, Provenance, SourceType } from "./context";
 export { ACTOR_TYPES, SOURCE_TYPES, systemClock, withUnit } from "./context";
+export * from "./contract/inputs";
+export { LIMITS } from "./contract/limits";
+export {
+  actorJson,
+  MEMORY_OPS,
+  MEMORY_STATUSES,
+  type MemoryJson,
+  type MemoryVersionJson,
+  memoryJson,
+  memoryVersionJson,
+  PROPOSAL_OPS,
+  PROPOSAL_STATUSES,
+  type ProposalJson,
+  proposalJson,
+  REVIEW_MODES,
+  type RuleJson,
+  ruleJson,
+  type SearchResultJson,
+  type SettingsJson,
+  searchResultJson,
+  settingsJson,
+  sourceJson,
+} from "./contract/shapes";
 export {
   canEmbed,
   embeddingBacklog,
@@ -31,7 +54,6 @@ export {
   type StatusFilter,
   statusFilterSchema,
 } from "./filters";
-export * from "./inputs";
 export {
   changeInstructions,
   currentInstructions,
@@ -57,7 +79,6 @@ export {
   KindRegistry,
   renderFields,
 } from "./kinds";
-export { LIMITS } from "./limits";
 export {
   absoluteNamespace,
   type Namespace,
@@ -118,27 +139,6 @@ export {
   updateSettings,
   updateSettingsInputSchema,
 } from "./settings";
-export {
-  actorJson,
-  MEMORY_OPS,
-  MEMORY_STATUSES,
-  type MemoryJson,
-  type MemoryVersionJson,
-  memoryJson,
-  memoryVersionJson,
-  PROPOSAL_OPS,
-  PROPOSAL_STATUSES,
-  type ProposalJson,
-  proposalJson,
-  REVIEW_MODES,
-  type RuleJson,
-  ruleJson,
-  type SearchResultJson,
-  type SettingsJson,
-  searchResultJson,
-  settingsJson,
-  sourceJson,
-} from "./shapes";
 export {
   type BatchOutcome,
   type CreateMemoryInput,

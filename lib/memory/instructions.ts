@@ -2,9 +2,8 @@ import { and, desc, eq } from "drizzle-orm";
 import { instructionVersions } from "@/lib/db/schema";
 import { asUser, type UnitOfWork, type UserBinding } from "@/lib/db/unit-of-work";
 import { AppError, parseInput } from "@/lib/errors";
-import { LIMITS } from "./limits";
-import { type PutInstructionsInput, putInstructionsInputSchema } from "./procedural-inputs";
-import type { INSTRUCTION_AUTHORS, InstructionsJson, InstructionVersionJson } from "./shapes";
+import type { INSTRUCTION_AUTHORS, InstructionsJson, InstructionVersionJson } from "@/lib/memory/contract";
+import { LIMITS, type PutInstructionsInput, putInstructionsInputSchema } from "@/lib/memory/contract";
 
 type VersionRow = typeof instructionVersions.$inferSelect;
 export type InstructionAuthor = (typeof INSTRUCTION_AUTHORS)[number];
@@ -197,4 +196,4 @@ export function serializeInstructionVersion(version: InstructionVersion): Instru
   };
 }
 
-export { type PutInstructionsInput, putInstructionsInputSchema } from "./procedural-inputs";
+export { type PutInstructionsInput, putInstructionsInputSchema } from "@/lib/memory/contract";

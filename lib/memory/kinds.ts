@@ -1,11 +1,10 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { ValidationError } from "@/lib/errors";
-import { PayloadTooLargeError } from "./errors";
-import { LIMITS } from "./limits";
 import {
   type EpisodeContent,
   episodeContent,
+  LIMITS,
   type MemoryContent,
   memoryContent,
   type PreferenceContent,
@@ -15,7 +14,8 @@ import {
   profileContent,
   type TripleContent,
   tripleContent,
-} from "./schemas";
+} from "@/lib/memory/contract";
+import { PayloadTooLargeError } from "./errors";
 
 /** A kind is a named zod schema plus how its content reads as text (for search and display). */
 export interface KindDefinition<T = unknown> {

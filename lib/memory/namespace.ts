@@ -1,8 +1,8 @@
 import { type AnyColumn, type SQL, sql } from "drizzle-orm";
+import { validateNamespace } from "@/lib/memory/contract";
 import { NamespaceTemplateError } from "./errors";
-import { validateNamespace } from "./namespace-rules";
 
-export { parseDottedNamespace, validateNamespace } from "./namespace-rules";
+export { parseDottedNamespace, validateNamespace } from "@/lib/memory/contract";
 
 export type Namespace = readonly string[];
 export type NamespaceTemplate = readonly string[];

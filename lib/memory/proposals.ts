@@ -4,6 +4,15 @@ import { afterPosition, decodeCursor, type KeysetOrder, keysetPage, orderBy } fr
 import { memoryProposals } from "@/lib/db/schema";
 import { asUser, type UnitOfWork } from "@/lib/db/unit-of-work";
 import { AppError, parseInput } from "@/lib/errors";
+import {
+  type ApproveProposalInput,
+  approveProposalInputSchema,
+  LIMITS,
+  PROPOSAL_STATUSES,
+  type ProposalJson,
+  type RejectProposalInput,
+  rejectProposalInputSchema,
+} from "@/lib/memory/contract";
 import { type Actor, type MemoryContext, type Provenance, sourceTypeFor, withUnit } from "./context";
 import { MemoryConflictError } from "./errors";
 import {
@@ -12,16 +21,8 @@ import {
   type InstructionVersion,
   type serializeInstructions,
 } from "./instructions";
-import { LIMITS } from "./limits";
 import { relativeNamespace } from "./namespace";
-import {
-  type ApproveProposalInput,
-  approveProposalInputSchema,
-  type RejectProposalInput,
-  rejectProposalInputSchema,
-} from "./review-inputs";
 import { serializeMemory } from "./serialize";
-import { PROPOSAL_STATUSES, type ProposalJson } from "./shapes";
 import { createMemoryOnce, deleteMemory, getMemory, updateMemory } from "./store";
 import type { Memory } from "./types";
 import { proposalEvent } from "./webhooks/events";
@@ -101,7 +102,7 @@ export {
   approveProposalInputSchema,
   type RejectProposalInput,
   rejectProposalInputSchema,
-} from "./review-inputs";
+} from "@/lib/memory/contract";
 
 /** Records a pending proposal in the context's unit of work, with the context's writer and provenance. */
 export async function propose(ctx: MemoryContext, change: ProposedChange): Promise<Proposal> {

@@ -2,10 +2,9 @@ import { and, asc, count, eq } from "drizzle-orm";
 import { memoryRules } from "@/lib/db/schema";
 import { asUser, type UnitOfWork, type UserBinding } from "@/lib/db/unit-of-work";
 import { AppError, parseInput } from "@/lib/errors";
+import type { RuleJson } from "@/lib/memory/contract";
+import { type CreateRuleInput, createRuleInputSchema, LIMITS, words } from "@/lib/memory/contract";
 import type { MemoryContext } from "./context";
-import { LIMITS } from "./limits";
-import { type CreateRuleInput, createRuleInputSchema, words } from "./review-inputs";
-import type { RuleJson } from "./shapes";
 
 type RuleRow = typeof memoryRules.$inferSelect;
 

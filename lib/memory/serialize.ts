@@ -1,4 +1,4 @@
-import type { MemoryJson, MemoryVersionJson, SearchResultJson } from "./shapes";
+import type { MemoryJson, MemoryVersionJson, SearchResultJson } from "@/lib/memory/contract";
 import type { Memory, MemoryVersion, SearchResult } from "./types";
 
 /** The memory JSON of the HTTP contract (docs/api.md), as ./shapes.ts defines it. */

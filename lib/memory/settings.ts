@@ -2,15 +2,15 @@ import { eq } from "drizzle-orm";
 import { userSettings } from "@/lib/db/schema";
 import { asUser, type UserBinding } from "@/lib/db/unit-of-work";
 import { parseInput } from "@/lib/errors";
-import { type UpdateSettingsInput, updateSettingsInputSchema } from "./review-inputs";
-import type { REVIEW_MODES, SettingsJson } from "./shapes";
+import type { REVIEW_MODES, SettingsJson } from "@/lib/memory/contract";
+import { type UpdateSettingsInput, updateSettingsInputSchema } from "@/lib/memory/contract";
 
 export type ReviewMode = (typeof REVIEW_MODES)[number];
 export type Settings = SettingsJson;
 
 export const DEFAULT_SETTINGS: Settings = { review: "deletes" };
 
-export { type UpdateSettingsInput, updateSettingsInputSchema } from "./review-inputs";
+export { type UpdateSettingsInput, updateSettingsInputSchema } from "@/lib/memory/contract";
 
 /** The user's settings; defaults for a user who never changed them. */
 export async function getSettings(binding: UserBinding): Promise<Settings> {

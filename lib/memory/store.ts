@@ -13,23 +13,23 @@ import {
 import { memories, memoryEmbeddings, memoryVersions } from "@/lib/db/schema";
 import { asUser, type UnitOfWork } from "@/lib/db/unit-of-work";
 import { AppError, parseInput, ValidationError } from "@/lib/errors";
-import { COUNTED_TOGETHER_FROM, insertCountedTogether } from "./bulk-statistics";
-import { type Actor, type MemoryContext, type Provenance, sourceTypeFor } from "./context";
-import { canEmbed } from "./embeddings";
-import { MemoryConflictError, MemoryNotFoundError, QuotaExceededError } from "./errors";
-import { filterConditions, memoryFiltersSchema, ownedUnder } from "./filters";
 import {
   type CreateMemoryInput,
   createMemoryInputSchema,
   kindInput,
+  LIMITS,
   metadataInput,
   namespaceInput,
   provenanceInput,
   reasonInput,
   validityValue,
-} from "./inputs";
+} from "@/lib/memory/contract";
+import { COUNTED_TOGETHER_FROM, insertCountedTogether } from "./bulk-statistics";
+import { type Actor, type MemoryContext, type Provenance, sourceTypeFor } from "./context";
+import { canEmbed } from "./embeddings";
+import { MemoryConflictError, MemoryNotFoundError, QuotaExceededError } from "./errors";
+import { filterConditions, memoryFiltersSchema, ownedUnder } from "./filters";
 import { defaultKinds, factKey, type KindRegistry, type PreparedContent, prepareContent } from "./kinds";
-import { LIMITS } from "./limits";
 import { absoluteNamespace, relativeNamespace, textArray, validateNamespace } from "./namespace";
 import { eraseCopies } from "./purge-copies";
 import { brokenRule, enforceRules, RuleViolationError, rulesThatBind } from "./rules";

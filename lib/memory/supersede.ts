@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { parseInput, ValidationError } from "@/lib/errors";
+import { instantValue, provenanceInput, reasonInput } from "@/lib/memory/contract";
 import { type MemoryContext, withUnit } from "./context";
 import { MemoryConflictError } from "./errors";
-import { instantValue, provenanceInput, reasonInput } from "./inputs";
 import { defaultKinds } from "./kinds";
 import { createMemory, getMemory, updateMemory } from "./store";
 import type { Memory } from "./types";

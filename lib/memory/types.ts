@@ -1,4 +1,4 @@
-import type { MEMORY_OPS, MEMORY_STATUSES, MemoryJson, MemoryVersionJson } from "./shapes";
+import type { MEMORY_OPS, MEMORY_STATUSES, MemoryJson, MemoryVersionJson } from "@/lib/memory/contract";
 
 export type MemoryStatus = (typeof MEMORY_STATUSES)[number];
 export type MemoryOp = (typeof MEMORY_OPS)[number];

@@ -1,7 +1,7 @@
 import { type Tool, tool } from "ai";
 import { z } from "zod";
 import { ERROR_TABLE } from "@/lib/errors";
-import { LIMITS } from "@/lib/memory/limits";
+import { LIMITS } from "@/lib/memory/contract";
 import type { MemoryClient } from "./client";
 import { MemoryLedgerError } from "./errors";
 import type { Memory } from "./types";

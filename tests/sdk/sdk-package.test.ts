@@ -80,7 +80,7 @@ describe("the packed SDK", () => {
       .split("\n")
       .filter(Boolean);
     expect(files).toContain("package/dist/sdk/src/index.js");
-    expect(files).toContain("package/dist/lib/memory/shapes.d.ts");
+    expect(files).toContain("package/dist/lib/memory/contract/shapes.d.ts");
     const metadata = new Set(["package/package.json", "package/README.md"]);
     expect(files.filter((file) => !file.startsWith("package/dist/") && !metadata.has(file))).toEqual([]);
     expect(files.some((file) => /lib\/(db|auth|chat)\//.test(file))).toBe(false);

@@ -1,0 +1,91 @@
+// The contract: what callers send the memory core and what it answers, as zod schemas, and the one set of limits on
+// them. Zod and lib/errors only: the SDK (sdk/) and the browser compile this wing in (docs/architecture.md).
+
+export {
+  type FieldFilter,
+  fieldFilterSchema,
+  type MemoryFilters,
+  memoryFiltersSchema,
+  type StatusFilter,
+  scalar,
+  statusFilterSchema,
+} from "./filter-schemas";
+export {
+  type CreateMemoryInput,
+  contentInput,
+  createMemoryInputSchema,
+  instantInput,
+  instantValue,
+  keyInput,
+  kindInput,
+  metadataInput,
+  namespaceInput,
+  provenanceInput,
+  queryInput,
+  reasonInput,
+  SEARCH_MODES,
+  type SearchMode,
+  validityInput,
+  validityValue,
+} from "./inputs";
+export {
+  type EpisodeContent,
+  episodeContent,
+  type MemoryContent,
+  memoryContent,
+  type PreferenceContent,
+  type ProcedureContent,
+  preferenceContent,
+  procedureContent,
+  profileContent,
+  type TripleContent,
+  tripleContent,
+} from "./kind-schemas";
+export { LIMITS } from "./limits";
+export { parseDottedNamespace, validateNamespace } from "./namespace-rules";
+export {
+  type CreateFeedbackInput,
+  createFeedbackInputSchema,
+  type PutInstructionsInput,
+  putInstructionsInputSchema,
+} from "./procedural-inputs";
+export {
+  type ApproveProposalInput,
+  approveProposalInputSchema,
+  type CreateRuleInput,
+  createRuleInputSchema,
+  type RejectProposalInput,
+  rejectProposalInputSchema,
+  type UpdateSettingsInput,
+  updateSettingsInputSchema,
+  words,
+} from "./review-inputs";
+export {
+  ACTOR_TYPES,
+  type ActorType,
+  type FeedbackJson,
+  feedbackJson,
+  INSTRUCTION_AUTHORS,
+  type InstructionsJson,
+  type InstructionVersionJson,
+  instructionsJson,
+  instructionVersionJson,
+  MEMORY_OPS,
+  MEMORY_STATUSES,
+  type MemoryJson,
+  type MemoryVersionJson,
+  memoryJson,
+  memoryVersionJson,
+  PROPOSAL_STATUSES,
+  type ProposalJson,
+  proposalJson,
+  REVIEW_MODES,
+  type RuleJson,
+  ruleJson,
+  type SearchResultJson,
+  type SettingsJson,
+  SOURCE_TYPES,
+  type SourceType,
+  searchResultJson,
+  settingsJson,
+} from "./shapes";

@@ -13,7 +13,7 @@ import {
   type MemoryContext,
   validateNamespace,
 } from "@/lib/memory";
-import { prepareContent } from "@/lib/memory/kinds";
+import { prepareContent } from "@/lib/memory/core";
 import { type ExportedMemory, exportFileSchema, MAX_IMPORT_BYTES, MAX_IMPORT_MEMORIES } from "./export-format";
 
 export type ImportAction = "create" | "unchanged" | "conflict" | "purged" | "invalid";

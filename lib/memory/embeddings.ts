@@ -4,19 +4,13 @@ import { sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
 import { asUser } from "@/lib/db/unit-of-work";
 import { logFailure } from "@/lib/log";
+import { canEmbed, type MemoryContext, textArray } from "@/lib/memory/core";
 import { trimEnd } from "@/lib/text/trim";
-import type { MemoryContext } from "./context";
 import { ownedUnder } from "./filters";
-import { textArray } from "./namespace";
 
 /** The identity rows are stored under; a different model gets its own rows. */
 export function embeddingModelKey(model: EmbeddingModelV4): string {
   return `${model.provider}:${model.modelId}`;
-}
-
-/** Whether this context can embed: a model was given and the database has pgvector. */
-export function canEmbed(ctx: MemoryContext): ctx is MemoryContext & { embeddingModel: EmbeddingModelV4 } {
-  return ctx.embeddingModel !== undefined && ctx.database.vector;
 }
 
 export interface EmbeddingTarget {

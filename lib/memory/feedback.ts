@@ -4,7 +4,7 @@ import { asUser, type UserBinding } from "@/lib/db/unit-of-work";
 import { AppError, parseInput } from "@/lib/errors";
 import type { FeedbackJson } from "@/lib/memory/contract";
 import { type CreateFeedbackInput, createFeedbackInputSchema } from "@/lib/memory/contract";
-import type { MemoryContext } from "./context";
+import type { MemoryContext } from "@/lib/memory/core";
 
 type FeedbackRow = typeof answerFeedback.$inferSelect;
 

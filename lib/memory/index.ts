@@ -1,5 +1,3 @@
-export type { Actor, ActorType, MemoryContext, MemoryPrincipal, Provenance, SourceType } from "./context";
-export { ACTOR_TYPES, SOURCE_TYPES, systemClock, withUnit } from "./context";
 export * from "./contract/inputs";
 export { LIMITS } from "./contract/limits";
 export {
@@ -23,20 +21,40 @@ export {
   settingsJson,
   sourceJson,
 } from "./contract/shapes";
-export {
-  canEmbed,
-  embeddingBacklog,
-  embeddingBacklogAcrossUsers,
-  embeddingModelKey,
-  embedMissing,
-} from "./embeddings";
+export type { Actor, ActorType, MemoryContext, MemoryPrincipal, Provenance, SourceType } from "./core/context";
+export { ACTOR_TYPES, canEmbed, SOURCE_TYPES, systemClock, withUnit } from "./core/context";
 export {
   MemoryConflictError,
   MemoryNotFoundError,
   NamespaceTemplateError,
   PayloadTooLargeError,
   QuotaExceededError,
-} from "./errors";
+} from "./core/errors";
+export {
+  builtInKinds,
+  contentHash,
+  createKindRegistry,
+  defaultKinds,
+  defineKind,
+  type KindDefinition,
+  KindRegistry,
+  renderFields,
+} from "./core/kinds";
+export {
+  absoluteNamespace,
+  type Namespace,
+  type NamespaceTemplate,
+  parseDottedNamespace,
+  relativeNamespace,
+  resolveNamespaceTemplate,
+  validateNamespace,
+} from "./core/namespace";
+export {
+  embeddingBacklog,
+  embeddingBacklogAcrossUsers,
+  embeddingModelKey,
+  embedMissing,
+} from "./embeddings";
 export {
   type CreateFeedbackInput,
   createFeedback,
@@ -69,25 +87,6 @@ export {
   serializeInstructions,
   serializeInstructionVersion,
 } from "./instructions";
-export {
-  builtInKinds,
-  contentHash,
-  createKindRegistry,
-  defaultKinds,
-  defineKind,
-  type KindDefinition,
-  KindRegistry,
-  renderFields,
-} from "./kinds";
-export {
-  absoluteNamespace,
-  type Namespace,
-  type NamespaceTemplate,
-  parseDottedNamespace,
-  relativeNamespace,
-  resolveNamespaceTemplate,
-  validateNamespace,
-} from "./namespace";
 export {
   type ApprovedMemory,
   type ApprovedProposal,

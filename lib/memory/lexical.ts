@@ -2,8 +2,8 @@ import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
 import { memories } from "@/lib/db/schema";
 import type { UnitOfWork } from "@/lib/db/unit-of-work";
+import { intArray, textArray } from "@/lib/memory/core";
 import { irregularFormsIn, possibleTypos } from "./english";
-import { intArray, textArray } from "./namespace";
 import { lexemesOfWords } from "./word-lexemes";
 import { relatedWordsIn } from "./wordnet";
 

@@ -2,7 +2,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { memories, memoryAccess } from "@/lib/db/schema";
 import { asUser } from "@/lib/db/unit-of-work";
-import type { MemoryContext } from "./context";
+import type { MemoryContext } from "@/lib/memory/core";
 import { filterConditions, type memoryFiltersSchema } from "./filters";
 import { toMemory } from "./store";
 import type { SearchResult } from "./types";

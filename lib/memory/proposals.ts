@@ -13,15 +13,21 @@ import {
   type RejectProposalInput,
   rejectProposalInputSchema,
 } from "@/lib/memory/contract";
-import { type Actor, type MemoryContext, type Provenance, sourceTypeFor, withUnit } from "./context";
-import { MemoryConflictError } from "./errors";
+import {
+  type Actor,
+  MemoryConflictError,
+  type MemoryContext,
+  type Provenance,
+  relativeNamespace,
+  sourceTypeFor,
+  withUnit,
+} from "@/lib/memory/core";
 import {
   changeInstructions,
   InstructionsConflictError,
   type InstructionVersion,
   type serializeInstructions,
 } from "./instructions";
-import { relativeNamespace } from "./namespace";
 import { serializeMemory } from "./serialize";
 import { createMemoryOnce, deleteMemory, getMemory, updateMemory } from "./store";
 import type { Memory } from "./types";

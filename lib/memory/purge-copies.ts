@@ -9,7 +9,7 @@ import {
   optimizerRuns,
   threads,
 } from "@/lib/db/schema";
-import { contentHash, type KindRegistry, prepareContent } from "./kinds";
+import { contentHash, type KindRegistry, prepareContent } from "@/lib/memory/core";
 import { reduceToIds } from "./webhooks/outbox";
 
 const ERASED_MARK = "[erased]";

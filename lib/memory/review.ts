@@ -1,8 +1,12 @@
 import { asUser } from "@/lib/db/unit-of-work";
-import { type MemoryContext, withUnit } from "./context";
-import { MemoryConflictError } from "./errors";
-import { defaultKinds, prepareContent } from "./kinds";
-import { absoluteNamespace } from "./namespace";
+import {
+  absoluteNamespace,
+  defaultKinds,
+  MemoryConflictError,
+  type MemoryContext,
+  prepareContent,
+  withUnit,
+} from "@/lib/memory/core";
 import { type Proposal, propose } from "./proposals";
 import { enforceRules } from "./rules";
 import { getSettings, type ReviewMode } from "./settings";

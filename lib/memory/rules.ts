@@ -4,7 +4,7 @@ import { asUser, type UnitOfWork, type UserBinding } from "@/lib/db/unit-of-work
 import { AppError, parseInput } from "@/lib/errors";
 import type { RuleJson } from "@/lib/memory/contract";
 import { type CreateRuleInput, createRuleInputSchema, LIMITS, words } from "@/lib/memory/contract";
-import type { MemoryContext } from "./context";
+import type { MemoryContext } from "@/lib/memory/core";
 
 type RuleRow = typeof memoryRules.$inferSelect;
 

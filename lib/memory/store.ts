@@ -22,15 +22,29 @@ import {
   namespaceInput,
   provenanceInput,
   reasonInput,
+  validateNamespace,
   validityValue,
 } from "@/lib/memory/contract";
+import {
+  type Actor,
+  absoluteNamespace,
+  canEmbed,
+  defaultKinds,
+  factKey,
+  type KindRegistry,
+  MemoryConflictError,
+  type MemoryContext,
+  MemoryNotFoundError,
+  type PreparedContent,
+  type Provenance,
+  prepareContent,
+  QuotaExceededError,
+  relativeNamespace,
+  sourceTypeFor,
+  textArray,
+} from "@/lib/memory/core";
 import { COUNTED_TOGETHER_FROM, insertCountedTogether } from "./bulk-statistics";
-import { type Actor, type MemoryContext, type Provenance, sourceTypeFor } from "./context";
-import { canEmbed } from "./embeddings";
-import { MemoryConflictError, MemoryNotFoundError, QuotaExceededError } from "./errors";
 import { filterConditions, memoryFiltersSchema, ownedUnder } from "./filters";
-import { defaultKinds, factKey, type KindRegistry, type PreparedContent, prepareContent } from "./kinds";
-import { absoluteNamespace, relativeNamespace, textArray, validateNamespace } from "./namespace";
 import { eraseCopies } from "./purge-copies";
 import { brokenRule, enforceRules, RuleViolationError, rulesThatBind } from "./rules";
 import { serializeMemory } from "./serialize";

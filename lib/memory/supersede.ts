@@ -1,9 +1,7 @@
 import { z } from "zod";
 import { parseInput, ValidationError } from "@/lib/errors";
 import { instantValue, provenanceInput, reasonInput } from "@/lib/memory/contract";
-import { type MemoryContext, withUnit } from "./context";
-import { MemoryConflictError } from "./errors";
-import { defaultKinds } from "./kinds";
+import { defaultKinds, MemoryConflictError, type MemoryContext, withUnit } from "@/lib/memory/core";
 import { createMemory, getMemory, updateMemory } from "./store";
 import type { Memory } from "./types";
 

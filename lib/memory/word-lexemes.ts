@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
 import type { UnitOfWork } from "@/lib/db/unit-of-work";
+import { textArray } from "@/lib/memory/core";
 import { processState } from "@/lib/process-state";
-import { textArray } from "./namespace";
 import { everyRelatedWord } from "./wordnet";
 
 /** Words a process keeps the lexemes of, per database (a noun can stand for 55,239 words in all); then it starts over. */

@@ -9,7 +9,7 @@ import {
   relativeNamespace,
   resolveNamespaceTemplate,
 } from "@/lib/memory";
-import { intArray, textArray } from "@/lib/memory/namespace";
+import { intArray, textArray } from "@/lib/memory/core";
 import { describeEachDatabase } from "../support/databases";
 
 describe("namespace templates", () => {

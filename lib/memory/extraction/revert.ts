@@ -2,8 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { extractionRuns } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
-import { type MemoryContext, withUnit } from "../context";
-import { MemoryNotFoundError } from "../errors";
+import { type MemoryContext, MemoryNotFoundError, withUnit } from "@/lib/memory/core";
 import { deleteMemory, getMemory, memoryHistory, restoreMemory, updateMemory } from "../store";
 
 export interface RevertOutcome {

@@ -13,9 +13,14 @@ import { extractionRuns, memories, messages, threads } from "@/lib/db/schema";
 import { asUser, type UnitOfWork } from "@/lib/db/unit-of-work";
 import { AppError } from "@/lib/errors";
 import { logFailedAttempt } from "@/lib/log";
-import { type MemoryContext, withUnit } from "../context";
-import { MemoryConflictError } from "../errors";
-import { defaultKinds, factKey, prepareContent } from "../kinds";
+import {
+  defaultKinds,
+  factKey,
+  MemoryConflictError,
+  type MemoryContext,
+  prepareContent,
+  withUnit,
+} from "@/lib/memory/core";
 import { matchingProposal } from "../proposals";
 import { gatedCreate, gatedDelete, gatedUpdate, type Held, isHeld, newReviewTurn, reviewReason } from "../review";
 import { listRules, type Rule, withoutForbiddenWords } from "../rules";

@@ -4,7 +4,7 @@ import { describeModelFailure, isModelFailure } from "@/lib/ai/failures";
 import { answerFeedback, messages, optimizerRuns } from "@/lib/db/schema";
 import { asUser } from "@/lib/db/unit-of-work";
 import { logFailedAttempt } from "@/lib/log";
-import { type MemoryContext, withUnit } from "../context";
+import { type MemoryContext, withUnit } from "@/lib/memory/core";
 import { type Feedback, listFeedback } from "../feedback";
 import { changeInstructions, handWrittenLines, instructionHistory } from "../instructions";
 import { addToPendingInstructionsChange, propose } from "../proposals";

@@ -2,8 +2,8 @@ import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import type { Database } from "@/lib/db/client";
 import { asUser, type UnitOfWork, type UserBinding } from "@/lib/db/unit-of-work";
 import { ACTOR_TYPES, type ActorType, SOURCE_TYPES, type SourceType } from "@/lib/memory/contract";
+import type { ScheduleWebhookDeliveries } from "@/lib/memory/webhooks";
 import type { KindRegistry } from "./kinds";
-import type { ScheduleWebhookDeliveries } from "./webhooks/outbox";
 
 export { ACTOR_TYPES, type ActorType, SOURCE_TYPES, type SourceType };
 
@@ -91,3 +91,8 @@ export function sourceTypeFor(actor: Actor, provenance: Provenance): SourceType 
 }
 
 export const systemClock = (): Date => new Date();
+
+/** Whether this context can embed: a model was given and the database has pgvector. */
+export function canEmbed(ctx: MemoryContext): ctx is MemoryContext & { embeddingModel: EmbeddingModelV4 } {
+  return ctx.embeddingModel !== undefined && ctx.database.vector;
+}

@@ -7,9 +7,8 @@ import type { MemoryContext } from "@/lib/memory/core";
 import { type NamespaceTemplate, resolveNamespaceTemplate } from "@/lib/memory/core";
 import { gatedDelete, isHeld, newReviewTurn, type ReviewTurn } from "@/lib/memory/review";
 import { searchMemories } from "@/lib/memory/search";
-import { createMemoryOnce, updateMemory } from "@/lib/memory/store";
-import { supersedeMemory } from "@/lib/memory/supersede";
-import type { Memory } from "@/lib/memory/types";
+import type { Memory } from "@/lib/memory/store";
+import { createMemoryOnce, supersedeMemory, updateMemory } from "@/lib/memory/store";
 
 export const MANAGE_ACTIONS = ["create", "update", "delete"] as const;
 export type ManageAction = (typeof MANAGE_ACTIONS)[number];

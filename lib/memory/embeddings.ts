@@ -5,8 +5,8 @@ import type { Database } from "@/lib/db/client";
 import { asUser } from "@/lib/db/unit-of-work";
 import { logFailure } from "@/lib/log";
 import { canEmbed, type MemoryContext, textArray } from "@/lib/memory/core";
+import { ownedUnder } from "@/lib/memory/store";
 import { trimEnd } from "@/lib/text/trim";
-import { ownedUnder } from "./filters";
 
 /** The identity rows are stored under; a different model gets its own rows. */
 export function embeddingModelKey(model: EmbeddingModelV4): string {

@@ -65,14 +65,6 @@ export {
   serializeFeedback,
 } from "./feedback";
 export {
-  type FieldFilter,
-  fieldFilterSchema,
-  type MemoryFilters,
-  memoryFiltersSchema,
-  type StatusFilter,
-  statusFilterSchema,
-} from "./filters";
-export {
   changeInstructions,
   currentInstructions,
   handWrittenLines,
@@ -109,6 +101,31 @@ export {
 } from "./proposals";
 export { gatedCreate, gatedDelete, gatedUpdate, isHeld, newReviewTurn, type ReviewTurn } from "./review";
 export {
+  SEARCH_MODES,
+  type SearchMemoriesInput,
+  type SearchMode,
+  searchMemories,
+  searchMemoriesInputSchema,
+  VECTOR_WEIGHT,
+} from "./search";
+export {
+  DEFAULT_SETTINGS,
+  getSettings,
+  type ReviewMode,
+  type Settings,
+  type UpdateSettingsInput,
+  updateSettings,
+  updateSettingsInputSchema,
+} from "./settings";
+export {
+  type FieldFilter,
+  fieldFilterSchema,
+  type MemoryFilters,
+  memoryFiltersSchema,
+  type StatusFilter,
+  statusFilterSchema,
+} from "./store/filters";
+export {
   brokenRule,
   type CreateRuleInput,
   createRule,
@@ -119,25 +136,8 @@ export {
   RuleNotFoundError,
   RuleViolationError,
   serializeRule,
-} from "./rules";
-export {
-  SEARCH_MODES,
-  type SearchMemoriesInput,
-  type SearchMode,
-  searchMemories,
-  searchMemoriesInputSchema,
-  VECTOR_WEIGHT,
-} from "./search";
-export { serializeMemory, serializeSearchResult, serializeVersion } from "./serialize";
-export {
-  DEFAULT_SETTINGS,
-  getSettings,
-  type ReviewMode,
-  type Settings,
-  type UpdateSettingsInput,
-  updateSettings,
-  updateSettingsInputSchema,
-} from "./settings";
+} from "./store/rules";
+export { serializeMemory, serializeSearchResult, serializeVersion } from "./store/serialize";
 export {
   type BatchOutcome,
   type CreateMemoryInput,
@@ -165,9 +165,9 @@ export {
   type UpdateMemoryInput,
   updateMemory,
   type WriteOptions,
-} from "./store";
-export { type SupersedeMemoryInput, supersedeMemory, supersedeMemoryInputSchema } from "./supersede";
-export type { Memory, MemoryOp, MemorySource, MemoryStatus, MemoryVersion, SearchResult } from "./types";
+} from "./store/store";
+export { type SupersedeMemoryInput, supersedeMemory, supersedeMemoryInputSchema } from "./store/supersede";
+export type { Memory, MemoryOp, MemorySource, MemoryStatus, MemoryVersion, SearchResult } from "./store/types";
 export {
   addUsage,
   type DayUsage,

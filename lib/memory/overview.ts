@@ -2,10 +2,10 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { memories, memoryAccess } from "@/lib/db/schema";
 import { asUser } from "@/lib/db/unit-of-work";
+import type { memoryFiltersSchema } from "@/lib/memory/contract";
 import type { MemoryContext } from "@/lib/memory/core";
-import { filterConditions, type memoryFiltersSchema } from "./filters";
-import { toMemory } from "./store";
-import type { SearchResult } from "./types";
+import type { SearchResult } from "@/lib/memory/store";
+import { filterConditions, toMemory } from "@/lib/memory/store";
 
 /** Words that refer to the user asking. */
 const SELF = new Set(["i", "me", "my", "myself", "mine", "user", "user's"]);

@@ -1,4 +1,5 @@
 import { asUser } from "@/lib/db/unit-of-work";
+import type { CreateMemoryInput } from "@/lib/memory/contract";
 import {
   absoluteNamespace,
   defaultKinds,
@@ -7,11 +8,17 @@ import {
   prepareContent,
   withUnit,
 } from "@/lib/memory/core";
+import type { Memory } from "@/lib/memory/store";
+import {
+  createMemoryOnce,
+  deleteMemory,
+  enforceRules,
+  existingFact,
+  getMemory,
+  updateMemory,
+} from "@/lib/memory/store";
 import { type Proposal, propose } from "./proposals";
-import { enforceRules } from "./rules";
 import { getSettings, type ReviewMode } from "./settings";
-import { type CreateMemoryInput, createMemoryOnce, deleteMemory, existingFact, getMemory, updateMemory } from "./store";
-import type { Memory } from "./types";
 
 /**
  * Review routing (docs/memory-model.md), in the core so every model-driven path obeys it: the chat's tools and the

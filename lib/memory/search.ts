@@ -3,14 +3,13 @@ import { z } from "zod";
 import { memories } from "@/lib/db/schema";
 import { asUser, type UnitOfWork } from "@/lib/db/unit-of-work";
 import { parseInput, ValidationError } from "@/lib/errors";
-import { LIMITS, queryInput, SEARCH_MODES, type SearchMode } from "@/lib/memory/contract";
+import { LIMITS, memoryFiltersSchema, queryInput, SEARCH_MODES, type SearchMode } from "@/lib/memory/contract";
 import { canEmbed, type MemoryContext } from "@/lib/memory/core";
+import type { SearchResult } from "@/lib/memory/store";
+import { filterConditions, toMemory } from "@/lib/memory/store";
 import { embeddingModelKey, embedQuery, vectorLiteral } from "./embeddings";
-import { filterConditions, memoryFiltersSchema } from "./filters";
 import { lexicalRanking, TYPO_THRESHOLD } from "./lexical";
 import { isOverviewQuestion, overview } from "./overview";
-import { toMemory } from "./store";
-import type { SearchResult } from "./types";
 
 export { SEARCH_MODES, type SearchMode };
 

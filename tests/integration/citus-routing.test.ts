@@ -16,8 +16,8 @@ import {
   searchMemories,
   updateMemory,
 } from "@/lib/memory";
-import { COUNTED_TOGETHER_FROM } from "@/lib/memory/bulk-statistics";
 import { runExtraction } from "@/lib/memory/extraction";
+import { COUNTED_TOGETHER_FROM } from "@/lib/memory/store/bulk-statistics";
 import { addExchange, scriptedManager } from "../extraction/support";
 import { contextFor, createUser } from "../memory/support";
 import { createCitusDatabase } from "../support/citus";

@@ -9,7 +9,7 @@ import {
   restoreMemory,
   updateMemory,
 } from "@/lib/memory";
-import { COUNTED_TOGETHER_FROM } from "@/lib/memory/bulk-statistics";
+import { COUNTED_TOGETHER_FROM } from "@/lib/memory/store/bulk-statistics";
 import { describeEachDatabase } from "../support/databases";
 import { contextFor, createUser, dumpAllRows, expectStatisticsRecomputed } from "./support";
 

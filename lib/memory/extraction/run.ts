@@ -21,13 +21,18 @@ import {
   prepareContent,
   withUnit,
 } from "@/lib/memory/core";
+import type { Memory } from "@/lib/memory/store";
+import {
+  getMemory,
+  listMemories,
+  listRules,
+  type Rule,
+  supersedeMemory,
+  withoutForbiddenWords,
+} from "@/lib/memory/store";
 import { matchingProposal } from "../proposals";
 import { gatedCreate, gatedDelete, gatedUpdate, type Held, isHeld, newReviewTurn, reviewReason } from "../review";
-import { listRules, type Rule, withoutForbiddenWords } from "../rules";
 import { searchMemories } from "../search";
-import { getMemory, listMemories } from "../store";
-import { supersedeMemory } from "../supersede";
-import type { Memory } from "../types";
 import { type Pricing, recordUsage, spentOnDay } from "../usage";
 import { runCompletedEvent } from "../webhooks/events";
 import { recordWebhookEvents } from "../webhooks/outbox";

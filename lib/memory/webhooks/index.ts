@@ -22,12 +22,15 @@ export {
 } from "./endpoints";
 export {
   MEMORY_OP_EVENTS,
+  proposalEvent,
+  purgedMemoryData,
+  runCompletedEvent,
   WEBHOOK_EVENT_TYPES,
   type WebhookEvent,
   type WebhookEventType,
   webhookEventType,
 } from "./events";
-export { recordWebhookEvents, type ScheduledDelivery, type ScheduleWebhookDeliveries } from "./outbox";
+export { recordWebhookEvents, reduceToIds, type ScheduledDelivery, type ScheduleWebhookDeliveries } from "./outbox";
 export { type PruneDeliveriesOptions, pruneWebhookDeliveries } from "./retention";
 export { type WebhookDelivery, type WebhookEndpoint, webhookDeliveryJson, webhookJson } from "./shapes";
 export { generateWebhookSecret, signWebhook, webhookHeaders } from "./signing";

@@ -10,7 +10,7 @@ import {
   threads,
 } from "@/lib/db/schema";
 import { contentHash, type KindRegistry, prepareContent } from "@/lib/memory/core";
-import { reduceToIds } from "./webhooks/outbox";
+import { reduceToIds } from "@/lib/memory/webhooks";
 
 const ERASED_MARK = "[erased]";
 /** The fields of a record about an erased fact that hold its words (ops, tool calls and results, applied changes). */

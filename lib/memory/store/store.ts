@@ -43,14 +43,13 @@ import {
   sourceTypeFor,
   textArray,
 } from "@/lib/memory/core";
+import { MEMORY_OP_EVENTS, purgedMemoryData, recordWebhookEvents, type WebhookEvent } from "@/lib/memory/webhooks";
 import { COUNTED_TOGETHER_FROM, insertCountedTogether } from "./bulk-statistics";
 import { filterConditions, memoryFiltersSchema, ownedUnder } from "./filters";
 import { eraseCopies } from "./purge-copies";
 import { brokenRule, enforceRules, RuleViolationError, rulesThatBind } from "./rules";
 import { serializeMemory } from "./serialize";
 import type { Memory, MemoryOp, MemoryStatus, MemoryVersion } from "./types";
-import { MEMORY_OP_EVENTS, purgedMemoryData, type WebhookEvent } from "./webhooks/events";
-import { recordWebhookEvents } from "./webhooks/outbox";
 
 type MemoryRow = typeof memories.$inferSelect;
 type VersionRow = typeof memoryVersions.$inferSelect;

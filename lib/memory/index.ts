@@ -50,12 +50,6 @@ export {
   validateNamespace,
 } from "./core/namespace";
 export {
-  embeddingBacklog,
-  embeddingBacklogAcrossUsers,
-  embeddingModelKey,
-  embedMissing,
-} from "./embeddings";
-export {
   type CreateFeedbackInput,
   createFeedback,
   createFeedbackInputSchema,
@@ -101,13 +95,20 @@ export {
 } from "./proposals";
 export { gatedCreate, gatedDelete, gatedUpdate, isHeld, newReviewTurn, type ReviewTurn } from "./review";
 export {
+  embeddingBacklog,
+  embeddingBacklogAcrossUsers,
+  embeddingModelKey,
+  embedMissing,
+} from "./search/embeddings";
+export {
   SEARCH_MODES,
   type SearchMemoriesInput,
   type SearchMode,
   searchMemories,
   searchMemoriesInputSchema,
   VECTOR_WEIGHT,
-} from "./search";
+} from "./search/search";
+export { warmWordLexemes } from "./search/word-lexemes";
 export {
   DEFAULT_SETTINGS,
   getSettings,
@@ -184,4 +185,3 @@ export {
   type UsageTotals,
   utcDay,
 } from "./usage";
-export { warmWordLexemes } from "./word-lexemes";

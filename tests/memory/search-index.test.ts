@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { asUser } from "@/lib/db/unit-of-work";
 import { createMemories, type MemoryContext, searchMemories } from "@/lib/memory";
-import { lexicalRanking } from "@/lib/memory/lexical";
+import { lexicalRanking } from "@/lib/memory/search/lexical";
 import { filterConditions } from "@/lib/memory/store";
 import { describeEachDatabase } from "../support/databases";
 import { contextFor, createUser } from "./support";

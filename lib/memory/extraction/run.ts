@@ -21,6 +21,7 @@ import {
   prepareContent,
   withUnit,
 } from "@/lib/memory/core";
+import { searchMemories } from "@/lib/memory/search";
 import type { Memory } from "@/lib/memory/store";
 import {
   getMemory,
@@ -32,7 +33,6 @@ import {
 } from "@/lib/memory/store";
 import { matchingProposal } from "../proposals";
 import { gatedCreate, gatedDelete, gatedUpdate, type Held, isHeld, newReviewTurn, reviewReason } from "../review";
-import { searchMemories } from "../search";
 import { type Pricing, recordUsage, spentOnDay } from "../usage";
 import { runCompletedEvent } from "../webhooks/events";
 import { recordWebhookEvents } from "../webhooks/outbox";

@@ -57,7 +57,7 @@ export {
   listFeedback,
   MessageNotFoundError,
   serializeFeedback,
-} from "./feedback";
+} from "./procedural/feedback";
 export {
   changeInstructions,
   currentInstructions,
@@ -72,7 +72,7 @@ export {
   revertInstructions,
   serializeInstructions,
   serializeInstructionVersion,
-} from "./instructions";
+} from "./procedural/instructions";
 export {
   type ApprovedMemory,
   type ApprovedProposal,

@@ -22,14 +22,14 @@ import {
   sourceTypeFor,
   withUnit,
 } from "@/lib/memory/core";
-import type { Memory } from "@/lib/memory/store";
-import { createMemoryOnce, deleteMemory, getMemory, serializeMemory, updateMemory } from "@/lib/memory/store";
 import {
   changeInstructions,
   InstructionsConflictError,
   type InstructionVersion,
   type serializeInstructions,
-} from "./instructions";
+} from "@/lib/memory/procedural";
+import type { Memory } from "@/lib/memory/store";
+import { createMemoryOnce, deleteMemory, getMemory, serializeMemory, updateMemory } from "@/lib/memory/store";
 import { proposalEvent } from "./webhooks/events";
 import { recordWebhookEvents } from "./webhooks/outbox";
 

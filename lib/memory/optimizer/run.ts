@@ -5,8 +5,13 @@ import { answerFeedback, messages, optimizerRuns } from "@/lib/db/schema";
 import { asUser } from "@/lib/db/unit-of-work";
 import { logFailedAttempt } from "@/lib/log";
 import { type MemoryContext, withUnit } from "@/lib/memory/core";
-import { type Feedback, listFeedback } from "../feedback";
-import { changeInstructions, handWrittenLines, instructionHistory } from "../instructions";
+import {
+  changeInstructions,
+  type Feedback,
+  handWrittenLines,
+  instructionHistory,
+  listFeedback,
+} from "@/lib/memory/procedural";
 import { addToPendingInstructionsChange, propose } from "../proposals";
 import { getSettings } from "../settings";
 import { type Pricing, recordUsage, spentOnDay } from "../usage";

@@ -184,4 +184,4 @@ export {
   type UsageKind,
   type UsageTotals,
   utcDay,
-} from "./usage";
+} from "./usage/usage";

@@ -31,9 +31,9 @@ import {
   supersedeMemory,
   withoutForbiddenWords,
 } from "@/lib/memory/store";
+import { type Pricing, recordUsage, spentOnDay } from "@/lib/memory/usage";
 import { matchingProposal } from "../proposals";
 import { gatedCreate, gatedDelete, gatedUpdate, type Held, isHeld, newReviewTurn, reviewReason } from "../review";
-import { type Pricing, recordUsage, spentOnDay } from "../usage";
 import { runCompletedEvent } from "../webhooks/events";
 import { recordWebhookEvents } from "../webhooks/outbox";
 import {

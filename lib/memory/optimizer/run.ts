@@ -12,9 +12,9 @@ import {
   instructionHistory,
   listFeedback,
 } from "@/lib/memory/procedural";
+import { type Pricing, recordUsage, spentOnDay } from "@/lib/memory/usage";
 import { addToPendingInstructionsChange, propose } from "../proposals";
 import { getSettings } from "../settings";
-import { type Pricing, recordUsage, spentOnDay } from "../usage";
 import { checkAnswer, type Verdict } from "./answer";
 import {
   buildOptimizerPrompt,

@@ -92,8 +92,17 @@ export {
   rejectProposal,
   rejectProposalInputSchema,
   serializeProposal,
-} from "./proposals";
-export { gatedCreate, gatedDelete, gatedUpdate, isHeld, newReviewTurn, type ReviewTurn } from "./review";
+} from "./review/proposals";
+export { gatedCreate, gatedDelete, gatedUpdate, isHeld, newReviewTurn, type ReviewTurn } from "./review/review";
+export {
+  DEFAULT_SETTINGS,
+  getSettings,
+  type ReviewMode,
+  type Settings,
+  type UpdateSettingsInput,
+  updateSettings,
+  updateSettingsInputSchema,
+} from "./review/settings";
 export {
   embeddingBacklog,
   embeddingBacklogAcrossUsers,
@@ -109,15 +118,6 @@ export {
   VECTOR_WEIGHT,
 } from "./search/search";
 export { warmWordLexemes } from "./search/word-lexemes";
-export {
-  DEFAULT_SETTINGS,
-  getSettings,
-  type ReviewMode,
-  type Settings,
-  type UpdateSettingsInput,
-  updateSettings,
-  updateSettingsInputSchema,
-} from "./settings";
 export {
   type FieldFilter,
   fieldFilterSchema,

@@ -63,7 +63,7 @@ describeEachDatabase("console review, rules and settings", (use) => {
   });
 
   it("approves a structured proposal as edited with the fields its kind's form gives", async () => {
-    const { propose } = await import("@/lib/memory/proposals");
+    const { propose } = await import("@/lib/memory/review");
     const { contentFromValues, fieldValues } = await import("@/lib/console/kind-fields");
     await propose(ctx, {
       op: "insert",

@@ -17,7 +17,7 @@ import {
   updateSettings,
 } from "@/lib/memory";
 import { runExtraction } from "@/lib/memory/extraction";
-import { propose } from "@/lib/memory/proposals";
+import { propose } from "@/lib/memory/review";
 import { createWebhook, listDeliveries, WEBHOOK_EVENT_TYPES } from "@/lib/memory/webhooks";
 import { scriptedManager } from "../extraction/support";
 import { bindingFor, contextFor } from "../memory/support";

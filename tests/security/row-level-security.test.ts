@@ -32,7 +32,7 @@ import {
   updateMemory,
   updateSettings,
 } from "@/lib/memory";
-import { propose } from "@/lib/memory/proposals";
+import { propose } from "@/lib/memory/review";
 import { createWebhook } from "@/lib/memory/webhooks";
 import { bindingFor, contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";

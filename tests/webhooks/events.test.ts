@@ -3,7 +3,7 @@ import { OfflineLanguageModel } from "@/lib/ai/offline/model";
 import { extractionRuns } from "@/lib/db/schema";
 import { type ApprovedMemory, approveProposal, rejectProposal } from "@/lib/memory";
 import { failAbandonedRun, runExtraction } from "@/lib/memory/extraction";
-import { propose } from "@/lib/memory/proposals";
+import { propose } from "@/lib/memory/review";
 import { createWebhook, listDeliveries, type ScheduledDelivery } from "@/lib/memory/webhooks";
 import { addExchange } from "../extraction/support";
 import { contextFor, createUser } from "../memory/support";

@@ -21,6 +21,16 @@ import {
   prepareContent,
   withUnit,
 } from "@/lib/memory/core";
+import {
+  gatedCreate,
+  gatedDelete,
+  gatedUpdate,
+  type Held,
+  isHeld,
+  matchingProposal,
+  newReviewTurn,
+  reviewReason,
+} from "@/lib/memory/review";
 import { searchMemories } from "@/lib/memory/search";
 import type { Memory } from "@/lib/memory/store";
 import {
@@ -32,8 +42,6 @@ import {
   withoutForbiddenWords,
 } from "@/lib/memory/store";
 import { type Pricing, recordUsage, spentOnDay } from "@/lib/memory/usage";
-import { matchingProposal } from "../proposals";
-import { gatedCreate, gatedDelete, gatedUpdate, type Held, isHeld, newReviewTurn, reviewReason } from "../review";
 import { runCompletedEvent } from "../webhooks/events";
 import { recordWebhookEvents } from "../webhooks/outbox";
 import {

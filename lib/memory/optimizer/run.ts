@@ -12,9 +12,8 @@ import {
   instructionHistory,
   listFeedback,
 } from "@/lib/memory/procedural";
+import { addToPendingInstructionsChange, getSettings, propose } from "@/lib/memory/review";
 import { type Pricing, recordUsage, spentOnDay } from "@/lib/memory/usage";
-import { addToPendingInstructionsChange, propose } from "../proposals";
-import { getSettings } from "../settings";
 import { checkAnswer, type Verdict } from "./answer";
 import {
   buildOptimizerPrompt,

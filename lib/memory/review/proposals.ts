@@ -30,8 +30,7 @@ import {
 } from "@/lib/memory/procedural";
 import type { Memory } from "@/lib/memory/store";
 import { createMemoryOnce, deleteMemory, getMemory, serializeMemory, updateMemory } from "@/lib/memory/store";
-import { proposalEvent } from "./webhooks/events";
-import { recordWebhookEvents } from "./webhooks/outbox";
+import { proposalEvent, recordWebhookEvents } from "@/lib/memory/webhooks";
 
 type ProposalRow = typeof memoryProposals.$inferSelect;
 export type ProposalOp = ProposalRow["op"];

@@ -1,6 +1,6 @@
 import type { Principal } from "@/lib/auth/principal";
 import { getDatabase } from "@/lib/db";
-import { type Actor, type MemoryContext, systemClock } from "@/lib/memory";
+import { type Actor, type MemoryContext, systemClock } from "@/lib/memory/core";
 import { memoryQuotaFor } from "@/lib/server/quotas";
 import { backgroundWiring } from "@/lib/server/wiring";
 

@@ -3,12 +3,10 @@ import { z } from "zod";
 import { AppError, ERROR_TABLE, parseInput, ValidationError } from "@/lib/errors";
 import { logFailure } from "@/lib/log";
 import { instantInput, LIMITS } from "@/lib/memory/contract";
-import type { MemoryContext } from "@/lib/memory/core";
-import { type NamespaceTemplate, resolveNamespaceTemplate } from "@/lib/memory/core";
+import { type MemoryContext, type NamespaceTemplate, resolveNamespaceTemplate } from "@/lib/memory/core";
 import { gatedDelete, isHeld, newReviewTurn, type ReviewTurn } from "@/lib/memory/review";
 import { searchMemories } from "@/lib/memory/search";
-import type { Memory } from "@/lib/memory/store";
-import { createMemoryOnce, supersedeMemory, updateMemory } from "@/lib/memory/store";
+import { createMemoryOnce, type Memory, supersedeMemory, updateMemory } from "@/lib/memory/store";
 
 export const MANAGE_ACTIONS = ["create", "update", "delete"] as const;
 export type ManageAction = (typeof MANAGE_ACTIONS)[number];

@@ -1,4 +1,6 @@
-import { listMemories, type MemoryContext, searchMemories } from "@/lib/memory";
+import type { MemoryContext } from "@/lib/memory/core";
+import { searchMemories } from "@/lib/memory/search";
+import { listMemories } from "@/lib/memory/store";
 import type { RecalledMemory } from "./types";
 
 const RECALL_LIMIT = 5;

@@ -12,17 +12,10 @@ import { describeModelFailure } from "@/lib/ai/failures";
 import { SUMMARIZE_INSTRUCTIONS, TITLE_INSTRUCTIONS } from "@/lib/ai/prompts";
 import { AppError } from "@/lib/errors";
 import { logFailure } from "@/lib/log";
-import {
-  addUsage,
-  currentInstructions,
-  listRules,
-  type MemoryContext,
-  type Pricing,
-  recordUsage,
-  type TokenUsage,
-  tokensOnDay,
-  withUnit,
-} from "@/lib/memory";
+import { type MemoryContext, withUnit } from "@/lib/memory/core";
+import { currentInstructions } from "@/lib/memory/procedural";
+import { listRules } from "@/lib/memory/store";
+import { addUsage, type Pricing, recordUsage, type TokenUsage, tokensOnDay } from "@/lib/memory/usage";
 import { recordMemoryAccess } from "./access-log";
 import { planContextWindow, transcript } from "./context-window";
 import { answerStream } from "./endings";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
 import { namespaceRoot } from "@/lib/auth/principal";
 import type { Database } from "@/lib/db";
-import { type MemoryContext, systemClock } from "@/lib/memory";
+import { type MemoryContext, systemClock } from "@/lib/memory/core";
 import { memoryQuotaFor } from "@/lib/server/quotas";
 import { type AdminView, recordAdminView } from "./audit";
 import { findUser, type UserSummary } from "./users";

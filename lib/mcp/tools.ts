@@ -5,20 +5,19 @@ import { type Caller, requireScope } from "@/lib/api/caller";
 import type { ApiKeyScope } from "@/lib/auth/api-keys";
 import { AppError, ERROR_TABLE, failureOf } from "@/lib/errors";
 import { logFailure } from "@/lib/log";
+import { fieldFilterSchema, LIMITS } from "@/lib/memory/contract";
+import type { MemoryContext } from "@/lib/memory/core";
+import { searchMemories } from "@/lib/memory/search";
 import {
   createMemory,
   deleteMemory,
-  fieldFilterSchema,
   getMemory,
-  LIMITS,
   listMemories,
-  type MemoryContext,
-  searchMemories,
   serializeMemory,
   serializeSearchResult,
   supersedeMemory,
   updateMemory,
-} from "@/lib/memory";
+} from "@/lib/memory/store";
 
 // Types and descriptions only: the memory core bounds every value (lib/memory/limits.ts), so an over-limit input
 // gets the same error here as over REST or from the chat tools.

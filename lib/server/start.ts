@@ -3,7 +3,7 @@ import { recordSocketAddresses } from "@/lib/api/client-address";
 import { resolveAuthSecret } from "@/lib/auth/secret";
 import { getDatabase } from "@/lib/db";
 import { logFailure, redactErrorsInConsole } from "@/lib/log";
-import { warmWordLexemes } from "@/lib/memory";
+import { warmWordLexemes } from "@/lib/memory/search";
 import { checkQuotaConfig } from "./quotas";
 
 /**

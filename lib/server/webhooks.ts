@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Database } from "@/lib/db";
 import { logFailure } from "@/lib/log";
-import type { MemoryContext } from "@/lib/memory";
+import type { MemoryContext } from "@/lib/memory/core";
 import {
   attemptDelivery,
   DEFAULT_DELIVERY,

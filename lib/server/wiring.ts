@@ -1,4 +1,4 @@
-import type { MemoryContext } from "@/lib/memory";
+import type { MemoryContext } from "@/lib/memory/core";
 import { embeddingWiring, getJobQueue, optimizerDebounceMs } from "./jobs";
 import { webhookWiring } from "./webhooks";
 

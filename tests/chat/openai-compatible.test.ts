@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { createModelRegistry, languageModel } from "@/lib/ai/registry";
 import { getThread, loadMessages } from "@/lib/chat/threads";
 import { startChatTurn } from "@/lib/chat/turn";
-import { listMemories } from "@/lib/memory";
+import { listMemories } from "@/lib/memory/store";
 import { bindingFor, contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { type OpenAIStub, startOpenAIStub } from "../support/openai-stub";

@@ -3,20 +3,20 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recallMemories } from "@/lib/chat/recall";
 import { type Database, openPostgres } from "@/lib/db/client";
+import type { MemoryContext } from "@/lib/memory/core";
+import { runExtraction } from "@/lib/memory/extraction";
+import { searchMemories } from "@/lib/memory/search";
 import {
   createMemories,
   createMemory,
   deleteMemory,
   getMemory,
   listMemories,
-  type MemoryContext,
   memoryHistory,
   purgeMemory,
   restoreMemory,
-  searchMemories,
   updateMemory,
-} from "@/lib/memory";
-import { runExtraction } from "@/lib/memory/extraction";
+} from "@/lib/memory/store";
 import { COUNTED_TOGETHER_FROM } from "@/lib/memory/store/bulk-statistics";
 import { addExchange, scriptedManager } from "../extraction/support";
 import { contextFor, createUser } from "../memory/support";

@@ -7,7 +7,7 @@ import { createApiKey } from "@/lib/auth/api-keys";
 import { startChatTurn } from "@/lib/chat/turn";
 import { extractionRuns } from "@/lib/db/schema";
 import { describeError, describeErrorWithStack, redactErrorsInConsole } from "@/lib/log";
-import { createMemory } from "@/lib/memory";
+import { createMemory } from "@/lib/memory/store";
 import { JobQueue } from "@/lib/server/queue";
 import { bearer, call } from "../api-keys/support";
 import { finalMessage } from "../chat/support";

@@ -4,7 +4,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { createMemoryTools } from "@/lib/chat/memory-tools";
 import { editMemory } from "@/lib/console/mutations";
-import { createMemory, LIMITS, listMemories } from "@/lib/memory";
+import { LIMITS } from "@/lib/memory/contract";
+import { createMemory, listMemories } from "@/lib/memory/store";
 import { routeFetch } from "../api-keys/dispatch";
 import { call, principalFor } from "../api-keys/support";
 import { describeEachDatabase } from "../support/databases";

@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { createMemoryTools } from "@/lib/chat/memory-tools";
-import { createMemory, deleteMemory, QuotaExceededError } from "@/lib/memory";
+import { QuotaExceededError } from "@/lib/memory/core";
 import { runExtraction } from "@/lib/memory/extraction";
+import { createMemory, deleteMemory } from "@/lib/memory/store";
 import { addExchange, scriptedManager } from "../extraction/support";
 import { describeEachDatabase } from "../support/databases";
 import { contextFor, createUser } from "./support";

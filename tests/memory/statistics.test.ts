@@ -8,7 +8,7 @@ import {
   replaceMemory,
   restoreMemory,
   updateMemory,
-} from "@/lib/memory";
+} from "@/lib/memory/store";
 import { COUNTED_TOGETHER_FROM } from "@/lib/memory/store/bulk-statistics";
 import { describeEachDatabase } from "../support/databases";
 import { contextFor, createUser, dumpAllRows, expectStatisticsRecomputed } from "./support";

@@ -3,7 +3,8 @@ import { MockLanguageModelV4 } from "ai/test";
 import { expect, it } from "vitest";
 import { z } from "zod";
 import { createMemoryTools, type ManageMemoryInput } from "@/lib/chat/memory-tools";
-import { createMemory, getMemory, type MemoryContext, memoryHistory, NamespaceTemplateError } from "@/lib/memory";
+import { type MemoryContext, NamespaceTemplateError } from "@/lib/memory/core";
+import { createMemory, getMemory, memoryHistory } from "@/lib/memory/store";
 import { describeEachDatabase } from "../support/databases";
 import { contextFor, createUser } from "./support";
 

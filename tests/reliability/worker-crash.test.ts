@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/client";
-import { parseExtractionPrompt } from "@/lib/memory/extraction/prompt";
+import { parseExtractionPrompt } from "@/lib/memory/extraction";
 import { EXTRACTION_QUEUE, JobQueue } from "@/lib/server/queue";
 import { addExchange } from "../extraction/support";
 import { createUser } from "../memory/support";

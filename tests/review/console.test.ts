@@ -1,7 +1,8 @@
 import "../support/route-mocks";
 import { beforeEach, expect, it } from "vitest";
 import { createMemoryTools } from "@/lib/chat/memory-tools";
-import { createMemory, getMemory, listRules, type MemoryContext, updateMemory } from "@/lib/memory";
+import type { MemoryContext } from "@/lib/memory/core";
+import { createMemory, getMemory, listRules, updateMemory } from "@/lib/memory/store";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { principalFor, routeHarness } from "../support/route-harness";

@@ -3,7 +3,7 @@ import { expect, it } from "vitest";
 import { expireIdleGuests, guestTtlDays } from "@/lib/account/guest-expiry";
 import { createApiKey } from "@/lib/auth/api-keys";
 import type { Database } from "@/lib/db/client";
-import { createMemory } from "@/lib/memory";
+import { createMemory } from "@/lib/memory/store";
 import { GUEST_EXPIRY_QUEUE, JobQueue } from "@/lib/server/queue";
 import { bindingFor, contextFor } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";

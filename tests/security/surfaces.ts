@@ -53,7 +53,7 @@ import { ChatSidebar } from "@/components/chat/chat-sidebar";
 import { createMemoryTools, type MemoryToolsOptions } from "@/lib/chat/memory-tools";
 import { loadSourceMessage } from "@/lib/console/source";
 import { listMemoryUses } from "@/lib/console/usage";
-import type { MemoryContext } from "@/lib/memory";
+import type { MemoryContext } from "@/lib/memory/core";
 import { routeFetch } from "../api-keys/dispatch";
 import { bindingFor } from "../memory/support";
 import { harness, testDatabase } from "./harness";

@@ -12,7 +12,7 @@ import {
   revertMemory,
 } from "@/lib/console/mutations";
 import { actionFailure, type Failure } from "@/lib/errors";
-import type { MemoryContext } from "@/lib/memory";
+import type { MemoryContext } from "@/lib/memory/core";
 import { ownScope } from "./scope";
 
 type Refused = { ok: false; error: Failure };

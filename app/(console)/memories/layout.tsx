@@ -1,6 +1,6 @@
 import { ConsoleNav } from "@/components/console/console-nav";
 import { memoryContextFor } from "@/lib/api/memory-context";
-import { countPendingProposals } from "@/lib/memory";
+import { countPendingProposals } from "@/lib/memory/review";
 import { requirePrincipal } from "./scope";
 
 export default async function MemoriesLayout({ children }: { children: React.ReactNode }) {

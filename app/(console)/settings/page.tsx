@@ -6,7 +6,7 @@ import { ReviewModeForm } from "@/components/console/review-mode-form";
 import { SignOutEverywhere } from "@/components/console/sign-out-everywhere";
 import { memoryContextFor } from "@/lib/api/memory-context";
 import { currentPrincipal } from "@/lib/auth/session";
-import { getSettings } from "@/lib/memory";
+import { getSettings } from "@/lib/memory/review";
 
 export const metadata: Metadata = { title: "Settings" };
 export const dynamic = "force-dynamic";

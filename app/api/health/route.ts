@@ -4,7 +4,7 @@ import { chatModelId } from "@/lib/ai/config";
 import { configuredEmbeddingModel } from "@/lib/ai/models";
 import { errorResponse } from "@/lib/api/errors";
 import { getDatabase } from "@/lib/db";
-import { embeddingModelKey } from "@/lib/memory";
+import { embeddingModelKey } from "@/lib/memory/search";
 
 export const dynamic = "force-dynamic";
 

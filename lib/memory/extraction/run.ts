@@ -32,18 +32,17 @@ import {
   reviewReason,
 } from "@/lib/memory/review";
 import { searchMemories } from "@/lib/memory/search";
-import type { Memory } from "@/lib/memory/store";
 import {
   getMemory,
   listMemories,
   listRules,
+  type Memory,
   type Rule,
   supersedeMemory,
   withoutForbiddenWords,
 } from "@/lib/memory/store";
 import { type Pricing, recordUsage, spentOnDay } from "@/lib/memory/usage";
-import { runCompletedEvent } from "../webhooks/events";
-import { recordWebhookEvents } from "../webhooks/outbox";
+import { recordWebhookEvents, runCompletedEvent } from "@/lib/memory/webhooks";
 import {
   type AppliedOp,
   type ExtractionOp,

@@ -2,8 +2,7 @@ import { and, desc, eq, inArray } from "drizzle-orm";
 import { extractionRuns, threads } from "@/lib/db/schema";
 import { asUser } from "@/lib/db/unit-of-work";
 import type { MemoryContext } from "@/lib/memory/core";
-import { runCompletedEvent } from "../webhooks/events";
-import { recordWebhookEvents } from "../webhooks/outbox";
+import { recordWebhookEvents, runCompletedEvent } from "@/lib/memory/webhooks";
 
 export type ExtractionRun = typeof extractionRuns.$inferSelect;
 

@@ -2,8 +2,7 @@ import { and, asc, eq, isNull } from "drizzle-orm";
 import { answerFeedback, messages } from "@/lib/db/schema";
 import { asUser, type UserBinding } from "@/lib/db/unit-of-work";
 import { AppError, parseInput } from "@/lib/errors";
-import type { FeedbackJson } from "@/lib/memory/contract";
-import { type CreateFeedbackInput, createFeedbackInputSchema } from "@/lib/memory/contract";
+import { type CreateFeedbackInput, createFeedbackInputSchema, type FeedbackJson } from "@/lib/memory/contract";
 import type { MemoryContext } from "@/lib/memory/core";
 
 type FeedbackRow = typeof answerFeedback.$inferSelect;

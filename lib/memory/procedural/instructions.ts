@@ -2,8 +2,14 @@ import { and, desc, eq } from "drizzle-orm";
 import { instructionVersions } from "@/lib/db/schema";
 import { asUser, type UnitOfWork, type UserBinding } from "@/lib/db/unit-of-work";
 import { AppError, parseInput } from "@/lib/errors";
-import type { INSTRUCTION_AUTHORS, InstructionsJson, InstructionVersionJson } from "@/lib/memory/contract";
-import { LIMITS, type PutInstructionsInput, putInstructionsInputSchema } from "@/lib/memory/contract";
+import {
+  type INSTRUCTION_AUTHORS,
+  type InstructionsJson,
+  type InstructionVersionJson,
+  LIMITS,
+  type PutInstructionsInput,
+  putInstructionsInputSchema,
+} from "@/lib/memory/contract";
 
 type VersionRow = typeof instructionVersions.$inferSelect;
 export type InstructionAuthor = (typeof INSTRUCTION_AUTHORS)[number];

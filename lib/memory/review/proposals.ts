@@ -28,8 +28,14 @@ import {
   type InstructionVersion,
   type serializeInstructions,
 } from "@/lib/memory/procedural";
-import type { Memory } from "@/lib/memory/store";
-import { createMemoryOnce, deleteMemory, getMemory, serializeMemory, updateMemory } from "@/lib/memory/store";
+import {
+  createMemoryOnce,
+  deleteMemory,
+  getMemory,
+  type Memory,
+  serializeMemory,
+  updateMemory,
+} from "@/lib/memory/store";
 import { proposalEvent, recordWebhookEvents } from "@/lib/memory/webhooks";
 
 type ProposalRow = typeof memoryProposals.$inferSelect;

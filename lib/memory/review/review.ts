@@ -8,13 +8,13 @@ import {
   prepareContent,
   withUnit,
 } from "@/lib/memory/core";
-import type { Memory } from "@/lib/memory/store";
 import {
   createMemoryOnce,
   deleteMemory,
   enforceRules,
   existingFact,
   getMemory,
+  type Memory,
   updateMemory,
 } from "@/lib/memory/store";
 import { type Proposal, propose } from "./proposals";

@@ -2,8 +2,12 @@ import { eq } from "drizzle-orm";
 import { userSettings } from "@/lib/db/schema";
 import { asUser, type UserBinding } from "@/lib/db/unit-of-work";
 import { parseInput } from "@/lib/errors";
-import type { REVIEW_MODES, SettingsJson } from "@/lib/memory/contract";
-import { type UpdateSettingsInput, updateSettingsInputSchema } from "@/lib/memory/contract";
+import {
+  type REVIEW_MODES,
+  type SettingsJson,
+  type UpdateSettingsInput,
+  updateSettingsInputSchema,
+} from "@/lib/memory/contract";
 
 export type ReviewMode = (typeof REVIEW_MODES)[number];
 export type Settings = SettingsJson;

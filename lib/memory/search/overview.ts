@@ -4,8 +4,7 @@ import { memories, memoryAccess } from "@/lib/db/schema";
 import { asUser } from "@/lib/db/unit-of-work";
 import type { memoryFiltersSchema } from "@/lib/memory/contract";
 import type { MemoryContext } from "@/lib/memory/core";
-import type { SearchResult } from "@/lib/memory/store";
-import { filterConditions, toMemory } from "@/lib/memory/store";
+import { filterConditions, type SearchResult, toMemory } from "@/lib/memory/store";
 
 /** Words that refer to the user asking. */
 const SELF = new Set(["i", "me", "my", "myself", "mine", "user", "user's"]);

@@ -2,8 +2,7 @@ import { and, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { memories } from "@/lib/db/schema";
 import type { FieldFilter, memoryFiltersSchema, scalar } from "@/lib/memory/contract";
-import type { MemoryContext } from "@/lib/memory/core";
-import { absoluteNamespace, namespaceHasPrefix, textArray } from "@/lib/memory/core";
+import { absoluteNamespace, type MemoryContext, namespaceHasPrefix, textArray } from "@/lib/memory/core";
 
 export {
   type FieldFilter,

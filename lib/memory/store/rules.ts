@@ -2,8 +2,7 @@ import { and, asc, count, eq } from "drizzle-orm";
 import { memoryRules } from "@/lib/db/schema";
 import { asUser, type UnitOfWork, type UserBinding } from "@/lib/db/unit-of-work";
 import { AppError, parseInput } from "@/lib/errors";
-import type { RuleJson } from "@/lib/memory/contract";
-import { type CreateRuleInput, createRuleInputSchema, LIMITS, words } from "@/lib/memory/contract";
+import { type CreateRuleInput, createRuleInputSchema, LIMITS, type RuleJson, words } from "@/lib/memory/contract";
 import type { MemoryContext } from "@/lib/memory/core";
 
 type RuleRow = typeof memoryRules.$inferSelect;

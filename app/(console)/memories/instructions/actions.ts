@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { revertInstructionsTo, saveInstructions } from "@/lib/console/instructions";
 import { type ActionResult, actionFailure } from "@/lib/errors";
-import type { MemoryContext } from "@/lib/memory";
+import type { MemoryContext } from "@/lib/memory/core";
 import { ownScope } from "../scope";
 
 /** Changes the caller's own instructions, then refreshes their page. */

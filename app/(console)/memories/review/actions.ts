@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { addRule, decideProposal, decideProposals, removeRule, setReviewMode } from "@/lib/console/review";
 import { type ActionResult, actionFailure } from "@/lib/errors";
-import type { MemoryContext } from "@/lib/memory";
+import type { MemoryContext } from "@/lib/memory/core";
 import { ownScope } from "../scope";
 
 /** Runs a review decision in the caller's own namespace, then refreshes the console (the nav shows the count). */

@@ -1,11 +1,9 @@
 import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import type { Database } from "@/lib/db/client";
 import { asUser, type UnitOfWork, type UserBinding } from "@/lib/db/unit-of-work";
-import { ACTOR_TYPES, type ActorType, SOURCE_TYPES, type SourceType } from "@/lib/memory/contract";
+import type { ActorType, SourceType } from "@/lib/memory/contract";
 import type { ScheduleWebhookDeliveries } from "@/lib/memory/webhooks";
 import type { KindRegistry } from "./kinds";
-
-export { ACTOR_TYPES, type ActorType, SOURCE_TYPES, type SourceType };
 
 /** Who performed a write: a kind of writer plus its id (user id, model id, extraction run, API key id, …). */
 export interface Actor {

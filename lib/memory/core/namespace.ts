@@ -2,8 +2,6 @@ import { type AnyColumn, type SQL, sql } from "drizzle-orm";
 import { validateNamespace } from "@/lib/memory/contract";
 import { NamespaceTemplateError } from "./errors";
 
-export { parseDottedNamespace, validateNamespace } from "@/lib/memory/contract";
-
 export type Namespace = readonly string[];
 export type NamespaceTemplate = readonly string[];
 

@@ -109,5 +109,3 @@ export function serializeFeedback(feedback: Feedback): FeedbackJson {
     createdAt: feedback.createdAt.toISOString(),
   };
 }
-
-export { type CreateFeedbackInput, createFeedbackInputSchema } from "@/lib/memory/contract";

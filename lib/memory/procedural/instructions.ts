@@ -201,5 +201,3 @@ export function serializeInstructionVersion(version: InstructionVersion): Instru
     createdAt: version.createdAt.toISOString(),
   };
 }
-
-export { type PutInstructionsInput, putInstructionsInputSchema } from "@/lib/memory/contract";

@@ -107,13 +107,6 @@ export const listProposalsInputSchema = z.strictObject({
 });
 export type ListProposalsInput = z.input<typeof listProposalsInputSchema>;
 
-export {
-  type ApproveProposalInput,
-  approveProposalInputSchema,
-  type RejectProposalInput,
-  rejectProposalInputSchema,
-} from "@/lib/memory/contract";
-
 /** Records a pending proposal in the context's unit of work, with the context's writer and provenance. */
 export async function propose(ctx: MemoryContext, change: ProposedChange): Promise<Proposal> {
   const provenance = { ...ctx.provenance, ...change.provenance };

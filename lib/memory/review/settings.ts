@@ -14,8 +14,6 @@ export type Settings = SettingsJson;
 
 export const DEFAULT_SETTINGS: Settings = { review: "deletes" };
 
-export { type UpdateSettingsInput, updateSettingsInputSchema } from "@/lib/memory/contract";
-
 /** The user's settings; defaults for a user who never changed them. */
 export async function getSettings(binding: UserBinding): Promise<Settings> {
   const [row] = await asUser(binding, ({ db }) =>

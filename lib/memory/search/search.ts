@@ -10,8 +10,6 @@ import { embeddingModelKey, embedQuery, vectorLiteral } from "./embeddings";
 import { lexicalRanking, TYPO_THRESHOLD } from "./lexical";
 import { isOverviewQuestion, overview } from "./overview";
 
-export { SEARCH_MODES, type SearchMode };
-
 /**
  * The vector leg's share of a hybrid score (the lexical leg has the rest). Chosen on the bench's conversational
  * datasets with the local encoder, where it added recall at every k with and without speaker names

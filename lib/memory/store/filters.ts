@@ -4,15 +4,6 @@ import { memories } from "@/lib/db/schema";
 import type { FieldFilter, memoryFiltersSchema, scalar } from "@/lib/memory/contract";
 import { absoluteNamespace, type MemoryContext, namespaceHasPrefix, textArray } from "@/lib/memory/core";
 
-export {
-  type FieldFilter,
-  fieldFilterSchema,
-  type MemoryFilters,
-  memoryFiltersSchema,
-  type StatusFilter,
-  statusFilterSchema,
-} from "@/lib/memory/contract";
-
 /** The caller's rows: owner and namespace root always, a relative prefix when given. */
 export function ownedUnder(ctx: MemoryContext, relativePrefix: readonly string[] = []): SQL {
   return and(

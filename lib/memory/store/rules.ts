@@ -162,5 +162,3 @@ function toRule(row: RuleRow): Rule {
 export function serializeRule(rule: Rule): RuleJson {
   return { id: rule.id, text: rule.text, terms: rule.terms, createdAt: rule.createdAt.toISOString() };
 }
-
-export { type CreateRuleInput, createRuleInputSchema, words };

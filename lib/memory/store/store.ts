@@ -18,6 +18,7 @@ import {
   createMemoryInputSchema,
   kindInput,
   LIMITS,
+  memoryFiltersSchema,
   metadataInput,
   namespaceInput,
   provenanceInput,
@@ -45,7 +46,7 @@ import {
 } from "@/lib/memory/core";
 import { MEMORY_OP_EVENTS, purgedMemoryData, recordWebhookEvents, type WebhookEvent } from "@/lib/memory/webhooks";
 import { COUNTED_TOGETHER_FROM, insertCountedTogether } from "./bulk-statistics";
-import { filterConditions, memoryFiltersSchema, ownedUnder } from "./filters";
+import { filterConditions, ownedUnder } from "./filters";
 import { eraseCopies } from "./purge-copies";
 import { brokenRule, enforceRules, RuleViolationError, rulesThatBind } from "./rules";
 import { serializeMemory } from "./serialize";
@@ -65,8 +66,6 @@ const writeOptions = {
   within: namespaceInput.optional(),
   expectedVersion: z.number().int().positive().optional(),
 };
-
-export { type CreateMemoryInput, createMemoryInputSchema };
 
 export const updateMemoryInputSchema = z
   .strictObject({

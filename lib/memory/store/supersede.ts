@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseInput, ValidationError } from "@/lib/errors";
-import { instantValue, provenanceInput, reasonInput } from "@/lib/memory/contract";
+import { type CreateMemoryInput, instantValue, provenanceInput, reasonInput } from "@/lib/memory/contract";
 import { defaultKinds, MemoryConflictError, type MemoryContext, withUnit } from "@/lib/memory/core";
 import { createMemory, getMemory, updateMemory } from "./store";
 import type { Memory } from "./types";
@@ -15,7 +15,7 @@ export const supersedeMemoryInputSchema = z.strictObject({
   within: z.array(z.string()).optional(),
 });
 export type SupersedeMemoryInput = z.input<typeof supersedeMemoryInputSchema>;
-type SupersedeMetadata = import("./store").CreateMemoryInput["metadata"];
+type SupersedeMetadata = CreateMemoryInput["metadata"];
 
 /**
  * A fact that changed in the world ("I moved to Vancouver last month") is not rewritten: the old memory keeps its text

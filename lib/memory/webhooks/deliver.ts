@@ -2,7 +2,7 @@ import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
 import { webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { asUser } from "@/lib/db/unit-of-work";
-import type { ScheduledDelivery, ScheduleWebhookDeliveries } from "./outbox";
+import type { ScheduledDelivery } from "./outbox";
 import { type SendOptions, type SendResult, sendWebhook } from "./send";
 import { webhookHeaders } from "./signing";
 import type { Lookup, TargetPolicy } from "./targets";
@@ -188,5 +188,3 @@ export async function overdueDeliveries(
     limit 500`);
   return rows.map((row) => ({ userId: row.user_id, deliveryId: row.id, attempt: Number(row.attempt) }));
 }
-
-export type { ScheduleWebhookDeliveries };

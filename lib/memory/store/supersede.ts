@@ -2,7 +2,9 @@ import { z } from "zod";
 import { parseInput, ValidationError } from "@/lib/errors";
 import { type CreateMemoryInput, instantValue, provenanceInput, reasonInput } from "@/lib/memory/contract";
 import { defaultKinds, MemoryConflictError, type MemoryContext, withUnit } from "@/lib/memory/core";
-import { createMemory, getMemory, updateMemory } from "./store";
+import { updateMemory } from "./change";
+import { createMemory } from "./create";
+import { getMemory } from "./read";
 import type { Memory } from "./types";
 
 export const supersedeMemoryInputSchema = z.strictObject({

@@ -1,4 +1,5 @@
 import { and, desc, eq, type SQL, sql } from "drizzle-orm";
+import type { z } from "zod";
 import { rowsFromDriver, valuesInsert } from "@/lib/db/bulk";
 import { memories } from "@/lib/db/schema";
 import { asUser, type UnitOfWork } from "@/lib/db/unit-of-work";
@@ -90,6 +91,21 @@ export function createMemoryBatch(ctx: MemoryContext, raws: readonly CreateMemor
   return writeNewMemories(ctx, raws, "report");
 }
 
+/** One item of a create, validated and prepared, with its position in the input. */
+interface NewItem {
+  index: number;
+  input: z.output<typeof createMemoryInputSchema>;
+  kind: string;
+  singletonKey: string | undefined;
+  content: PreparedContent;
+  namespace: string[];
+}
+
+/** Refuses one item of a create: throws, or records it for the batch's report. */
+type Reject = (index: number, error: unknown) => void;
+
+type Candidate = ReturnType<typeof candidateRow>;
+
 async function writeNewMemories(
   ctx: MemoryContext,
   raws: readonly CreateMemoryInput[],
@@ -97,11 +113,42 @@ async function writeNewMemories(
   onSameFact: "write" | "reuse" = "write",
 ): Promise<BatchOutcome & { existing: Array<{ index: number; memory: Memory }> }> {
   const rejected: BatchOutcome["rejected"] = [];
-  const reject = (index: number, error: unknown) => {
+  const reject: Reject = (index, error) => {
     if (onItemError === "throw" || !(error instanceof AppError)) throw error;
     rejected.push({ index, error });
   };
-  const prepared = raws.flatMap((raw, index) => {
+  const prepared = prepareItems(ctx, raws, reject);
+  const existing: Array<{ index: number; memory: Memory }> = [];
+  const created = await asUser(ctx, async (unit) => {
+    await unit.serializeUserWrites();
+    const screened = await screenItems(ctx, unit, prepared, reject, onSameFact);
+    existing.push(...screened.existing);
+    const candidates = screened.fresh.map((item) => candidateRow(ctx, item));
+    await admitActivated(ctx, unit, await newlyActive(ctx, unit, candidates));
+    const inserted = await insertCandidates(unit, candidates);
+    await appendVersions(
+      ctx,
+      unit,
+      candidates.flatMap(({ item, row }) => {
+        const written = inserted.get(row.id);
+        return written ? [{ row: written, reason: item.input.reason }] : [];
+      }),
+      "create",
+    );
+    const written = await settleCandidates(ctx, unit, candidates, inserted, reject);
+    embedOnCommit(
+      ctx,
+      unit,
+      written.map((entry) => entry.row),
+    );
+    return written.map((entry) => ({ index: entry.index, memory: toMemory(ctx, entry.row) }));
+  });
+  return { created, rejected: rejected.sort((a, b) => a.index - b.index), existing };
+}
+
+/** Each item parsed, checked and its content prepared; an invalid one is refused and left out. */
+function prepareItems(ctx: MemoryContext, raws: readonly CreateMemoryInput[], reject: Reject): NewItem[] {
+  return raws.flatMap((raw, index) => {
     try {
       const input = parseInput(createMemoryInputSchema, raw);
       checkValidity(input.validFrom ?? null, input.validTo ?? null);
@@ -122,117 +169,140 @@ async function writeNewMemories(
       return [];
     }
   });
+}
+
+/**
+ * Under the writer lock: an item breaking one of the user's rules is refused; with `reuse`, one stating a fact the user
+ * already has is answered with that memory. The rest are to be written.
+ */
+async function screenItems(
+  ctx: MemoryContext,
+  unit: UnitOfWork,
+  prepared: readonly NewItem[],
+  reject: Reject,
+  onSameFact: "write" | "reuse",
+): Promise<{ fresh: NewItem[]; existing: Array<{ index: number; memory: Memory }> }> {
+  const rules = await rulesThatBind(ctx, unit);
+  const fresh: NewItem[] = [];
   const existing: Array<{ index: number; memory: Memory }> = [];
-  const created = await asUser(ctx, async (unit) => {
-    const tx = unit.db;
-    await unit.serializeUserWrites();
-    const rules = await rulesThatBind(ctx, unit);
-    const fresh: typeof prepared = [];
-    for (const item of prepared) {
-      const broken = brokenRule(rules, item.content.text);
-      if (broken) {
-        reject(item.index, new RuleViolationError(broken.rule, broken.term));
-        continue;
-      }
-      const same = onSameFact === "reuse" && !item.singletonKey ? await sameFact(unit, item) : undefined;
-      if (same) existing.push({ index: item.index, memory: toMemory(ctx, same) });
-      else fresh.push(item);
+  for (const item of prepared) {
+    const broken = brokenRule(rules, item.content.text);
+    if (broken) {
+      reject(item.index, new RuleViolationError(broken.rule, broken.term));
+      continue;
     }
-    const candidates = fresh.map((item) => {
-      const now = ctx.clock();
-      const id = crypto.randomUUID();
-      return {
-        item,
-        row: {
-          userId: ctx.principal.userId,
-          id,
-          namespace: item.namespace,
-          key: item.singletonKey ?? item.input.key ?? id,
-          kind: item.kind,
-          ...contentColumns(item.content),
-          status: "active" as const,
-          version: 1,
-          metadata: item.input.metadata ?? {},
-          pinned: item.input.pinned ?? false,
-          validFrom: item.input.validFrom ?? null,
-          validTo: item.input.validTo ?? null,
-          ...writerColumns(ctx, item.input.provenance),
-          createdAt: now,
-          updatedAt: now,
-        },
-      };
-    });
-    await admitActivated(ctx, unit, await newlyActive(ctx, unit, candidates));
-    const inserted = new Map<string, MemoryRow>();
-    for (let from = 0; from < candidates.length; from += INSERT_CHUNK) {
-      const part = candidates.slice(from, from + INSERT_CHUNK);
-      const insert = valuesInsert(
-        memories,
-        part.map((candidate) => candidate.row),
-        "on conflict do nothing returning *",
-      );
-      const rows = await insertCountedTogether(
-        unit,
-        part.length,
-        async () => rowsFromDriver(memories, await unit.query(insert.text, insert.parameters)),
-        (row) => row.id,
-      );
-      for (const row of rows) inserted.set(row.id, row);
-    }
-    await appendVersions(
-      ctx,
-      unit,
-      candidates.flatMap(({ item, row }) => {
-        const written = inserted.get(row.id);
-        return written ? [{ row: written, reason: item.input.reason }] : [];
-      }),
-      "create",
+    const same = onSameFact === "reuse" && !item.singletonKey ? await sameFact(unit, item) : undefined;
+    if (same) existing.push({ index: item.index, memory: toMemory(ctx, same) });
+    else fresh.push(item);
+  }
+  return { fresh, existing };
+}
+
+/** The row an item would be written as, at version 1. */
+function candidateRow(ctx: MemoryContext, item: NewItem) {
+  const now = ctx.clock();
+  const id = crypto.randomUUID();
+  return {
+    item,
+    row: {
+      userId: ctx.principal.userId,
+      id,
+      namespace: item.namespace,
+      key: item.singletonKey ?? item.input.key ?? id,
+      kind: item.kind,
+      ...contentColumns(item.content),
+      status: "active" as const,
+      version: 1,
+      metadata: item.input.metadata ?? {},
+      pinned: item.input.pinned ?? false,
+      validFrom: item.input.validFrom ?? null,
+      validTo: item.input.validTo ?? null,
+      ...writerColumns(ctx, item.input.provenance),
+      createdAt: now,
+      updatedAt: now,
+    },
+  };
+}
+
+/** One multi-row insert per chunk; a row whose key is taken is not inserted. Returns the inserted rows by id. */
+async function insertCandidates(unit: UnitOfWork, candidates: readonly Candidate[]): Promise<Map<string, MemoryRow>> {
+  const inserted = new Map<string, MemoryRow>();
+  for (let from = 0; from < candidates.length; from += INSERT_CHUNK) {
+    const part = candidates.slice(from, from + INSERT_CHUNK);
+    const insert = valuesInsert(
+      memories,
+      part.map((candidate) => candidate.row),
+      "on conflict do nothing returning *",
     );
-    const written: Array<{ index: number; row: MemoryRow }> = [];
-    for (const { item, row } of candidates) {
-      const created = inserted.get(row.id);
-      if (created) {
-        written.push({ index: item.index, row: created });
-        continue;
-      }
-      if (!item.singletonKey) {
-        reject(
-          item.index,
-          new MemoryConflictError(`A memory with key "${item.input.key}" already exists in this namespace.`),
-        );
-        continue;
-      }
-      const existing = await lockRow(
-        tx,
-        and(
-          eq(memories.userId, ctx.principal.userId),
-          sql`${memories.namespace} = ${textArray(item.namespace)}`,
-          eq(memories.key, item.singletonKey),
-        ) as SQL,
-      );
-      if (!existing) throw new MemoryConflictError("The memory changed concurrently; retry.");
-      // Writing the one-per-namespace document again after it was deleted (or purged) brings it back.
-      const live = existing.status === "deleted" ? await revive(ctx, unit, existing) : existing;
-      const updated = await applyContentChange(ctx, unit, live, {
-        kind: item.kind,
-        content: item.content,
-        metadata: item.input.metadata ?? existing.metadata,
-        pinned: item.input.pinned ?? existing.pinned,
-        validFrom: item.input.validFrom === undefined ? existing.validFrom : item.input.validFrom,
-        validTo: item.input.validTo === undefined ? existing.validTo : item.input.validTo,
-        reason: item.input.reason,
-        provenance: item.input.provenance,
-      });
-      written.push({ index: item.index, row: updated });
-    }
-    embedOnCommit(
-      ctx,
+    const rows = await insertCountedTogether(
       unit,
-      written.map((entry) => entry.row),
+      part.length,
+      async () => rowsFromDriver(memories, await unit.query(insert.text, insert.parameters)),
+      (row) => row.id,
     );
-    return written.map((entry) => ({ index: entry.index, memory: toMemory(ctx, entry.row) }));
+    for (const row of rows) inserted.set(row.id, row);
+  }
+  return inserted;
+}
+
+/**
+ * What each candidate became, in input order: its inserted row; for a one-per-namespace document already there, that
+ * document written again in place; for any other key already taken, a refusal.
+ */
+async function settleCandidates(
+  ctx: MemoryContext,
+  unit: UnitOfWork,
+  candidates: readonly Candidate[],
+  inserted: ReadonlyMap<string, MemoryRow>,
+  reject: Reject,
+): Promise<Array<{ index: number; row: MemoryRow }>> {
+  const written: Array<{ index: number; row: MemoryRow }> = [];
+  for (const { item, row } of candidates) {
+    const created = inserted.get(row.id);
+    if (created) {
+      written.push({ index: item.index, row: created });
+      continue;
+    }
+    if (!item.singletonKey) {
+      reject(
+        item.index,
+        new MemoryConflictError(`A memory with key "${item.input.key}" already exists in this namespace.`),
+      );
+      continue;
+    }
+    written.push({ index: item.index, row: await rewriteSingleton(ctx, unit, item, item.singletonKey) });
+  }
+  return written;
+}
+
+/** The namespace's one document of this kind (profile), written again with the item's content. */
+async function rewriteSingleton(
+  ctx: MemoryContext,
+  unit: UnitOfWork,
+  item: NewItem,
+  singletonKey: string,
+): Promise<MemoryRow> {
+  const existing = await lockRow(
+    unit.db,
+    and(
+      eq(memories.userId, ctx.principal.userId),
+      sql`${memories.namespace} = ${textArray(item.namespace)}`,
+      eq(memories.key, singletonKey),
+    ) as SQL,
+  );
+  if (!existing) throw new MemoryConflictError("The memory changed concurrently; retry.");
+  // Writing the one-per-namespace document again after it was deleted (or purged) brings it back.
+  const live = existing.status === "deleted" ? await revive(ctx, unit, existing) : existing;
+  return applyContentChange(ctx, unit, live, {
+    kind: item.kind,
+    content: item.content,
+    metadata: item.input.metadata ?? existing.metadata,
+    pinned: item.input.pinned ?? existing.pinned,
+    validFrom: item.input.validFrom === undefined ? existing.validFrom : item.input.validFrom,
+    validTo: item.input.validTo === undefined ? existing.validTo : item.input.validTo,
+    reason: item.input.reason,
+    provenance: item.input.provenance,
   });
-  return { created, rejected: rejected.sort((a, b) => a.index - b.index), existing };
 }
 
 /** The user's active memory stating the same fact as `item` (see createMemoryOnce), under the writer lock. */

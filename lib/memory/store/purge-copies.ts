@@ -58,7 +58,22 @@ export async function eraseCopies(tx: Db, userId: string, purged: PurgedMemory, 
   // fields). Which of their records state the fact is then decided by hash, not by these substrings.
   const found = [memoryId, ...purged.texts, ...purged.contents.flatMap(stringLeaves)];
   await reduceToIds(tx, userId, memoryId);
+  await scrubExtractionRuns(tx, userId, found, scrub, needles);
+  await scrubOptimizerRuns(tx, userId, found, scrub);
+  await scrubAnswers(tx, userId, found, scrub);
+  await eraseProposals(tx, userId, { memoryId, hashes, needles }, now);
+  await scrubSummaries(tx, userId, memoryId, needles);
+}
 
+type Scrub = (value: unknown) => unknown;
+
+async function scrubExtractionRuns(
+  tx: Db,
+  userId: string,
+  found: readonly string[],
+  scrub: Scrub,
+  needles: readonly string[],
+) {
   const runs = await tx
     .select()
     .from(extractionRuns)
@@ -74,8 +89,10 @@ export async function eraseCopies(tx: Db, userId: string, purged: PurgedMemory, 
       })
       .where(and(eq(extractionRuns.userId, userId), eq(extractionRuns.id, run.id)));
   }
+}
 
-  // The optimizer's answer may quote the answers it read, and so the memory.
+/** The optimizer's answer may quote the answers it read, and so the memory. */
+async function scrubOptimizerRuns(tx: Db, userId: string, found: readonly string[], scrub: Scrub) {
   const passes = await tx
     .select({ id: optimizerRuns.id, proposed: optimizerRuns.proposed, rejected: optimizerRuns.rejected })
     .from(optimizerRuns)
@@ -91,7 +108,9 @@ export async function eraseCopies(tx: Db, userId: string, purged: PurgedMemory, 
       .set({ proposed: scrub(pass.proposed), rejected: scrub(pass.rejected) as unknown[] })
       .where(and(eq(optimizerRuns.userId, userId), eq(optimizerRuns.id, pass.id)));
   }
+}
 
+async function scrubAnswers(tx: Db, userId: string, found: readonly string[], scrub: Scrub) {
   const answers = await tx
     .select({ id: messages.id, parts: messages.parts, metadata: messages.metadata })
     .from(messages)
@@ -111,9 +130,18 @@ export async function eraseCopies(tx: Db, userId: string, purged: PurgedMemory, 
       })
       .where(and(eq(messages.userId, userId), eq(messages.id, answer.id)));
   }
+}
 
-  // A proposal about the memory, stating the same fact or carrying its words, is erased down to ids and the content
-  // hash (which keeps a rejected fact suppressed); one still pending can no longer be decided and ends rejected.
+/**
+ * A proposal about the memory, stating the same fact or carrying its words, is erased down to ids and the content
+ * hash (which keeps a rejected fact suppressed); one still pending can no longer be decided and ends rejected.
+ */
+async function eraseProposals(
+  tx: Db,
+  userId: string,
+  fact: { memoryId: string; hashes: ReadonlySet<string>; needles: readonly string[] },
+  now: Date,
+) {
   await tx
     .update(memoryProposals)
     .set({
@@ -129,16 +157,18 @@ export async function eraseCopies(tx: Db, userId: string, purged: PurgedMemory, 
       and(
         eq(memoryProposals.userId, userId),
         or(
-          eq(memoryProposals.memoryId, memoryId),
-          inArray(memoryProposals.contentHash, [...hashes]),
+          eq(memoryProposals.memoryId, fact.memoryId),
+          inArray(memoryProposals.contentHash, [...fact.hashes]),
           mentions(
             sql`(coalesce(${memoryProposals.text}, '') || coalesce(${memoryProposals.content}::text, '') || coalesce(${memoryProposals.quote}, '') || coalesce(${memoryProposals.reason}, '') || coalesce(${memoryProposals.decisionReason}, ''))`,
-            [memoryId, ...needles],
+            [fact.memoryId, ...fact.needles],
           ),
         ),
       ),
     );
+}
 
+async function scrubSummaries(tx: Db, userId: string, memoryId: string, needles: readonly string[]) {
   const summaries = await tx
     .select({ id: threads.id, summary: threads.summary })
     .from(threads)

@@ -1,16 +1,14 @@
 // Review (docs/memory-model.md): a model's write applies, or waits as a proposal for the user, by their review mode;
 // proposals are listed, approved (written through the store) or rejected.
+export { type ApprovedMemory, approveProposal, rejectProposal } from "./decide";
 export {
-  type ApprovedMemory,
   addToPendingInstructionsChange,
-  approveProposal,
   countPendingProposals,
   listProposals,
   matchingProposal,
   type Proposal,
   pendingProposalCounts,
   propose,
-  rejectProposal,
   serializeProposal,
 } from "./proposals";
 export {

@@ -1,44 +1,14 @@
-import { and, count, eq, inArray, sql } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { afterPosition, decodeCursor, type KeysetOrder, keysetPage, orderBy } from "@/lib/db/keyset";
 import { memoryProposals } from "@/lib/db/schema";
 import { asUser, type UnitOfWork } from "@/lib/db/unit-of-work";
 import { AppError, parseInput } from "@/lib/errors";
-import {
-  type ApproveProposalInput,
-  approveProposalInputSchema,
-  LIMITS,
-  PROPOSAL_STATUSES,
-  type ProposalJson,
-  type RejectProposalInput,
-  rejectProposalInputSchema,
-} from "@/lib/memory/contract";
-import {
-  type Actor,
-  MemoryConflictError,
-  type MemoryContext,
-  type Provenance,
-  relativeNamespace,
-  sourceTypeFor,
-  withUnit,
-} from "@/lib/memory/core";
-import {
-  changeInstructions,
-  InstructionsConflictError,
-  type InstructionVersion,
-  type serializeInstructions,
-} from "@/lib/memory/procedural";
-import {
-  createMemoryOnce,
-  deleteMemory,
-  getMemory,
-  type Memory,
-  serializeMemory,
-  updateMemory,
-} from "@/lib/memory/store";
+import { LIMITS, PROPOSAL_STATUSES, type ProposalJson } from "@/lib/memory/contract";
+import { type Actor, type MemoryContext, type Provenance, relativeNamespace, sourceTypeFor } from "@/lib/memory/core";
 import { proposalEvent, recordWebhookEvents } from "@/lib/memory/webhooks";
 
-type ProposalRow = typeof memoryProposals.$inferSelect;
+export type ProposalRow = typeof memoryProposals.$inferSelect;
 export type ProposalOp = ProposalRow["op"];
 export type ProposalStatus = ProposalRow["status"];
 
@@ -80,7 +50,7 @@ export interface ProposedChange {
   provenance?: Provenance;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ORDER: KeysetOrder = { name: "proposals", direction: "desc" };
 
 export class ProposalNotFoundError extends AppError {
@@ -250,124 +220,6 @@ export async function countPendingProposals(ctx: MemoryContext): Promise<number>
 }
 
 /**
- * Writes what the proposal says through the store, as the approving user with the proposal's provenance (thread,
- * message, quote, run), optionally with edited content. A memory changed since the proposal was made is a conflict
- * carrying what stands now; nothing is written then.
- */
-export type ApprovedMemory = { proposal: Proposal; memory: Memory };
-export type ApprovedProposal = ApprovedMemory | { proposal: Proposal; instructions: InstructionVersion };
-
-export async function approveProposal(
-  ctx: MemoryContext,
-  id: string,
-  raw: ApproveProposalInput = {},
-): Promise<ApprovedProposal> {
-  const input = parseInput(approveProposalInputSchema, raw);
-  return withUnit(ctx, async (tx): Promise<ApprovedProposal> => {
-    const proposal = await lockPending(tx, id);
-    if (proposal.op === "instructions") return approveInstructions(tx, proposal, input.content);
-    if (proposal.op === "delete" && input.content !== undefined) {
-      throw new AppError("unprocessable", "A delete has no content to edit.", [
-        { path: ["content"], message: "not allowed for a delete" },
-      ]);
-    }
-    const writer: MemoryContext = {
-      ...tx,
-      provenance: {
-        source: proposal.sourceType as Provenance["source"],
-        ...(proposal.threadId ? { threadId: proposal.threadId } : {}),
-        ...(proposal.messageId ? { messageId: proposal.messageId } : {}),
-        ...(proposal.quote ? { quote: proposal.quote } : {}),
-        ...(proposal.runId ? { runId: proposal.runId } : {}),
-      },
-    };
-    const edited = input.content !== undefined;
-    const reason = `${edited ? "approved as edited" : "approved"} in review: ${proposal.reason ?? "proposed"}`.slice(
-      0,
-      LIMITS.reasonChars,
-    );
-    const content = edited ? input.content : proposal.content;
-    let memory: Memory;
-    try {
-      if (proposal.op === "insert") {
-        ({ memory } = await createMemoryOnce(writer, {
-          kind: proposal.kind ?? "memory",
-          content,
-          namespace: relativeNamespace(ctx.principal.root, proposal.namespace),
-          reason,
-        }));
-      } else if (proposal.op === "update") {
-        memory = await updateMemory(writer, proposal.memoryId as string, {
-          content,
-          expectedVersion: proposal.expectedVersion ?? undefined,
-          reason,
-        });
-      } else {
-        memory = await deleteMemory(writer, proposal.memoryId as string, {
-          expectedVersion: proposal.expectedVersion ?? undefined,
-          reason,
-        });
-      }
-    } catch (error) {
-      if (!(error instanceof MemoryConflictError)) throw error;
-      const current = await getMemory(tx, proposal.memoryId as string);
-      throw new ProposalConflictError(
-        `The memory changed since this was proposed (proposed against version ${proposal.expectedVersion}, now version ${current.version}${current.status === "deleted" ? ", deleted" : ""}): review it again.`,
-        { proposal: serializeProposal(toProposal(ctx, proposal)), memory: serializeMemory(current) },
-      );
-    }
-    const decided = await decide(tx, proposal, "approved", null, memory.id);
-    return { proposal: decided, memory };
-  });
-}
-
-/**
- * Makes the proposed instructions (or the user's edit of them) the next version, credited to the optimizer that
- * proposed them with its feedback and run. Instructions changed since it was proposed are a conflict.
- */
-async function approveInstructions(
-  ctx: MemoryContext,
-  proposal: ProposalRow,
-  edited: unknown,
-): Promise<{ proposal: Proposal; instructions: InstructionVersion }> {
-  if (edited !== undefined && typeof edited !== "string") {
-    throw new AppError("unprocessable", "Edited instructions are a text.", [
-      { path: ["content"], message: "a string" },
-    ]);
-  }
-  const grounds = (proposal.content ?? {}) as { feedbackIds?: unknown };
-  const feedbackIds = Array.isArray(grounds.feedbackIds)
-    ? grounds.feedbackIds.filter((value): value is string => typeof value === "string" && UUID.test(value))
-    : [];
-  const reason = `${edited !== undefined ? "approved as edited" : "approved"} in review: ${proposal.reason ?? "proposed"}`;
-  let instructions: InstructionVersion;
-  try {
-    instructions = await changeInstructions(ctx, {
-      text: typeof edited === "string" ? edited.trim() : (proposal.text ?? ""),
-      expectedVersion: proposal.expectedVersion ?? 0,
-      changedBy: { type: "optimizer", id: proposal.actorId },
-      reason,
-      feedbackIds,
-      ...(proposal.runId && UUID.test(proposal.runId) ? { runId: proposal.runId } : {}),
-      proposalId: proposal.id,
-    });
-  } catch (error) {
-    if (!(error instanceof InstructionsConflictError)) throw error;
-    const body = error.extras.body as { instructions: ReturnType<typeof serializeInstructions> | null } | undefined;
-    throw new ProposalConflictError(
-      `Your instructions changed since this was proposed (proposed against version ${proposal.expectedVersion ?? 0}, now version ${body?.instructions?.version ?? 0}): review it again.`,
-      { proposal: serializeProposal(toProposal(ctx, proposal)), ...body },
-    );
-  }
-  return { proposal: await decide(ctx, proposal, "approved", null), instructions };
-}
-
-export async function rejectProposal(ctx: MemoryContext, id: string, raw: RejectProposalInput = {}): Promise<Proposal> {
-  const input = parseInput(rejectProposalInputSchema, raw);
-  return withUnit(ctx, async (tx) => decide(tx, await lockPending(tx, id), "rejected", input.reason ?? null));
-}
-
-/**
  * A rejected insert with this content (same hash, or text this similar) or a pending proposal of it: the same fact
  * is suppressed like a tombstone, and is not proposed twice. Returns the proposal and how it stands.
  */
@@ -389,71 +241,7 @@ export async function matchingProposal(
   return row ?? null;
 }
 
-/** Ids of the caller's proposals still pending among `ids`. */
-export async function pendingAmong(ctx: MemoryContext, ids: readonly string[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const rows = await asUser(ctx, ({ db }) =>
-    db
-      .select({ id: memoryProposals.id })
-      .from(memoryProposals)
-      .where(
-        and(
-          eq(memoryProposals.userId, ctx.principal.userId),
-          eq(memoryProposals.status, "pending"),
-          inArray(
-            memoryProposals.id,
-            ids.filter((id) => UUID.test(id)),
-          ),
-        ),
-      ),
-  );
-  return rows.map((row) => row.id);
-}
-
-async function lockPending(ctx: MemoryContext, id: string): Promise<ProposalRow> {
-  if (!UUID.test(id)) throw new ProposalNotFoundError(id);
-  const [row] = await asUser(ctx, async (unit) => {
-    await unit.serializeUserWrites();
-    return unit.db
-      .select()
-      .from(memoryProposals)
-      .where(and(eq(memoryProposals.userId, ctx.principal.userId), eq(memoryProposals.id, id)))
-      .for("update");
-  });
-  if (!row) throw new ProposalNotFoundError(id);
-  if (row.status !== "pending") {
-    throw new ProposalConflictError(`This proposal was already ${row.status}.`, {
-      proposal: serializeProposal(toProposal(ctx, row)),
-    });
-  }
-  return row;
-}
-
-async function decide(
-  ctx: MemoryContext,
-  row: ProposalRow,
-  status: "approved" | "rejected",
-  decisionReason: string | null,
-  memoryId: string | null = row.memoryId,
-): Promise<Proposal> {
-  const [updated] = await asUser(ctx, async (unit) => {
-    const rows = await unit.db
-      .update(memoryProposals)
-      .set({ status, decisionReason, memoryId, decidedAt: ctx.clock() })
-      .where(and(eq(memoryProposals.userId, row.userId), eq(memoryProposals.id, row.id)))
-      .returning();
-    const event = proposalEvent(
-      status === "approved" ? "proposal.approved" : "proposal.rejected",
-      rows[0] as ProposalRow,
-      ctx.clock(),
-    );
-    await recordWebhookEvents(unit, [event], ctx.scheduleWebhookDeliveries);
-    return rows;
-  });
-  return toProposal(ctx, updated as ProposalRow);
-}
-
-function toProposal(ctx: MemoryContext, row: ProposalRow): Proposal {
+export function toProposal(ctx: MemoryContext, row: ProposalRow): Proposal {
   return {
     id: row.id,
     op: row.op,

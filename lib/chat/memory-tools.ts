@@ -99,7 +99,7 @@ function manageMemoryTool(
   const needsId = actions.some((action) => action !== "create");
   const inputSchema = z.strictObject({
     action: z.enum([first, ...rest]).describe(`One of: ${actions.join(", ")}.`),
-    // Bounded by the core, like every other surface's content (lib/memory/limits.ts).
+    // Bounded by the core, like every other surface's content (lib/memory/contract/limits.ts).
     content: z
       .string()
       .optional()

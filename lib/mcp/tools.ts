@@ -19,8 +19,8 @@ import {
   updateMemory,
 } from "@/lib/memory/store";
 
-// Types and descriptions only: the memory core bounds every value (lib/memory/limits.ts), so an over-limit input
-// gets the same error here as over REST or from the chat tools.
+// Types and descriptions only: the memory core bounds every value (lib/memory/contract/limits.ts), so an over-limit
+// input gets the same error here as over REST or from the chat tools.
 const namespace = z
   .array(z.string())
   .describe(

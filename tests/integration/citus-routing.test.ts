@@ -151,7 +151,7 @@ describe.skipIf(!coordinatorUrl)("per-user statements on Citus are planned on on
     await expectSingleShard(async () => {
       const memory = await createMemory(ctx, { content: "I play the cello on Sundays" });
       await createMemories(ctx, [{ content: "My cat is called Miso" }, { content: "I drive a blue van" }]);
-      // A batch that counts itself into the statistics (lib/memory/bulk-statistics.ts).
+      // A batch that counts itself into the statistics (lib/memory/store/bulk-statistics.ts).
       await createMemories(
         ctx,
         Array.from({ length: COUNTED_TOGETHER_FROM }, (_, i) => ({ content: `Plant ${i} needs water on day ${i}` })),

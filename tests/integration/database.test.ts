@@ -100,7 +100,7 @@ describeEachDatabase("database layer", (use, backend) => {
       }),
   );
 
-  // Citus cannot route a generic plan of it: there PostgreSQL chooses (lib/memory/search.ts).
+  // Citus cannot route a generic plan of it: there PostgreSQL chooses (lib/memory/search/search.ts).
   it.skipIf(backend !== "postgres")("plans a search's ranking statement once per connection, not on every search", () =>
     onOneConnection(async (ctx, database) => {
       const items = Array.from({ length: 20 }, (_, item) => ({

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { instantValue, kindInput, namespaceInput } from "./inputs";
 import { SOURCE_TYPES } from "./shapes";
 
-// The filter language callers send, apart from its SQL (./filters.ts), so the SDK can compile it in.
+// The filter language callers send, apart from its SQL (lib/memory/store/filters.ts), so the SDK can compile it in.
 
 /** A field path inside metadata or content: `priority`, `project.name` (up to four levels). */
 const fieldPath = z.string().regex(/^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64}){0,3}$/, "invalid field name");

@@ -19,7 +19,7 @@ export const metadataInput = z
   );
 export const reasonInput = z.string().max(LIMITS.reasonChars);
 export const queryInput = z.string().trim().min(1).max(LIMITS.queryChars);
-/** Content is shaped by its kind (./kinds.ts); here it only has to be present. */
+/** Content is shaped by its kind (lib/memory/core/kinds.ts); here it only has to be present. */
 export const contentInput = z.unknown().refine((value) => value !== undefined, "content is required");
 
 export const provenanceInput = z.strictObject({

@@ -1,7 +1,8 @@
 import { ValidationError } from "@/lib/errors";
 import { LIMITS } from "./limits";
 
-// The namespace rules callers meet, apart from the SQL over namespaces (./namespace.ts), so the SDK can compile them in.
+// The namespace rules callers meet, apart from the SQL over namespaces (lib/memory/core/namespace.ts), so the SDK can
+// compile them in.
 
 /** Checks a caller-supplied (relative) namespace and returns a copy. */
 export function validateNamespace(segments: readonly unknown[], label = "namespace"): string[] {

@@ -1,9 +1,9 @@
 import { z } from "zod";
 
 /**
- * The one memory shape: these schemas are the source of the core's types (./types.ts), of what the serialisers
- * emit (./serialize.ts), of the OpenAPI document (lib/api/openapi.ts) and of the SDK's types (sdk/). They import only
- * zod, so the SDK can compile them in.
+ * The one memory shape: these schemas are the source of the core's types (lib/memory/store/types.ts), of what the
+ * serialisers emit (lib/memory/store/serialize.ts), of the OpenAPI document (lib/api/openapi/) and of the SDK's types
+ * (sdk/). They import only zod, so the SDK can compile them in.
  */
 export const ACTOR_TYPES = ["user", "agent", "extractor", "api", "admin"] as const;
 export type ActorType = (typeof ACTOR_TYPES)[number];

@@ -23,7 +23,8 @@ import { getSettings, type ReviewMode } from "./settings";
 /**
  * Review routing (docs/memory-model.md), in the core so every model-driven path obeys it: the chat's tools and the
  * manager write through these, each with one ReviewTurn per chat turn or extraction run. Writes by people and by apps
- * with a key are theirs to make and apply directly; rules still bind apps (./rules.ts, enforced by the store).
+ * with a key are theirs to make and apply directly; rules still bind apps (lib/memory/store/rules.ts, enforced by the
+ * store).
  */
 export interface ReviewTurn {
   /** Model-initiated deletes asked for so far in this turn or run. */

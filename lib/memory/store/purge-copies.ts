@@ -186,7 +186,7 @@ async function scrubSummaries(tx: Db, userId: string, memoryId: string, needles:
  * memories, versions and proposals it gave rise to, the quotes in its extraction runs' ops and any of their prose
  * (reasons, errors) repeating a message, and the source quotes in webhook payloads. The memories and proposals stay:
  * their source keeps its type and the thread's id, and no longer names a message (`threadDeleted` in the API, see
- * ./store.ts). The recall log (memory_access) and the cost ledger hold ids only. Runs in the deleting transaction.
+ * ./rows.ts). The recall log (memory_access) and the cost ledger hold ids only. Runs in the deleting transaction.
  */
 export async function eraseThreadWords(
   tx: Db,

@@ -1,7 +1,7 @@
 import type { MemoryJson, MemoryVersionJson, SearchResultJson } from "@/lib/memory/contract";
 import type { Memory, MemoryVersion, SearchResult } from "./types";
 
-/** The memory JSON of the HTTP contract (docs/api.md), as ./shapes.ts defines it. */
+/** The memory JSON of the HTTP contract (docs/api.md), as lib/memory/contract/shapes.ts defines it. */
 export function serializeMemory(memory: Memory): MemoryJson {
   return {
     id: memory.id,

@@ -5,8 +5,8 @@ export type MemoryOp = (typeof MEMORY_OPS)[number];
 export type MemorySource = MemoryJson["source"];
 
 /**
- * A memory as the core returns it: the JSON shape (./shapes.ts) with dates as Dates, plus what only the server
- * needs. Namespace relative to the caller's root; `content` is null once purged.
+ * A memory as the core returns it: the JSON shape (lib/memory/contract/shapes.ts) with dates as Dates, plus what only
+ * the server needs. Namespace relative to the caller's root; `content` is null once purged.
  */
 export interface Memory extends Omit<MemoryJson, "createdAt" | "updatedAt" | "validFrom" | "validTo"> {
   validFrom: Date | null;

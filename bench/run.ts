@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { openPglite } from "@/lib/db/client";
-import { warmWordLexemes } from "@/lib/memory";
+import { warmWordLexemes } from "@/lib/memory/search";
 import { generateConversations, type SpeakerStyle } from "./data/conversations";
 import { type BenchQuery, generateUser } from "./data/generator";
 import { bucketsOf, scales, totalMemories } from "./data/scales";

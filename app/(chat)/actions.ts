@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { sessionAction } from "@/lib/api/session-action";
 import { deleteThread, listThreads, renameThread, ThreadNotFoundError } from "@/lib/chat/threads";
-import { LIMITS } from "@/lib/memory";
+import { LIMITS } from "@/lib/memory/contract";
 
 const threadId = z.string().regex(/^[\w-]{1,100}$/);
 const title = z

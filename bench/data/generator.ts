@@ -1,4 +1,4 @@
-import { defaultKinds, prepareContent } from "@/lib/memory/kinds";
+import { defaultKinds, prepareContent } from "@/lib/memory/core";
 import { Random, withTypo } from "./random";
 import {
   chores,

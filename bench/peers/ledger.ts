@@ -3,16 +3,10 @@ import { type SQL, sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type { Database, Db } from "@/lib/db/client";
 import { asUser } from "@/lib/db/unit-of-work";
-import {
-  createMemories,
-  createMemory,
-  embedMissing,
-  type MemoryContext,
-  SEARCH_MODES,
-  type SearchMode,
-  searchMemories,
-  systemClock,
-} from "@/lib/memory";
+import { SEARCH_MODES, type SearchMode } from "@/lib/memory/contract";
+import { type MemoryContext, systemClock } from "@/lib/memory/core";
+import { embedMissing, searchMemories } from "@/lib/memory/search";
+import { createMemories, createMemory } from "@/lib/memory/store";
 import type { GeneratedMemory } from "../data/generator";
 import { asQuery, type EmbeddingMeter } from "../embedding";
 import { type BenchStore, chunks, LOAD_CHUNK } from "./store";

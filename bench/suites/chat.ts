@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { OfflineLanguageModel } from "@/lib/ai/offline/model";
 import { startChatTurn } from "@/lib/chat/turn";
-import type { MemoryContext } from "@/lib/memory";
+import type { MemoryContext } from "@/lib/memory/core";
 import { type LatencySummary, summarize } from "../metrics";
 
 export interface ChatFigure {

@@ -1,7 +1,7 @@
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { OfflineLanguageModel } from "@/lib/ai/offline/model";
 import { ensureThread, writeMessagesFrom } from "@/lib/chat/threads";
-import type { MemoryContext } from "@/lib/memory";
+import type { MemoryContext } from "@/lib/memory/core";
 import { runExtraction } from "@/lib/memory/extraction";
 import { type LatencySummary, summarize } from "../metrics";
 

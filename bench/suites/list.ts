@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { encodeCursor } from "@/lib/db/keyset";
-import { listMemories, type MemoryContext } from "@/lib/memory";
+import type { MemoryContext } from "@/lib/memory/core";
+import { listMemories } from "@/lib/memory/store";
 import { type LatencySummary, summarize, timed } from "../metrics";
 
 export const LIST_PAGE_SIZE = 50;

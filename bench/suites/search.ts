@@ -1,5 +1,4 @@
-import type { BenchQuery } from "../data/generator";
-import { ownerOfKey } from "../data/generator";
+import { type BenchQuery, ownerOfKey } from "../data/generator";
 import { type LatencySummary, mean, recallAtK, summarize, timed } from "../metrics";
 import type { BenchStore } from "../peers/store";
 

@@ -7,7 +7,7 @@ import { editMemoryAction } from "@/app/(console)/memories/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { contentFromValues, fieldErrorsOf, fieldValues } from "@/lib/console/kind-fields";
-import type { MemoryJson } from "@/lib/memory";
+import type { MemoryJson } from "@/lib/memory/contract";
 import { KindContentFields } from "./kind-content-fields";
 import { MemoryContent } from "./memory-content";
 

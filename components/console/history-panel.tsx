@@ -1,4 +1,4 @@
-import type { MemoryVersionJson } from "@/lib/memory";
+import type { MemoryVersionJson } from "@/lib/memory/contract";
 import { Badge } from "./badges";
 import { formatActor, formatDateTime, formatValidity } from "./format";
 import { RevertButton } from "./revert-button";

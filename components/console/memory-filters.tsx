@@ -2,7 +2,7 @@ import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { type ListQuery, listHref, SORTS } from "@/lib/console/list-query";
-import { SOURCE_TYPES } from "@/lib/memory";
+import { SOURCE_TYPES } from "@/lib/memory/contract";
 
 const selectClass = "h-9 w-full rounded-md border border-input bg-background px-2 text-sm";
 

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { bulkStatusAction } from "@/app/(console)/memories/actions";
-import type { MemoryJson } from "@/lib/memory";
+import type { MemoryJson } from "@/lib/memory/contract";
 import { Badge, PinnedBadge, StatusBadge, ValidityBadge } from "./badges";
 import { ConfirmDialog } from "./confirm-dialog";
 import { formatDateTime, formatValidity } from "./format";

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { setReviewModeAction } from "@/app/(console)/memories/review/actions";
 import { Button } from "@/components/ui/button";
-import type { ReviewMode } from "@/lib/memory/settings";
+import type { ReviewMode } from "@/lib/memory/review";
 
 const MODES: Array<{ value: ReviewMode; label: string; description: string }> = [
   {

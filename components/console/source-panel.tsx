@@ -1,7 +1,7 @@
 import { MessageSquareQuote } from "lucide-react";
 import Link from "next/link";
 import { highlightQuote, type SourceMessage } from "@/lib/console/source";
-import type { MemorySource } from "@/lib/memory";
+import type { MemorySource } from "@/lib/memory/store";
 
 export const messageHref = (threadId: string, messageId: string) => `/chat/${threadId}#message-${messageId}`;
 

@@ -4,7 +4,7 @@ import { storedKey } from "@/lib/api/rate-limit";
 import { forgetUserKeys } from "@/lib/auth/api-keys";
 import { type Database, resultRows } from "@/lib/db/client";
 import { asUser } from "@/lib/db/unit-of-work";
-import { QUEUE_SCHEMA } from "@/lib/memory/queue";
+import { QUEUE_SCHEMA } from "@/lib/server/queue";
 
 /** What a deleted person's id is replaced with where it stays in someone else's record (see docs/security.md). */
 export const DELETED_ACCOUNT = "deleted-account";

@@ -3,7 +3,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { currentPrincipal } from "@/lib/auth/session";
 import { getDatabase } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import type { Actor } from "@/lib/memory";
+import type { Actor } from "@/lib/memory/core";
 import { crossSiteRefusal } from "./origin";
 import { apiKeyLimiter, type RateDecision, sessionLimiter } from "./rate-limit";
 

@@ -1,6 +1,6 @@
 import type { ApiKeyScope } from "@/lib/auth/api-keys";
 import type { Principal } from "@/lib/auth/principal";
-import type { MemoryContext } from "@/lib/memory";
+import type { MemoryContext } from "@/lib/memory/core";
 import { memoryContextFor } from "@/lib/server/memory-context";
 import { actorFor, type Caller, type KeyHeader, requireScope, resolveCaller } from "./caller";
 import { toErrorResponse } from "./errors";

@@ -1,15 +1,16 @@
 import { z } from "zod";
-import { fieldFilterSchema, statusFilterSchema } from "@/lib/memory/filter-schemas";
 import {
   createMemoryInputSchema,
+  fieldFilterSchema,
   instantInput,
   kindInput,
+  LIMITS,
   namespaceInput,
   queryInput,
   SEARCH_MODES,
+  statusFilterSchema,
   updateMemoryFields,
-} from "@/lib/memory/inputs";
-import { LIMITS } from "@/lib/memory/limits";
+} from "@/lib/memory/contract";
 
 /**
  * Request shapes of /api/v1/memories (docs/api.md), built from the core's own input fields so every limit and its

@@ -1,6 +1,11 @@
 import { z } from "zod";
-import { createFeedbackInputSchema, putInstructionsInputSchema } from "@/lib/memory/procedural-inputs";
-import { feedbackJson, instructionsJson, instructionVersionJson } from "@/lib/memory/shapes";
+import {
+  createFeedbackInputSchema,
+  feedbackJson,
+  instructionsJson,
+  instructionVersionJson,
+  putInstructionsInputSchema,
+} from "@/lib/memory/contract";
 
 /**
  * Request and response shapes of feedback and instructions (docs/memory-model.md), built from the core's input schemas.

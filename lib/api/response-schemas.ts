@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ERROR_CODES } from "@/lib/errors";
-import { memoryJson, memoryVersionJson, proposalJson, searchResultJson } from "@/lib/memory/shapes";
+import { memoryJson, memoryVersionJson, proposalJson, searchResultJson } from "@/lib/memory/contract";
 
 /**
  * Response shapes of the REST API (docs/api.md) as zod schemas, for the OpenAPI document. The routes build these

@@ -1,19 +1,17 @@
 import { z } from "zod";
-import { LIMITS } from "@/lib/memory/limits";
 import {
   approveProposalInputSchema,
   createRuleInputSchema,
-  rejectProposalInputSchema,
-  updateSettingsInputSchema,
-} from "@/lib/memory/review-inputs";
-import {
   instructionsJson,
+  LIMITS,
   memoryJson,
   PROPOSAL_STATUSES,
   proposalJson,
+  rejectProposalInputSchema,
   ruleJson,
   settingsJson,
-} from "@/lib/memory/shapes";
+  updateSettingsInputSchema,
+} from "@/lib/memory/contract";
 
 /**
  * Request and response shapes of review, rules and settings (docs/memory-model.md), built from the core's input

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
 import { type Database, getDatabase } from "@/lib/db";
 import { type ActionResult, actionFailure, type Failure, parseInput } from "@/lib/errors";
-import type { MemoryContext } from "@/lib/memory";
+import type { MemoryContext } from "@/lib/memory/core";
 import { memoryContextFor } from "@/lib/server/memory-context";
 import { actionPrincipal } from "./caller";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ApiKeyScope } from "@/lib/auth/api-keys";
 import { getDatabase } from "@/lib/db";
-import { LIMITS } from "@/lib/memory/limits";
+import { LIMITS } from "@/lib/memory/contract";
 import { createWebhookInput, webhookDeliveryJson, webhookJson } from "@/lib/memory/webhooks";
 import { type Caller, requireScope } from "./caller";
 

@@ -34,7 +34,7 @@ export function buildInstructions(options: {
     sections.push(`${RULES_PREAMBLE}\n<rules>\n${lines.join("\n")}\n</rules>`);
   }
   if (options.recalled.length > 0) {
-    // Each memory in the shape the tools answer with (lib/memory/vocabulary.ts); the score is for the disclosure.
+    // Each memory in the shape the tools answer with (lib/memory/contract/vocabulary.ts); the score is for the disclosure.
     const lines = options.recalled.map(({ score: _score, ...memory }) => dataLine(memory));
     sections.push(`${MEMORY_DATA_PREAMBLE}\n<memories>\n${lines.join("\n")}\n</memories>`);
   }

@@ -1,4 +1,7 @@
-import { LIMITS, listMemories, type MemoryContext, searchMemories, toModelMemory } from "@/lib/memory";
+import { LIMITS, toModelMemory } from "@/lib/memory/contract";
+import type { MemoryContext } from "@/lib/memory/core";
+import { searchMemories } from "@/lib/memory/search";
+import { listMemories } from "@/lib/memory/store";
 import type { RecalledMemory } from "./types";
 
 const RECALL_LIMIT = 5;

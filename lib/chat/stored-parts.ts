@@ -1,7 +1,7 @@
 import type { ChatMessage } from "./types";
 
 /**
- * Answers stored before the memory tools answered in the model-facing shape (lib/memory/vocabulary.ts) carry a
+ * Answers stored before the memory tools answered in the model-facing shape (lib/memory/contract/vocabulary.ts) carry a
  * memory's words as `content`; read here as `text`, so an old chat shows, and is replayed to the model, like a new one.
  */
 export function upgradeStoredParts(parts: unknown[]): ChatMessage["parts"] {

@@ -3,7 +3,7 @@ import { afterPosition, decodeCursor, type KeysetOrder, keysetPage, orderBy } fr
 import { messages, threads } from "@/lib/db/schema";
 import { asUser, type UserBinding } from "@/lib/db/unit-of-work";
 import { AppError } from "@/lib/errors";
-import { eraseThreadWords } from "@/lib/memory/purge-copies";
+import { eraseThreadWords } from "@/lib/memory/store";
 import { upgradeStoredParts } from "./stored-parts";
 import type { ChatMessage } from "./types";
 

@@ -12,23 +12,16 @@ import { describeModelFailure } from "@/lib/ai/failures";
 import { SUMMARIZE_INSTRUCTIONS, TITLE_INSTRUCTIONS } from "@/lib/ai/prompts";
 import { AppError } from "@/lib/errors";
 import { logFailure } from "@/lib/log";
-import {
-  addUsage,
-  createMemoryTools,
-  currentInstructions,
-  LIMITS,
-  listRules,
-  type MemoryContext,
-  type Pricing,
-  recordUsage,
-  type TokenUsage,
-  tokensOnDay,
-  withUnit,
-} from "@/lib/memory";
+import { LIMITS } from "@/lib/memory/contract";
+import { type MemoryContext, withUnit } from "@/lib/memory/core";
+import { currentInstructions } from "@/lib/memory/procedural";
+import { listRules } from "@/lib/memory/store";
+import { addUsage, type Pricing, recordUsage, type TokenUsage, tokensOnDay } from "@/lib/memory/usage";
 import { recordMemoryAccess } from "./access-log";
 import { planContextWindow, transcript } from "./context-window";
 import { answerStream } from "./endings";
 import { buildInstructions } from "./instructions";
+import { createMemoryTools } from "./memory-tools";
 import { recallMemories } from "./recall";
 import type { ChatRequest } from "./request";
 import {

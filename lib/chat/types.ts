@@ -1,9 +1,10 @@
 import type { InferUITools, UIMessage } from "ai";
-import type { createMemoryTools, MemoryHit } from "@/lib/memory";
+import type { MemoryHit } from "@/lib/memory/contract";
+import type { createMemoryTools } from "./memory-tools";
 
 /**
  * A memory that was put in front of the model for an answer, as the "Memories used" disclosure shows it: the
- * model-facing shape (lib/memory/vocabulary.ts) with its score; `pinned` when the user pinned it (recalled every turn).
+ * model-facing shape (lib/memory/contract/vocabulary.ts) with its score; `pinned` when the user pinned it (recalled every turn).
  */
 export type RecalledMemory = MemoryHit;
 

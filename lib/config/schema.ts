@@ -84,10 +84,15 @@ function text(accepts = "text"): Kind<z.ZodString> {
 }
 
 const MODEL_ID_ACCEPTS = `\`${OFFLINE_MODEL_ID}\` or \`provider:model\` (provider: ${MODEL_PROVIDERS.join(", ")})`;
-const providerModel = new RegExp(`^(${MODEL_PROVIDERS.join("|")}):\\S+$`);
-const isModelId = (id: string) => id === OFFLINE_MODEL_ID || providerModel.test(id);
+/** `provider:model` with a provider of `providers` and a model name without blanks. */
+function namesProviderModel(id: string, providers: readonly string[]): boolean {
+  const colon = id.indexOf(":");
+  const model = id.slice(colon + 1);
+  return colon > 0 && providers.includes(id.slice(0, colon)) && model.length > 0 && !/\s/.test(model);
+}
+const isModelId = (id: string) => id === OFFLINE_MODEL_ID || namesProviderModel(id, MODEL_PROVIDERS);
 /** Embedding models may also name the bundled encoder's provider, `local`. */
-const embeddingProviderModel = new RegExp(`^(local|${MODEL_PROVIDERS.join("|")}):\\S+$`);
+const isEmbeddingModelId = (id: string) => namesProviderModel(id, ["local", ...MODEL_PROVIDERS]);
 
 function modelId(): Kind<z.ZodString> {
   return { schema: z.string().refine(isModelId, mustBe(MODEL_ID_ACCEPTS)), accepts: MODEL_ID_ACCEPTS };
@@ -114,7 +119,7 @@ function embeddingModel() {
   const schema = z
     .string()
     .transform((raw) => (["local", "none"].includes(raw.toLowerCase()) ? raw.toLowerCase() : raw))
-    .refine((id) => id === "local" || id === "none" || embeddingProviderModel.test(id), mustBe(accepts));
+    .refine((id) => id === "local" || id === "none" || isEmbeddingModelId(id), mustBe(accepts));
   return { schema, accepts };
 }
 

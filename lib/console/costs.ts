@@ -1,7 +1,7 @@
 import { and, count, eq, gte, lt } from "drizzle-orm";
 import { extractionRuns } from "@/lib/db/schema";
 import { asUser, type UserBinding } from "@/lib/db/unit-of-work";
-import { type DayUsage, dailyUsage, spentOnDay, utcDay } from "@/lib/memory";
+import { type DayUsage, dailyUsage, spentOnDay, utcDay } from "@/lib/memory/usage";
 
 export interface BudgetStatus {
   /** The daily budget in USD; null when none is set. */

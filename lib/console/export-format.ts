@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MAX_BATCH_BODY_BYTES } from "@/lib/api/memory-requests";
-import { LIMITS } from "@/lib/memory/limits";
+import { LIMITS } from "@/lib/memory/contract";
 
 export const EXPORT_FORMAT = "memory-ledger/export";
 export const EXPORT_VERSION = 1;

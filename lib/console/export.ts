@@ -1,18 +1,19 @@
+import type { MemoryContext } from "@/lib/memory/core";
 import {
   instructionHistory,
   listFeedback,
-  listMemories,
-  listProposals,
-  listRules,
-  type MemoryContext,
-  memoryHistories,
   serializeFeedback,
   serializeInstructionVersion,
+} from "@/lib/memory/procedural";
+import { listProposals, serializeProposal } from "@/lib/memory/review";
+import {
+  listMemories,
+  listRules,
+  memoryHistories,
   serializeMemory,
-  serializeProposal,
   serializeRule,
   serializeVersion,
-} from "@/lib/memory";
+} from "@/lib/memory/store";
 import { EXPORT_FORMAT, EXPORT_VERSION } from "./export-format";
 
 const PAGE = 200;

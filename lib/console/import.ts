@@ -3,17 +3,10 @@ import { z } from "zod";
 import { memories } from "@/lib/db/schema";
 import { asUser } from "@/lib/db/unit-of-work";
 import { type ActionResult, AppError, type ErrorDetail, parseInput, settleAction, ValidationError } from "@/lib/errors";
-import {
-  changeInstructions,
-  createMemories,
-  currentInstructions,
-  defaultKinds,
-  deleteMemory,
-  LIMITS,
-  type MemoryContext,
-  validateNamespace,
-} from "@/lib/memory";
-import { prepareContent } from "@/lib/memory/kinds";
+import { LIMITS, validateNamespace } from "@/lib/memory/contract";
+import { defaultKinds, type MemoryContext, prepareContent } from "@/lib/memory/core";
+import { changeInstructions, currentInstructions } from "@/lib/memory/procedural";
+import { createMemories, deleteMemory } from "@/lib/memory/store";
 import { type ExportedMemory, exportFileSchema, MAX_IMPORT_BYTES, MAX_IMPORT_MEMORIES } from "./export-format";
 
 export type ImportAction = "create" | "unchanged" | "conflict" | "purged" | "invalid";

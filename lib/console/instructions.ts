@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { type ActionResult, parseInput, settleAction } from "@/lib/errors";
-import { LIMITS, type MemoryContext, putInstructions, revertInstructions } from "@/lib/memory";
+import { LIMITS } from "@/lib/memory/contract";
+import type { MemoryContext } from "@/lib/memory/core";
+import { putInstructions, revertInstructions } from "@/lib/memory/procedural";
 
 const saveInput = z.strictObject({
   text: z.string().max(LIMITS.instructionsChars),

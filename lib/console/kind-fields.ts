@@ -5,7 +5,7 @@ import {
   preferenceContent,
   procedureContent,
   tripleContent,
-} from "@/lib/memory/schemas";
+} from "@/lib/memory/contract";
 
 /** One input of a kind's edit form. */
 export interface KindField {

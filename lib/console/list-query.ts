@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { LIMITS, MEMORY_SORTS, type MemorySort, parseDottedNamespace, SOURCE_TYPES } from "@/lib/memory";
+import { LIMITS, parseDottedNamespace, SOURCE_TYPES } from "@/lib/memory/contract";
+import { MEMORY_SORTS, type MemorySort } from "@/lib/memory/store";
 
 export const SORTS: Record<MemorySort, string> = {
   updated_desc: "Recently updated",

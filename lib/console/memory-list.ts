@@ -1,4 +1,6 @@
-import { listMemories, type Memory, type MemoryContext, searchMemories } from "@/lib/memory";
+import type { MemoryContext } from "@/lib/memory/core";
+import { searchMemories } from "@/lib/memory/search";
+import { listMemories, type Memory } from "@/lib/memory/store";
 import { dateRange, type ListQuery, namespaceFilter } from "./list-query";
 
 export const PAGE_SIZE = 50;

@@ -8,19 +8,17 @@ import {
   settleAction,
   ValidationError,
 } from "@/lib/errors";
+import { LIMITS, type MemoryJson } from "@/lib/memory/contract";
+import { type MemoryContext, MemoryNotFoundError } from "@/lib/memory/core";
 import {
   deleteMemory,
   getMemory,
-  LIMITS,
-  type MemoryContext,
-  type MemoryJson,
-  MemoryNotFoundError,
   memoryHistory,
   purgeMemory,
   restoreMemory,
   serializeMemory,
   updateMemory,
-} from "@/lib/memory";
+} from "@/lib/memory/store";
 
 /**
  * What every console mutation answers: the memory as it now is, or the failure (lib/errors.ts) — for a conflict

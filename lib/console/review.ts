@@ -1,19 +1,10 @@
 import { z } from "zod";
 import { type ActionResult, AppError, parseInput, settleAction } from "@/lib/errors";
-import {
-  approveProposal,
-  createRule,
-  currentInstructions,
-  deleteRule,
-  getMemory,
-  LIMITS,
-  listProposals,
-  type MemoryContext,
-  type Proposal,
-  REVIEW_MODES,
-  rejectProposal,
-  updateSettings,
-} from "@/lib/memory";
+import { LIMITS, REVIEW_MODES } from "@/lib/memory/contract";
+import type { MemoryContext } from "@/lib/memory/core";
+import { currentInstructions } from "@/lib/memory/procedural";
+import { approveProposal, listProposals, type Proposal, rejectProposal, updateSettings } from "@/lib/memory/review";
+import { createRule, deleteRule, getMemory } from "@/lib/memory/store";
 
 /** One row of the Review page: the proposal, and the memory it would change as it stands now. */
 export interface ReviewItem {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { afterPosition, decodeCursor, type KeysetOrder, keysetPage, orderBy } from "@/lib/db/keyset";
 import { extractionRuns, threads } from "@/lib/db/schema";
 import { asUser, type UserBinding } from "@/lib/db/unit-of-work";
-import { runCosts } from "@/lib/memory";
+import { runCosts } from "@/lib/memory/usage";
 
 export type RunStatus = (typeof extractionRuns.$inferSelect)["status"];
 

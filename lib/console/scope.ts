@@ -1,8 +1,7 @@
 import { z } from "zod";
-import type { Principal } from "@/lib/auth/principal";
-import { namespaceRoot } from "@/lib/auth/principal";
+import { namespaceRoot, type Principal } from "@/lib/auth/principal";
 import type { Database } from "@/lib/db";
-import type { MemoryContext } from "@/lib/memory";
+import type { MemoryContext } from "@/lib/memory/core";
 import { memoryContextFor } from "@/lib/server/memory-context";
 import { type AdminView, recordAdminView } from "./audit";
 import { findUser, type UserSummary } from "./users";

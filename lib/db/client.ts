@@ -86,8 +86,8 @@ export async function openPglite(dataDir?: string, options: { loadDataDir?: Blob
 /**
  * How prepared statements are planned on PostgreSQL unless a transaction says otherwise: for their parameters, each
  * time, as unprepared ones were. A generic plan chosen for one user's ids or terms can be far worse for another's (a
- * re-read by 500 ids took 30–80 ms, not 2–3). Searches (lib/memory/search.ts) and bulk inserts (lib/db/bulk.ts) opt
- * out for their own statements.
+ * re-read by 500 ids took 30–80 ms, not 2–3). Searches (lib/memory/search/search.ts) and bulk inserts (lib/db/bulk.ts)
+ * opt out for their own statements.
  */
 export const PLANNED_PER_CALL = "force_custom_plan";
 

@@ -1,7 +1,5 @@
 import { z } from "zod";
-import { fieldFilterSchema } from "@/lib/memory/filter-schemas";
-import { keyInput } from "@/lib/memory/inputs";
-import { LIMITS } from "@/lib/memory/limits";
+import { fieldFilterSchema, keyInput, LIMITS } from "@/lib/memory/contract";
 
 /**
  * Request shapes of the LangGraph Agent Server's store API, as `@langchain/langgraph-sdk` sends them. Fields the SDK

@@ -1,5 +1,8 @@
 import type { z } from "zod";
 import { ValidationError } from "@/lib/errors";
+import { validateNamespace } from "@/lib/memory/contract";
+import type { MemoryContext } from "@/lib/memory/core";
+import { searchMemories } from "@/lib/memory/search";
 import {
   createMemory,
   deleteMemory,
@@ -7,11 +10,8 @@ import {
   listMemories,
   listNamespaces,
   type Memory,
-  type MemoryContext,
   replaceMemory,
-  searchMemories,
-  validateNamespace,
-} from "@/lib/memory";
+} from "@/lib/memory/store";
 import type { listNamespacesBody, putItemBody, searchItemsBody } from "./requests";
 
 /** A store item as the Agent Server returns it (snake_case timestamps). */

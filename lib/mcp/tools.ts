@@ -3,28 +3,25 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { type Caller, requireScope } from "@/lib/api/caller";
 import type { ApiKeyScope } from "@/lib/auth/api-keys";
+import { memoryToolHandlers } from "@/lib/chat/memory-tools";
 import { AppError, ERROR_TABLE, failureOf } from "@/lib/errors";
 import { logFailure } from "@/lib/log";
+import { fieldFilterSchema, LIMITS, MANAGE_MEMORY, SEARCH_MEMORY } from "@/lib/memory/contract";
+import type { MemoryContext } from "@/lib/memory/core";
+import { searchMemories } from "@/lib/memory/search";
 import {
   createMemory,
   deleteMemory,
-  fieldFilterSchema,
   getMemory,
-  LIMITS,
   listMemories,
-  MANAGE_MEMORY,
-  type MemoryContext,
-  memoryToolHandlers,
-  SEARCH_MEMORY,
-  searchMemories,
   serializeMemory,
   serializeSearchResult,
   supersedeMemory,
   updateMemory,
-} from "@/lib/memory";
+} from "@/lib/memory/store";
 
-// Types and descriptions only: the memory core bounds every value (lib/memory/limits.ts), so an over-limit input
-// gets the same error here as over REST or from the chat tools.
+// Types and descriptions only: the memory core bounds every value (lib/memory/contract/limits.ts), so an over-limit
+// input gets the same error here as over REST or from the chat tools.
 const namespace = z
   .array(z.string())
   .describe(
@@ -73,7 +70,7 @@ const deprecated = (instead: string, description: string) =>
  * A stateless MCP server for one request: every tool acts inside the caller's namespace root, and the caller's key
  * scopes decide which tools may run (read: search, get, list; write: manage, add, update, delete).
  *
- * Its tools are the chat's (lib/memory/vocabulary.ts): manage_memory and search_memory, with the same schemas,
+ * Its tools are the chat's (lib/memory/contract/vocabulary.ts): manage_memory and search_memory, with the same schemas,
  * descriptions and answers, run by the same handlers. The names it offered before stay, with their own arguments and
  * answers, so clients and programs configured with them keep working.
  */

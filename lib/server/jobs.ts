@@ -1,9 +1,9 @@
 import { configuredEmbeddingModel } from "@/lib/ai/models";
 import { config } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
-import type { MemoryContext } from "@/lib/memory";
-import { JobQueue } from "@/lib/memory/queue";
+import type { MemoryContext } from "@/lib/memory/core";
 import { clearProcessState, processState } from "@/lib/process-state";
+import { JobQueue } from "./queue";
 
 /** The process-wide queue on the process database, opened on first use; a failed open is tried again next time. */
 export function getJobQueue(): Promise<JobQueue> {

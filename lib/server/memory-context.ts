@@ -1,6 +1,7 @@
 import type { Principal } from "@/lib/auth/principal";
 import { type Database, getDatabase } from "@/lib/db";
-import { type Actor, type MemoryContext, type SourceType, systemClock } from "@/lib/memory";
+import type { SourceType } from "@/lib/memory/contract";
+import { type Actor, type MemoryContext, systemClock } from "@/lib/memory/core";
 import { memoryQuotaFor } from "./quotas";
 import { backgroundWiring } from "./wiring";
 

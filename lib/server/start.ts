@@ -3,7 +3,7 @@ import { resolveAuthSecret } from "@/lib/auth/secret";
 import { config } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
 import { logFailure, redactErrorsInConsole } from "@/lib/log";
-import { warmWordLexemes } from "@/lib/memory";
+import { warmWordLexemes } from "@/lib/memory/search";
 
 /**
  * Runs once when a Next.js server process starts: fail fast on bad configuration, open and migrate the database, and

@@ -1,8 +1,7 @@
 import { config } from "@/lib/config";
 import type { Database } from "@/lib/db";
 import { logFailure } from "@/lib/log";
-import { type MemoryContext, systemClock } from "@/lib/memory";
-import type { JobQueue } from "@/lib/memory/queue";
+import { type MemoryContext, systemClock } from "@/lib/memory/core";
 import {
   attemptDelivery,
   DEFAULT_DELIVERY,
@@ -11,6 +10,7 @@ import {
   pruneWebhookDeliveries,
   type TargetPolicy,
 } from "@/lib/memory/webhooks";
+import type { JobQueue } from "./queue";
 
 /**
  * WEBHOOK_ALLOW_PRIVATE=true lets webhooks target private and loopback addresses over plain http (tests deliver to

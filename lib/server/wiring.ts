@@ -1,5 +1,5 @@
 import { config } from "@/lib/config";
-import type { MemoryContext } from "@/lib/memory";
+import type { MemoryContext } from "@/lib/memory/core";
 import { embeddingWiring, getJobQueue } from "./jobs";
 import { webhookWiring } from "./webhooks";
 

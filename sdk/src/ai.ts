@@ -12,12 +12,12 @@ import {
   type SearchMemoryInput,
   searchMemoryInput,
   toModelMemory,
-} from "@/lib/memory/vocabulary";
+} from "@/lib/memory/contract";
 import type { MemoryClient } from "./client";
 import { MemoryLedgerError } from "./errors";
 import type { Memory } from "./types";
 
-export type { ModelMemory } from "@/lib/memory/vocabulary";
+export type { ModelMemory } from "@/lib/memory/contract";
 export type { ManageMemoryInput, ManageMemoryOutput, MemoryHit, SearchMemoryInput };
 
 export interface MemoryToolsOptions {
@@ -30,7 +30,7 @@ export interface MemoryToolsOptions {
   searchLimit?: number;
 }
 
-/** The server's chat tools, by name, schema and answer (lib/memory/vocabulary.ts), over its HTTP API. */
+/** The server's chat tools, by name, schema and answer (lib/memory/contract/vocabulary.ts), over its HTTP API. */
 export interface MemoryTools {
   manage_memory: Tool<ManageMemoryInput, ManageMemoryOutput>;
   search_memory: Tool<SearchMemoryInput, MemoryHit[]>;

@@ -37,7 +37,7 @@ import type {
   updateSettingsBody,
 } from "@/lib/api/review-requests";
 import type { usageQuery } from "@/lib/api/usage-requests";
-import type { MemoryJson, MemoryVersionJson, SearchResultJson } from "@/lib/memory/shapes";
+import type { MemoryJson, MemoryVersionJson, SearchResultJson } from "@/lib/memory/contract";
 
 // What the client sends and gets, inferred from the schemas the server validates with and answers by.
 

@@ -1,6 +1,7 @@
 import "../support/route-mocks";
 import { beforeEach, expect, it } from "vitest";
-import { listMemories, type MemoryJson } from "@/lib/memory";
+import type { MemoryJson } from "@/lib/memory/contract";
+import { listMemories } from "@/lib/memory/store";
 import { call } from "../api-keys/support";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";

@@ -1,7 +1,7 @@
 import "../support/route-mocks";
 import { sql } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
-import { recordUsage } from "@/lib/memory";
+import { recordUsage } from "@/lib/memory/usage";
 import { finalMessage } from "../chat/support";
 import { bindingFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";

@@ -3,7 +3,7 @@ import type { SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import type { Database } from "@/lib/db/client";
-import { createMemory } from "@/lib/memory";
+import { createMemory } from "@/lib/memory/store";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { restoreEnv, setEnv } from "../support/env";

@@ -1,6 +1,6 @@
 import "../support/route-mocks";
 import { beforeEach, expect, it } from "vitest";
-import type { MemoryJson, MemoryVersionJson } from "@/lib/memory";
+import type { MemoryJson, MemoryVersionJson } from "@/lib/memory/contract";
 import { createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { principalFor, routeHarness } from "../support/route-harness";

@@ -1,6 +1,6 @@
 import "../support/route-mocks";
 import { beforeEach, expect, it } from "vitest";
-import type { MemoryJson } from "@/lib/memory";
+import type { MemoryJson } from "@/lib/memory/contract";
 import { runExtraction } from "@/lib/memory/extraction";
 import { addExchange, rawManager, scriptedManager } from "../extraction/support";
 import { contextFor, createUser } from "../memory/support";

@@ -3,7 +3,7 @@ import { createModelRegistry, languageModel } from "@/lib/ai/registry";
 import { getThread, loadMessages } from "@/lib/chat/threads";
 import { startChatTurn } from "@/lib/chat/turn";
 import { parseConfig } from "@/lib/config";
-import { listMemories } from "@/lib/memory";
+import { listMemories } from "@/lib/memory/store";
 import { bindingFor, contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { type OpenAIStub, startOpenAIStub } from "../support/openai-stub";

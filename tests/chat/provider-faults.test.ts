@@ -5,7 +5,7 @@ import { loadMessages } from "@/lib/chat/threads";
 import { startChatTurn } from "@/lib/chat/turn";
 import type { ChatMessage } from "@/lib/chat/types";
 import { parseConfig } from "@/lib/config";
-import type { MemoryContext } from "@/lib/memory";
+import type { MemoryContext } from "@/lib/memory/core";
 import { runExtraction } from "@/lib/memory/extraction";
 import { bindingFor, contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";

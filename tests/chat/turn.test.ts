@@ -7,7 +7,7 @@ import { OfflineLanguageModel } from "@/lib/ai/offline/model";
 import { getThread, loadMessages } from "@/lib/chat/threads";
 import { startChatTurn } from "@/lib/chat/turn";
 import { memoryAccess } from "@/lib/db/schema";
-import { createMemory, listMemories, memoryHistory } from "@/lib/memory";
+import { createMemory, listMemories, memoryHistory } from "@/lib/memory/store";
 import { bindingFor, contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { finalMessage } from "./support";

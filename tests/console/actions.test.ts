@@ -1,6 +1,6 @@
 import "../support/route-mocks";
 import { beforeEach, expect, it } from "vitest";
-import { createMemory, getMemory } from "@/lib/memory";
+import { createMemory, getMemory } from "@/lib/memory/store";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { principalFor, routeHarness } from "../support/route-harness";
@@ -68,7 +68,7 @@ describeEachDatabase("console server actions", (use) => {
     });
     expect(await actions.importAction({ file, apply: true })).toMatchObject({ outcome: "applied", created: 1 });
     const ctx = contextFor(use(), me);
-    const { listMemories } = await import("@/lib/memory");
+    const { listMemories } = await import("@/lib/memory/store");
     expect((await listMemories(ctx)).memories.map((memory) => memory.text)).toEqual(["Exported fact"]);
   });
 

@@ -8,7 +8,7 @@ import MemoriesPage from "@/app/(console)/memories/page";
 import ReviewPage from "@/app/(console)/memories/review/page";
 import RulesPage from "@/app/(console)/memories/rules/page";
 import { listAuditEntries } from "@/lib/console/audit";
-import { createMemory } from "@/lib/memory";
+import { createMemory } from "@/lib/memory/store";
 import { bindingFor, contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { principalFor, routeHarness } from "../support/route-harness";

@@ -1,7 +1,7 @@
 import "../support/route-mocks";
 import { sql } from "drizzle-orm";
 import { beforeEach, expect, it, vi } from "vitest";
-import { createMemory } from "@/lib/memory";
+import { createMemory } from "@/lib/memory/store";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { principalFor, routeHarness } from "../support/route-harness";

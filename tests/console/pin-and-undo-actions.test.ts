@@ -1,8 +1,8 @@
 import "../support/route-mocks";
 import { beforeEach, expect, it } from "vitest";
 import { listExtractionRuns } from "@/lib/console/runs";
-import { createMemory, getMemory, memoryHistory } from "@/lib/memory";
 import { runExtraction } from "@/lib/memory/extraction";
+import { createMemory, getMemory, memoryHistory } from "@/lib/memory/store";
 import { addExchange, scriptedManager } from "../extraction/support";
 import { bindingFor, contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";

@@ -3,16 +3,9 @@ import { and, eq } from "drizzle-orm";
 import { afterEach, expect, it } from "vitest";
 import { startChatTurn } from "@/lib/chat/turn";
 import { extractionRuns } from "@/lib/db/schema";
-import {
-  createMemory,
-  deleteMemory,
-  getMemory,
-  listMemories,
-  type MemoryContext,
-  memoryHistory,
-  updateMemory,
-} from "@/lib/memory";
+import type { MemoryContext } from "@/lib/memory/core";
 import { type ExtractionOp, runExtraction, toWireOp } from "@/lib/memory/extraction";
+import { createMemory, deleteMemory, getMemory, listMemories, memoryHistory, updateMemory } from "@/lib/memory/store";
 import { finalMessage } from "../chat/support";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";

@@ -3,15 +3,10 @@ import { and, eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { OfflineLanguageModel } from "@/lib/ai/offline/model";
 import { extractionRuns, threads } from "@/lib/db/schema";
-import {
-  createMemory,
-  deleteMemory,
-  embedMissing,
-  listMemories,
-  type MemoryContext,
-  memoryHistory,
-} from "@/lib/memory";
+import type { MemoryContext } from "@/lib/memory/core";
 import { failedRunThread, RunSupersededError, runExtraction, threadExtractionRuns } from "@/lib/memory/extraction";
+import { embedMissing } from "@/lib/memory/search";
+import { createMemory, deleteMemory, listMemories, memoryHistory } from "@/lib/memory/store";
 import { contextFor, createUser, withEmbedding } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { addExchange, scriptedManager } from "./support";

@@ -3,21 +3,21 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recallMemories } from "@/lib/chat/recall";
 import { type Database, openPostgres } from "@/lib/db/client";
+import type { MemoryContext } from "@/lib/memory/core";
+import { runExtraction } from "@/lib/memory/extraction";
+import { searchMemories } from "@/lib/memory/search";
 import {
   createMemories,
   createMemory,
   deleteMemory,
   getMemory,
   listMemories,
-  type MemoryContext,
   memoryHistory,
   purgeMemory,
   restoreMemory,
-  searchMemories,
   updateMemory,
-} from "@/lib/memory";
-import { COUNTED_TOGETHER_FROM } from "@/lib/memory/bulk-statistics";
-import { runExtraction } from "@/lib/memory/extraction";
+} from "@/lib/memory/store";
+import { COUNTED_TOGETHER_FROM } from "@/lib/memory/store/bulk-statistics";
 import { addExchange, scriptedManager } from "../extraction/support";
 import { contextFor, createUser } from "../memory/support";
 import { createCitusDatabase } from "../support/citus";
@@ -151,7 +151,7 @@ describe.skipIf(!coordinatorUrl)("per-user statements on Citus are planned on on
     await expectSingleShard(async () => {
       const memory = await createMemory(ctx, { content: "I play the cello on Sundays" });
       await createMemories(ctx, [{ content: "My cat is called Miso" }, { content: "I drive a blue van" }]);
-      // A batch that counts itself into the statistics (lib/memory/bulk-statistics.ts).
+      // A batch that counts itself into the statistics (lib/memory/store/bulk-statistics.ts).
       await createMemories(
         ctx,
         Array.from({ length: COUNTED_TOGETHER_FROM }, (_, i) => ({ content: `Plant ${i} needs water on day ${i}` })),

@@ -4,7 +4,9 @@ import { eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { type Database, openPostgres, resultRows } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
-import { createMemoryBatch, type MemoryContext, searchMemories } from "@/lib/memory";
+import type { MemoryContext } from "@/lib/memory/core";
+import { searchMemories } from "@/lib/memory/search";
+import { createMemoryBatch } from "@/lib/memory/store";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 
@@ -98,7 +100,7 @@ describeEachDatabase("database layer", (use, backend) => {
       }),
   );
 
-  // Citus cannot route a generic plan of it: there PostgreSQL chooses (lib/memory/search.ts).
+  // Citus cannot route a generic plan of it: there PostgreSQL chooses (lib/memory/search/search.ts).
   it.skipIf(backend !== "postgres")("plans a search's ranking statement once per connection, not on every search", () =>
     onOneConnection(async (ctx, database) => {
       const items = Array.from({ length: 20 }, (_, item) => ({

@@ -3,7 +3,7 @@ import { Client } from "@langchain/langgraph-sdk";
 import { beforeEach, expect, it } from "vitest";
 import { MAX_SEARCH_OFFSET } from "@/lib/langgraph/requests";
 import { listItemNamespaces } from "@/lib/langgraph/store";
-import { createMemories } from "@/lib/memory";
+import { createMemories } from "@/lib/memory/store";
 import { routeFetch } from "../api-keys/dispatch";
 import { call, principalFor } from "../api-keys/support";
 import { contextFor, createUser } from "../memory/support";

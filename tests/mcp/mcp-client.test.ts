@@ -4,8 +4,9 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { asSchema, type FlexibleSchema } from "ai";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, expect, it } from "vitest";
+import { createMemoryTools } from "@/lib/chat/memory-tools";
 import { memories } from "@/lib/db/schema";
-import { createMemoryTools, manageMemoryOutput, memoryHit } from "@/lib/memory";
+import { manageMemoryOutput, memoryHit } from "@/lib/memory/contract";
 import { routeFetch } from "../api-keys/dispatch";
 import { call, principalFor } from "../api-keys/support";
 import { contextFor, createUser } from "../memory/support";

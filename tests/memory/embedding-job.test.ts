@@ -1,16 +1,10 @@
 import { MockEmbeddingModelV4 } from "ai/test";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import {
-  createMemories,
-  createMemory,
-  embeddingBacklog,
-  embeddingBacklogAcrossUsers,
-  embedMissing,
-  type MemoryContext,
-  searchMemories,
-} from "@/lib/memory";
-import { JobQueue } from "@/lib/memory/queue";
+import type { MemoryContext } from "@/lib/memory/core";
+import { embeddingBacklog, embeddingBacklogAcrossUsers, embedMissing, searchMemories } from "@/lib/memory/search";
+import { createMemories, createMemory } from "@/lib/memory/store";
+import { JobQueue } from "@/lib/server/queue";
 import { describeEachDatabase } from "../support/databases";
 import { contextFor, createUser } from "./support";
 

@@ -1,16 +1,8 @@
 import { expect, it } from "vitest";
-import {
-  contentHash,
-  createMemoryTools,
-  deleteMemory,
-  getMemory,
-  listMemories,
-  memoryHistory,
-  NamespaceTemplateError,
-  resolveNamespaceTemplate,
-  searchMemories,
-  updateMemory,
-} from "@/lib/memory";
+import { createMemoryTools } from "@/lib/chat/memory-tools";
+import { contentHash, NamespaceTemplateError, resolveNamespaceTemplate } from "@/lib/memory/core";
+import { searchMemories } from "@/lib/memory/search";
+import { deleteMemory, getMemory, listMemories, memoryHistory, updateMemory } from "@/lib/memory/store";
 import { describeEachDatabase } from "../support/databases";
 import { contextFor, createUser } from "./support";
 

@@ -2,14 +2,15 @@ import { sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "@/lib/errors";
+import { parseDottedNamespace } from "@/lib/memory/contract";
 import {
   absoluteNamespace,
+  intArray,
   NamespaceTemplateError,
-  parseDottedNamespace,
   relativeNamespace,
   resolveNamespaceTemplate,
-} from "@/lib/memory";
-import { intArray, textArray } from "@/lib/memory/namespace";
+  textArray,
+} from "@/lib/memory/core";
 import { describeEachDatabase } from "../support/databases";
 
 describe("namespace templates", () => {

@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { createMemory, createMemoryTools, deleteMemory, QuotaExceededError } from "@/lib/memory";
+import { createMemoryTools } from "@/lib/chat/memory-tools";
+import { QuotaExceededError } from "@/lib/memory/core";
 import { runExtraction } from "@/lib/memory/extraction";
+import { createMemory, deleteMemory } from "@/lib/memory/store";
 import { addExchange, scriptedManager } from "../extraction/support";
 import { describeEachDatabase } from "../support/databases";
 import { contextFor, createUser } from "./support";

@@ -1,15 +1,15 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
+import type { MemoryContext } from "@/lib/memory/core";
+import { searchMemories } from "@/lib/memory/search";
 import {
   createMemories,
   createMemory,
   deleteMemory,
-  type MemoryContext,
   purgeMemory,
   restoreMemory,
-  searchMemories,
   updateMemory,
-} from "@/lib/memory";
+} from "@/lib/memory/store";
 import { describeEachDatabase } from "../support/databases";
 import { contextFor, createUser, dumpAllRows } from "./support";
 

@@ -1,17 +1,17 @@
 import { expect, it } from "vitest";
 import { ValidationError } from "@/lib/errors";
+import { MemoryNotFoundError } from "@/lib/memory/core";
+import { searchMemories } from "@/lib/memory/search";
 import {
   createMemory,
   deleteMemory,
   getMemory,
   listMemories,
   listNamespaces,
-  MemoryNotFoundError,
   memoryHistory,
   purgeMemory,
-  searchMemories,
   updateMemory,
-} from "@/lib/memory";
+} from "@/lib/memory/store";
 import { describeEachDatabase } from "../support/databases";
 import { contextFor, createUser } from "./support";
 

@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { asUser } from "@/lib/db/unit-of-work";
-import { createMemories, type MemoryContext, searchMemories } from "@/lib/memory";
-import { filterConditions } from "@/lib/memory/filters";
-import { lexicalRanking } from "@/lib/memory/lexical";
+import type { MemoryContext } from "@/lib/memory/core";
+import { searchMemories } from "@/lib/memory/search";
+import { lexicalRanking } from "@/lib/memory/search/lexical";
+import { createMemories, filterConditions } from "@/lib/memory/store";
 import { describeEachDatabase } from "../support/databases";
 import { contextFor, createUser } from "./support";
 

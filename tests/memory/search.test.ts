@@ -2,16 +2,9 @@ import { MockEmbeddingModelV4 } from "ai/test";
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { ValidationError } from "@/lib/errors";
-import {
-  createMemories,
-  createMemory,
-  deleteMemory,
-  embedMissing,
-  type MemoryContext,
-  purgeMemory,
-  searchMemories,
-  updateMemory,
-} from "@/lib/memory";
+import type { MemoryContext } from "@/lib/memory/core";
+import { embedMissing, searchMemories } from "@/lib/memory/search";
+import { createMemories, createMemory, deleteMemory, purgeMemory, updateMemory } from "@/lib/memory/store";
 import { describeEachDatabase } from "../support/databases";
 import { contextFor, createUser, withEmbedding } from "./support";
 

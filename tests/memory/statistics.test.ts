@@ -8,8 +8,8 @@ import {
   replaceMemory,
   restoreMemory,
   updateMemory,
-} from "@/lib/memory";
-import { COUNTED_TOGETHER_FROM } from "@/lib/memory/bulk-statistics";
+} from "@/lib/memory/store";
+import { COUNTED_TOGETHER_FROM } from "@/lib/memory/store/bulk-statistics";
 import { describeEachDatabase } from "../support/databases";
 import { contextFor, createUser, dumpAllRows, expectStatisticsRecomputed } from "./support";
 
@@ -49,7 +49,8 @@ describeEachDatabase("search statistics kept by row triggers", (use) => {
       { content: "Drives to work on Mondays" },
     ]);
     await createMemories(carol, [{ content: "Carol keeps bees" }, { content: "Honey from the bees" }]);
-    // A batch large enough to be counted set-wise rather than by the insert trigger (lib/memory/bulk-statistics.ts).
+    // A batch large enough to be counted set-wise rather than by the insert trigger
+    // (lib/memory/store/bulk-statistics.ts).
     await createMemories(
       carol,
       Array.from({ length: COUNTED_TOGETHER_FROM + 3 }, (_, i) => ({

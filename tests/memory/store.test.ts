@@ -3,21 +3,23 @@ import { z } from "zod";
 import { ValidationError } from "@/lib/errors";
 import {
   createKindRegistry,
-  createMemory,
   defineKind,
+  MemoryConflictError,
+  MemoryNotFoundError,
+  PayloadTooLargeError,
+  renderFields,
+} from "@/lib/memory/core";
+import {
+  createMemory,
   deleteMemory,
   getMemory,
   listMemories,
-  MemoryConflictError,
-  MemoryNotFoundError,
   memoryHistory,
-  PayloadTooLargeError,
   purgeMemory,
-  renderFields,
   restoreMemory,
   serializeMemory,
   updateMemory,
-} from "@/lib/memory";
+} from "@/lib/memory/store";
 import { describeEachDatabase } from "../support/databases";
 import { contextFor, createUser, dumpAllRows } from "./support";
 

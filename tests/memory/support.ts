@@ -3,7 +3,8 @@ import { sql } from "drizzle-orm";
 import { expect } from "vitest";
 import type { Database } from "@/lib/db/client";
 import type { UserBinding } from "@/lib/db/unit-of-work";
-import { embedMissing, type MemoryContext } from "@/lib/memory";
+import type { MemoryContext } from "@/lib/memory/core";
+import { embedMissing } from "@/lib/memory/search";
 
 /** A user row (memories reference users) and its id. */
 export async function createUser(database: Database): Promise<string> {

@@ -1,15 +1,15 @@
 import { expect, it } from "vitest";
+import { createMemoryTools } from "@/lib/chat/memory-tools";
 import { recallMemories } from "@/lib/chat/recall";
+import { searchMemories } from "@/lib/memory/search";
 import {
   createMemory,
-  createMemoryTools,
   getMemory,
   listMemories,
   memoryHistory,
-  searchMemories,
   supersedeMemory,
   updateMemory,
-} from "@/lib/memory";
+} from "@/lib/memory/store";
 import { describeEachDatabase } from "../support/databases";
 import { contextFor, createUser } from "./support";
 

@@ -2,18 +2,10 @@ import { generateText, isStepCount } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { expect, it } from "vitest";
 import { z } from "zod";
-import {
-  createMemory,
-  createMemoryTools,
-  getMemory,
-  type ManageMemoryInput,
-  type MemoryContext,
-  manageMemoryOutput,
-  memoryHistory,
-  memoryHit,
-  NamespaceTemplateError,
-  toModelMemory,
-} from "@/lib/memory";
+import { createMemoryTools } from "@/lib/chat/memory-tools";
+import { type ManageMemoryInput, manageMemoryOutput, memoryHit, toModelMemory } from "@/lib/memory/contract";
+import { type MemoryContext, NamespaceTemplateError } from "@/lib/memory/core";
+import { createMemory, getMemory, memoryHistory } from "@/lib/memory/store";
 import { describeEachDatabase } from "../support/databases";
 import { contextFor, createUser } from "./support";
 

@@ -1,7 +1,8 @@
 import { expect, it } from "vitest";
 import { asUser, type UnitOfWork } from "@/lib/db/unit-of-work";
-import { lexemesOfWords, warmWordLexemes } from "@/lib/memory/word-lexemes";
-import { relatedWordsIn } from "@/lib/memory/wordnet";
+import { warmWordLexemes } from "@/lib/memory/search";
+import { lexemesOfWords } from "@/lib/memory/search/word-lexemes";
+import { relatedWordsIn } from "@/lib/memory/search/wordnet";
 import { describeEachDatabase } from "../support/databases";
 import { contextFor, createUser } from "./support";
 

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { revertInstructionsTo, saveInstructions } from "@/lib/console/instructions";
-import { instructionHistory } from "@/lib/memory";
+import { instructionHistory } from "@/lib/memory/procedural";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 

@@ -2,17 +2,11 @@ import { expect, it } from "vitest";
 import { deleteThread } from "@/lib/chat/threads";
 import { exportNamespace } from "@/lib/console/export";
 import { importNamespace } from "@/lib/console/import";
-import {
-  changeInstructions,
-  createFeedback,
-  createMemory,
-  instructionHistory,
-  listFeedback,
-  type MemoryContext,
-  purgeMemory,
-  updateSettings,
-} from "@/lib/memory";
+import type { MemoryContext } from "@/lib/memory/core";
 import { runOptimizer } from "@/lib/memory/optimizer";
+import { changeInstructions, createFeedback, instructionHistory, listFeedback } from "@/lib/memory/procedural";
+import { updateSettings } from "@/lib/memory/review";
+import { createMemory, purgeMemory } from "@/lib/memory/store";
 import { addExchange, rawManager } from "../extraction/support";
 import { contextFor, createUser, dumpAllRows } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";

@@ -1,7 +1,8 @@
 import { zodSchema } from "@ai-sdk/provider-utils";
 import { generateText, Output } from "ai";
 import { describe, expect, it } from "vitest";
-import { checkAnswer, optimizerAnswerSchema } from "@/lib/memory/optimizer";
+import { checkAnswer } from "@/lib/memory/optimizer/answer";
+import { optimizerAnswerSchema } from "@/lib/memory/optimizer/prompt";
 import { type ProviderCase, providerCases } from "../providers/cases";
 import { type StrictTarget, strictFindings } from "../providers/strict-rules";
 import { startProviderStub } from "../support/provider-stubs";

@@ -7,18 +7,16 @@ import { followPreferences, preferencesIn } from "@/lib/ai/offline/preferences";
 import { buildInstructions } from "@/lib/chat/instructions";
 import { startChatTurn } from "@/lib/chat/turn";
 import { answerFeedback, modelUsage, optimizerRuns } from "@/lib/db/schema";
+import type { MemoryContext } from "@/lib/memory/core";
+import { runOptimizer } from "@/lib/memory/optimizer";
 import {
-  approveProposal,
   changeInstructions,
   createFeedback,
   currentInstructions,
   instructionHistory,
   listFeedback,
-  listProposals,
-  type MemoryContext,
-  updateSettings,
-} from "@/lib/memory";
-import { runOptimizer } from "@/lib/memory/optimizer";
+} from "@/lib/memory/procedural";
+import { approveProposal, listProposals, updateSettings } from "@/lib/memory/review";
 import { finalMessage } from "../chat/support";
 import { addExchange, rawManager } from "../extraction/support";
 import { contextFor, createUser } from "../memory/support";

@@ -13,7 +13,7 @@ import {
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { idleTimeoutMiddleware, ModelTimeoutError } from "@/lib/ai/idle-timeout";
-import { askManager } from "@/lib/memory/extraction/run";
+import { askManager } from "@/lib/memory/extraction/manager";
 import { type ProviderStub, type StubScript, startProviderStub } from "../support/provider-stubs";
 import { type ProviderCase, providerCases } from "./cases";
 

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, expect, it, vi } from "vitest";
 import { type Database, openPglite } from "@/lib/db/client";
-import { EXTRACTION_QUEUE } from "@/lib/memory/queue";
+import { EXTRACTION_QUEUE } from "@/lib/server/queue";
 
 const state = { failures: 1, database: undefined as Database | undefined };
 vi.mock("@/lib/db", () => ({

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/client";
-import { parseExtractionPrompt } from "@/lib/memory/extraction/prompt";
-import { EXTRACTION_QUEUE, JobQueue } from "@/lib/memory/queue";
+import { parseExtractionPrompt } from "@/lib/memory/extraction";
+import { EXTRACTION_QUEUE, JobQueue } from "@/lib/server/queue";
 import { addExchange } from "../extraction/support";
 import { createUser } from "../memory/support";
 import { openFreshPostgres } from "../support/databases";

@@ -1,6 +1,8 @@
 import "../support/route-mocks";
 import { beforeEach, expect, it } from "vitest";
-import { createMemory, createMemoryTools, type MemoryContext, updateMemory } from "@/lib/memory";
+import { createMemoryTools } from "@/lib/chat/memory-tools";
+import type { MemoryContext } from "@/lib/memory/core";
+import { createMemory, updateMemory } from "@/lib/memory/store";
 import { call, principalFor } from "../api-keys/support";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";

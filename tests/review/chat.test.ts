@@ -2,7 +2,7 @@ import { MockLanguageModelV4 } from "ai/test";
 import { expect, it } from "vitest";
 import { OfflineLanguageModel } from "@/lib/ai/offline/model";
 import { startChatTurn } from "@/lib/chat/turn";
-import { createRule, listMemories } from "@/lib/memory";
+import { createRule, listMemories } from "@/lib/memory/store";
 import { finalMessage } from "../chat/support";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";

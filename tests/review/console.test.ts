@@ -1,6 +1,8 @@
 import "../support/route-mocks";
 import { beforeEach, expect, it } from "vitest";
-import { createMemory, createMemoryTools, getMemory, listRules, type MemoryContext, updateMemory } from "@/lib/memory";
+import { createMemoryTools } from "@/lib/chat/memory-tools";
+import type { MemoryContext } from "@/lib/memory/core";
+import { createMemory, getMemory, listRules, updateMemory } from "@/lib/memory/store";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { principalFor, routeHarness } from "../support/route-harness";
@@ -62,7 +64,7 @@ describeEachDatabase("console review, rules and settings", (use) => {
   });
 
   it("approves a structured proposal as edited with the fields its kind's form gives", async () => {
-    const { propose } = await import("@/lib/memory/proposals");
+    const { propose } = await import("@/lib/memory/review");
     const { contentFromValues, fieldValues } = await import("@/lib/console/kind-fields");
     await propose(ctx, {
       op: "insert",

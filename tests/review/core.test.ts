@@ -1,29 +1,30 @@
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { OfflineLanguageModel } from "@/lib/ai/offline/model";
+import { createMemoryTools } from "@/lib/chat/memory-tools";
 import { putItem } from "@/lib/langgraph/store";
+import type { ManageMemoryInput } from "@/lib/memory/contract";
+import type { MemoryContext } from "@/lib/memory/core";
+import { type ExtractionOp, parseExtractionPrompt, runExtraction } from "@/lib/memory/extraction";
 import {
   type ApprovedMemory,
   approveProposal,
+  listProposals,
+  rejectProposal,
+  updateSettings,
+} from "@/lib/memory/review";
+import { searchMemories } from "@/lib/memory/search";
+import {
   createMemory,
-  createMemoryTools,
   createRule,
   deleteMemory,
   getMemory,
   listMemories,
-  listProposals,
   listRules,
-  type ManageMemoryInput,
-  type MemoryContext,
   memoryHistory,
   purgeMemory,
-  rejectProposal,
-  searchMemories,
   updateMemory,
-  updateSettings,
-} from "@/lib/memory";
-import { type ExtractionOp, runExtraction } from "@/lib/memory/extraction";
-import { parseExtractionPrompt } from "@/lib/memory/extraction/prompt";
+} from "@/lib/memory/store";
 import { addExchange, scriptedManager } from "../extraction/support";
 import { contextFor, createUser, dumpAllRows } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";

@@ -2,7 +2,7 @@ import "../support/route-mocks";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect, it } from "vitest";
-import { createRule, listMemories } from "@/lib/memory";
+import { createRule, listMemories } from "@/lib/memory/store";
 import { routeFetch } from "../api-keys/dispatch";
 import { call, principalFor } from "../api-keys/support";
 import { contextFor, createUser } from "../memory/support";

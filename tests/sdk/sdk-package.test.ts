@@ -15,7 +15,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { asSchema, type FlexibleSchema } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMemoryTools, manageMemoryOutput } from "@/lib/memory";
+import { createMemoryTools } from "@/lib/chat/memory-tools";
+import { manageMemoryOutput } from "@/lib/memory/contract";
 import { call, principalFor } from "../api-keys/support";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
@@ -82,7 +83,7 @@ describe("the packed SDK", () => {
       .split("\n")
       .filter(Boolean);
     expect(files).toContain("package/dist/sdk/src/index.js");
-    expect(files).toContain("package/dist/lib/memory/shapes.d.ts");
+    expect(files).toContain("package/dist/lib/memory/contract/shapes.d.ts");
     const metadata = new Set(["package/package.json", "package/README.md"]);
     expect(files.filter((file) => !file.startsWith("package/dist/") && !metadata.has(file))).toEqual([]);
     expect(files.some((file) => /lib\/(db|auth|chat)\//.test(file))).toBe(false);

@@ -18,9 +18,11 @@ const { storedKey, sessionLimiter } = await import("@/lib/api/rate-limit");
 const { createApiKey, recordKeyUse, authenticateApiKey } = await import("@/lib/auth/api-keys");
 const { startChatTurn } = await import("@/lib/chat/turn");
 const { recordAdminView } = await import("@/lib/console/audit");
-const { createFeedback, createMemory, createRule, putInstructions, updateSettings } = await import("@/lib/memory");
+const { createFeedback, putInstructions } = await import("@/lib/memory/procedural");
+const { createMemory, createRule } = await import("@/lib/memory/store");
+const { updateSettings } = await import("@/lib/memory/review");
 const { runExtraction } = await import("@/lib/memory/extraction");
-const { JobQueue } = await import("@/lib/memory/queue");
+const { JobQueue } = await import("@/lib/server/queue");
 const { createWebhook } = await import("@/lib/memory/webhooks");
 
 const embeddings = new MockEmbeddingModelV4({

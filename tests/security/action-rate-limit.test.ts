@@ -4,7 +4,7 @@ import { join, relative } from "node:path";
 import { sql } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
-import { createMemory } from "@/lib/memory";
+import { createMemory } from "@/lib/memory/store";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { setEnv } from "../support/env";

@@ -6,18 +6,11 @@ import { renameThread } from "@/lib/chat/threads";
 import type { Database } from "@/lib/db/client";
 import { extractionRuns, memoryAccess, modelUsage, threads } from "@/lib/db/schema";
 import { putItem } from "@/lib/langgraph/store";
-import {
-  changeInstructions,
-  createFeedback,
-  createMemory,
-  createRule,
-  deleteMemory,
-  type MemoryContext,
-  purgeMemory,
-  updateSettings,
-} from "@/lib/memory";
+import type { MemoryContext } from "@/lib/memory/core";
 import { runExtraction } from "@/lib/memory/extraction";
-import { propose } from "@/lib/memory/proposals";
+import { changeInstructions, createFeedback } from "@/lib/memory/procedural";
+import { propose, updateSettings } from "@/lib/memory/review";
+import { createMemory, createRule, deleteMemory, purgeMemory } from "@/lib/memory/store";
 import { createWebhook, listDeliveries, WEBHOOK_EVENT_TYPES } from "@/lib/memory/webhooks";
 import { scriptedManager } from "../extraction/support";
 import { bindingFor, contextFor } from "../memory/support";

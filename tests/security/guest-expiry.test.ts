@@ -4,8 +4,8 @@ import { expireIdleGuests } from "@/lib/account/guest-expiry";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { parseConfig } from "@/lib/config";
 import type { Database } from "@/lib/db/client";
-import { createMemory } from "@/lib/memory";
-import { GUEST_EXPIRY_QUEUE, JobQueue } from "@/lib/memory/queue";
+import { createMemory } from "@/lib/memory/store";
+import { GUEST_EXPIRY_QUEUE, JobQueue } from "@/lib/server/queue";
 import { bindingFor, contextFor } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 

@@ -23,16 +23,11 @@ import {
   webhookEndpoints,
 } from "@/lib/db/schema";
 import { asUser, type UnitOfWork } from "@/lib/db/unit-of-work";
-import {
-  changeInstructions,
-  createMemory,
-  createRule,
-  type MemoryContext,
-  recordUsage,
-  updateMemory,
-  updateSettings,
-} from "@/lib/memory";
-import { propose } from "@/lib/memory/proposals";
+import type { MemoryContext } from "@/lib/memory/core";
+import { changeInstructions } from "@/lib/memory/procedural";
+import { propose, updateSettings } from "@/lib/memory/review";
+import { createMemory, createRule, updateMemory } from "@/lib/memory/store";
+import { recordUsage } from "@/lib/memory/usage";
 import { createWebhook } from "@/lib/memory/webhooks";
 import { bindingFor, contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";

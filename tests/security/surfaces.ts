@@ -50,9 +50,10 @@ import * as webhookRedeliver from "@/app/api/v1/webhooks/[id]/deliveries/[delive
 import * as webhookDeliveries from "@/app/api/v1/webhooks/[id]/deliveries/route";
 import * as webhookItem from "@/app/api/v1/webhooks/[id]/route";
 import * as webhookCollection from "@/app/api/v1/webhooks/route";
+import { createMemoryTools, type MemoryToolsOptions } from "@/lib/chat/memory-tools";
 import { loadSourceMessage } from "@/lib/console/source";
 import { listMemoryUses } from "@/lib/console/usage";
-import { createMemoryTools, type MemoryContext, type MemoryToolsOptions } from "@/lib/memory";
+import type { MemoryContext } from "@/lib/memory/core";
 import { routeFetch } from "../api-keys/dispatch";
 import { bindingFor } from "../memory/support";
 import { harness, testDatabase } from "./harness";

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { irregularFormsIn, possibleTypos } from "@/lib/memory/english";
+import { irregularFormsIn, possibleTypos } from "@/lib/memory/search/english";
 
 it("reads contractions and possessives of English words as English, not as typos to correct", () => {
   expect(

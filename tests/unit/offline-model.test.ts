@@ -378,7 +378,7 @@ describe("offline memory manager", () => {
 });
 
 /** Tools with the names and output shapes of lib/memory's, backed by an array, to drive the model's steps. */
-/** A memory as recall puts it in front of the model (lib/memory/vocabulary.ts). */
+/** A memory as recall puts it in front of the model (lib/memory/contract/vocabulary.ts). */
 const recalledMemory = (id: string, text: string) => ({
   id,
   text,

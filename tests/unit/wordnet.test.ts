@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { everyRelatedWord, MAX_RELATED_WORDS, narrowerWords, relatedWordsIn } from "@/lib/memory/wordnet";
+import { everyRelatedWord, MAX_RELATED_WORDS, narrowerWords, relatedWordsIn } from "@/lib/memory/search/wordnet";
 
 const depthOf = (word: string, related: string) => narrowerWords(word).find((entry) => entry.word === related)?.depth;
 

@@ -5,7 +5,7 @@ import { pricingFor } from "@/lib/ai/prices";
 import { startChatTurn } from "@/lib/chat/turn";
 import { parseConfig } from "@/lib/config";
 import { extractionRuns, modelUsage } from "@/lib/db/schema";
-import { runExtraction } from "@/lib/memory/extraction/run";
+import { runExtraction } from "@/lib/memory/extraction";
 import { finalMessage } from "../chat/support";
 import { addExchange } from "../extraction/support";
 import { contextFor, createUser } from "../memory/support";

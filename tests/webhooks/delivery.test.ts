@@ -1,17 +1,15 @@
 import { sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { type MemoryContext, withUnit } from "@/lib/memory/core";
 import {
   createMemories,
   createMemory,
   deleteMemory,
-  type MemoryContext,
   purgeMemory,
   restoreMemory,
   updateMemory,
-  withUnit,
-} from "@/lib/memory";
-import { JobQueue, WEBHOOK_SLOTS, WEBHOOK_SLOTS_PER_USER } from "@/lib/memory/queue";
+} from "@/lib/memory/store";
 import {
   attemptDelivery,
   createWebhook,
@@ -22,8 +20,9 @@ import {
   redeliver,
   setWebhookEnabled,
   WEBHOOK_EVENT_TYPES,
-  type WebhookEventType,
 } from "@/lib/memory/webhooks";
+import type { WebhookEventType } from "@/lib/memory/webhooks/events";
+import { JobQueue, WEBHOOK_SLOTS, WEBHOOK_SLOTS_PER_USER } from "@/lib/server/queue";
 import { contextFor, createUser, dumpAllRows } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { type Receiver, type Reply, startReceiver, until } from "./receiver";

@@ -1,9 +1,8 @@
 import { expect, it } from "vitest";
 import { OfflineLanguageModel } from "@/lib/ai/offline/model";
 import { extractionRuns } from "@/lib/db/schema";
-import { type ApprovedMemory, approveProposal, rejectProposal } from "@/lib/memory";
 import { failAbandonedRun, runExtraction } from "@/lib/memory/extraction";
-import { propose } from "@/lib/memory/proposals";
+import { type ApprovedMemory, approveProposal, propose, rejectProposal } from "@/lib/memory/review";
 import { createWebhook, listDeliveries, type ScheduledDelivery } from "@/lib/memory/webhooks";
 import { addExchange } from "../extraction/support";
 import { contextFor, createUser } from "../memory/support";

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "@/lib/config";
-import { JobQueue, WEBHOOK_PRUNE_QUEUE } from "@/lib/memory/queue";
 import { createWebhook, pruneWebhookDeliveries } from "@/lib/memory/webhooks";
+import { JobQueue, WEBHOOK_PRUNE_QUEUE } from "@/lib/server/queue";
 import { startWebhookWorker } from "@/lib/server/webhooks";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";

@@ -1,15 +1,9 @@
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import {
-  backoffDelayMs,
-  checkTargetUrl,
-  DEFAULT_DELIVERY,
-  generateWebhookSecret,
-  isNonPublicAddress,
-  resolveTarget,
-  signWebhook,
-  webhookHeaders,
-} from "@/lib/memory/webhooks";
+import { DEFAULT_DELIVERY } from "@/lib/memory/webhooks";
+import { backoffDelayMs } from "@/lib/memory/webhooks/deliver";
+import { generateWebhookSecret, signWebhook, webhookHeaders } from "@/lib/memory/webhooks/signing";
+import { checkTargetUrl, isNonPublicAddress, resolveTarget } from "@/lib/memory/webhooks/targets";
 
 describe("webhook targets", () => {
   it.each([

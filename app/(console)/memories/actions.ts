@@ -5,7 +5,7 @@ import { z } from "zod";
 import { sessionAction } from "@/lib/api/session-action";
 import { importNamespace } from "@/lib/console/import";
 import { bulkChangeStatus, changeMemoryStatus, editMemory, pinMemory, revertMemory } from "@/lib/console/mutations";
-import type { MemoryContext } from "@/lib/memory";
+import type { MemoryContext } from "@/lib/memory/core";
 
 /**
  * A mutation of the caller's own namespace (never one named by the request), then a refresh of the pages that show

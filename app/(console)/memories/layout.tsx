@@ -1,5 +1,5 @@
 import { ConsoleNav } from "@/components/console/console-nav";
-import { countPendingProposals } from "@/lib/memory";
+import { countPendingProposals } from "@/lib/memory/review";
 import { memoryContextFor } from "@/lib/server/memory-context";
 import { requirePrincipal } from "./scope";
 

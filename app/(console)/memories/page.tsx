@@ -8,7 +8,9 @@ import { EmptyState } from "@/components/shell/empty-state";
 import { Button } from "@/components/ui/button";
 import { listHref, parseListQuery } from "@/lib/console/list-query";
 import { listConsoleMemories, SEARCH_LIMIT } from "@/lib/console/memory-list";
-import { defaultKinds, embeddingBacklog, embeddingModelKey, serializeMemory } from "@/lib/memory";
+import { defaultKinds } from "@/lib/memory/core";
+import { embeddingBacklog, embeddingModelKey } from "@/lib/memory/search";
+import { serializeMemory } from "@/lib/memory/store";
 import { loadScope } from "./scope";
 
 export const metadata: Metadata = { title: "Memories" };

@@ -5,7 +5,7 @@ import { DeleteAccount } from "@/components/console/delete-account";
 import { ReviewModeForm } from "@/components/console/review-mode-form";
 import { SignOutEverywhere } from "@/components/console/sign-out-everywhere";
 import { currentPrincipal } from "@/lib/auth/session";
-import { getSettings } from "@/lib/memory";
+import { getSettings } from "@/lib/memory/review";
 import { memoryContextFor } from "@/lib/server/memory-context";
 
 export const metadata: Metadata = { title: "Settings" };

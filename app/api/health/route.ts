@@ -4,7 +4,7 @@ import { configuredEmbeddingModel } from "@/lib/ai/models";
 import { errorResponse } from "@/lib/api/errors";
 import { config } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
-import { embeddingModelKey } from "@/lib/memory";
+import { embeddingModelKey } from "@/lib/memory/search";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,10 @@
-import { type ExtractionOp, toWireOp, type WireOp } from "@/lib/memory/extraction/ops";
-import type { PromptMemory, PromptMessage } from "@/lib/memory/extraction/prompt";
+import {
+  type ExtractionOp,
+  type PromptMemory,
+  type PromptMessage,
+  toWireOp,
+  type WireOp,
+} from "@/lib/memory/extraction";
 import { readMessage } from "./intent";
 import { sameSlot, slotOf } from "./slots";
 import { changeStartedOn } from "./when";

@@ -1,4 +1,4 @@
-import type { OptimizerAnswer, OptimizerInput } from "@/lib/memory/optimizer/prompt";
+import type { OptimizerAnswer, OptimizerInput } from "@/lib/memory/optimizer";
 
 /** Phrases that complain about length, and the plain rule each asks for. */
 const COMPLAINTS: Array<[RegExp, string]> = [

@@ -6,8 +6,8 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
-import { parseExtractionPrompt } from "@/lib/memory/extraction/prompt";
-import { OPTIMIZER_INSTRUCTIONS, parseOptimizerPrompt } from "@/lib/memory/optimizer/prompt";
+import { parseExtractionPrompt } from "@/lib/memory/extraction";
+import { OPTIMIZER_INSTRUCTIONS, parseOptimizerPrompt } from "@/lib/memory/optimizer";
 import { SUMMARIZE_INSTRUCTIONS, TITLE_INSTRUCTIONS } from "../prompts";
 import { decideTurn, lastUserText } from "./chat-turn";
 import { type ExtractionInput, proposeOps } from "./extraction";

@@ -1,31 +1,7 @@
-export {
-  type AppliedOp,
-  type ExtractionOp,
-  extractionOpSchema,
-  type ManagerAnswer,
-  managerAnswerSchema,
-  parseManagerAnswer,
-  type RejectedOp,
-  toWireOp,
-  type WireOp,
-} from "./ops";
-export { EXTRACTION_INSTRUCTIONS } from "./prompt";
-export { type RevertOutcome, RunNotRevertibleError, revertRun } from "./revert";
-export {
-  type ExtractionConfig,
-  type ExtractionDeps,
-  type ExtractionJob,
-  type ExtractionOutcome,
-  isDeterministicFailure,
-  RunSupersededError,
-  runExtraction,
-  UnreadableAnswerError,
-} from "./run";
-export {
-  ABANDONED_RUN_ERROR,
-  type ExtractionRun,
-  failAbandonedRun,
-  failedRunThread,
-  serializeRun,
-  threadExtractionRuns,
-} from "./runs";
+// Extraction (docs/memory-model.md): the memory manager's pass over a thread's new messages, the record of each run,
+// and reverting what a run wrote. The offline model (lib/ai/offline) speaks the manager's prompt and ops.
+export { type ExtractionOp, toWireOp, type WireOp } from "./ops";
+export { type PromptMemory, type PromptMessage, parseExtractionPrompt } from "./prompt";
+export { type RevertOutcome, revertRun } from "./revert";
+export { RunSupersededError, runExtraction } from "./run";
+export { failAbandonedRun, failedRunThread, serializeRun, threadExtractionRuns } from "./runs";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LIMITS } from "../limits";
+import { LIMITS } from "@/lib/memory/contract";
 
 /*
  * Two shapes. The *wire* schema is what the manager model is asked to answer: one flat object per op, every field

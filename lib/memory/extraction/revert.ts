@@ -2,9 +2,8 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { extractionRuns } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
-import { type MemoryContext, withUnit } from "../context";
-import { MemoryNotFoundError } from "../errors";
-import { deleteMemory, getMemory, memoryHistory, restoreMemory, updateMemory } from "../store";
+import { type MemoryContext, MemoryNotFoundError, withUnit } from "@/lib/memory/core";
+import { deleteMemory, getMemory, memoryHistory, restoreMemory, updateMemory } from "@/lib/memory/store";
 
 export interface RevertOutcome {
   /** Memories put back as they were before the run, each with a new version. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { linesOf } from "../instructions";
-import { LIMITS } from "../limits";
+import { LIMITS } from "@/lib/memory/contract";
+import { linesOf } from "@/lib/memory/procedural";
 import type { OptimizerInput } from "./prompt";
 
 /** A proposal that passed validation: the new text, why, and the feedback it acts on. */

@@ -1,12 +1,10 @@
-export { checkAnswer, type Verdict } from "./answer";
+// The optimizer (docs/memory-model.md): a queued pass that turns the user's feedback into a change of their
+// instructions, and the record of each pass. The offline model (lib/ai/offline) speaks its prompt and answer.
 export {
-  buildOptimizerPrompt,
   OPTIMIZER_INSTRUCTIONS,
   type OptimizerAnswer,
   type OptimizerInput,
-  optimizerAnswerSchema,
-  type PromptFeedback,
   parseOptimizerPrompt,
 } from "./prompt";
-export { type OptimizerDeps, type OptimizerOutcome, runOptimizer } from "./run";
-export { listOptimizerRuns, type OptimizerRun } from "./runs";
+export { runOptimizer } from "./run";
+export { listOptimizerRuns } from "./runs";

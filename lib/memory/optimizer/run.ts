@@ -4,12 +4,16 @@ import { describeModelFailure, isModelFailure } from "@/lib/ai/failures";
 import { answerFeedback, messages, optimizerRuns } from "@/lib/db/schema";
 import { asUser } from "@/lib/db/unit-of-work";
 import { logFailedAttempt } from "@/lib/log";
-import { type MemoryContext, withUnit } from "../context";
-import { type Feedback, listFeedback } from "../feedback";
-import { changeInstructions, handWrittenLines, instructionHistory } from "../instructions";
-import { addToPendingInstructionsChange, propose } from "../proposals";
-import { getSettings } from "../settings";
-import { type Pricing, recordUsage, spentOnDay } from "../usage";
+import { type MemoryContext, withUnit } from "@/lib/memory/core";
+import {
+  changeInstructions,
+  type Feedback,
+  handWrittenLines,
+  instructionHistory,
+  listFeedback,
+} from "@/lib/memory/procedural";
+import { addToPendingInstructionsChange, getSettings, propose } from "@/lib/memory/review";
+import { type Pricing, recordUsage, spentOnDay } from "@/lib/memory/usage";
 import { checkAnswer, type Verdict } from "./answer";
 import {
   buildOptimizerPrompt,

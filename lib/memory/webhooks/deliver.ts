@@ -1,8 +1,8 @@
-import { and, eq, inArray, or, sql } from "drizzle-orm";
+import { and, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
 import { webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
-import { asUser } from "@/lib/db/unit-of-work";
-import type { ScheduledDelivery, ScheduleWebhookDeliveries } from "./outbox";
+import { asUser, type UnitOfWork, type UserBinding } from "@/lib/db/unit-of-work";
+import type { ScheduledDelivery } from "./outbox";
 import { type SendOptions, type SendResult, sendWebhook } from "./send";
 import { webhookHeaders } from "./signing";
 import type { Lookup, TargetPolicy } from "./targets";
@@ -66,14 +66,34 @@ export async function attemptDelivery(
   schedule: (delivery: ScheduledDelivery, startAfter: Date) => Promise<void>,
 ): Promise<DeliveryOutcome> {
   const binding = { database, principal: { userId: job.userId } };
-  const mine = (id: string) => and(eq(webhookDeliveries.userId, job.userId), eq(webhookDeliveries.id, id));
-  const claimed = await asUser(binding, async ({ db }) => {
+  const claimed = await claimAttempt(binding, job, config);
+  if (!claimed) return "skipped";
+  if (claimed === "disabled") return "failed";
+  const result = await send(claimed, config);
+  return asUser(binding, (unit) => recordResult(unit, job, claimed, result, config, schedule));
+}
+
+type Claimed = { delivery: typeof webhookDeliveries.$inferSelect; endpoint: typeof webhookEndpoints.$inferSelect };
+
+const deliveryRow = (userId: string, id: string) =>
+  and(eq(webhookDeliveries.userId, userId), eq(webhookDeliveries.id, id));
+
+/**
+ * Takes the job's attempt of its delivery, with the endpoint to send it to; null when the job is not the delivery's
+ * next attempt or the endpoint is gone, `disabled` (and the delivery failed) when the endpoint is disabled.
+ */
+async function claimAttempt(
+  binding: UserBinding,
+  job: ScheduledDelivery,
+  config: DeliveryConfig,
+): Promise<Claimed | "disabled" | null> {
+  return asUser(binding, async ({ db }) => {
     const [delivery] = await db
       .update(webhookDeliveries)
       .set({ status: "sending", attempts: job.attempt, lastAttemptAt: config.clock(), nextAttemptAt: null })
       .where(
         and(
-          mine(job.deliveryId),
+          deliveryRow(job.userId, job.deliveryId),
           inArray(webhookDeliveries.status, ["pending", "sending"]),
           // A worker that died mid-attempt leaves it `sending`; its job's retry may take the same attempt again.
           or(
@@ -93,76 +113,91 @@ export async function attemptDelivery(
       await db
         .update(webhookDeliveries)
         .set({ status: "failed", lastError: "not sent: the endpoint is disabled" })
-        .where(mine(delivery.id));
+        .where(deliveryRow(job.userId, delivery.id));
       return "disabled" as const;
     }
     return { delivery, endpoint };
   });
-  if (!claimed) return "skipped";
-  if (claimed === "disabled") return "failed";
+}
 
-  const { delivery, endpoint } = claimed;
+/** The signed request, with no transaction open. */
+async function send({ delivery, endpoint }: Claimed, config: DeliveryConfig): Promise<SendResult> {
   const body = JSON.stringify(delivery.payload);
   const sendOptions: SendOptions = { policy: config.policy, timeoutMs: config.timeoutMs, lookup: config.lookup };
-  let result: SendResult;
   try {
-    result = await sendWebhook(
+    return await sendWebhook(
       new URL(endpoint.url),
       webhookHeaders(endpoint.secret, delivery.id, config.clock(), body),
       body,
       sendOptions,
     );
   } catch (error) {
-    result = { ok: false, error: `not sent (${error instanceof Error ? error.name : "error"})` };
+    return { ok: false, error: `not sent (${error instanceof Error ? error.name : "error"})` };
   }
+}
 
-  return asUser(binding, async (unit) => {
-    const { db } = unit;
-    const now = config.clock();
-    const endpointRow = and(eq(webhookEndpoints.userId, job.userId), eq(webhookEndpoints.id, endpoint.id));
-    if (result.ok) {
-      await db
-        .update(webhookDeliveries)
-        .set({ status: "succeeded", lastStatusCode: result.statusCode, lastError: null, deliveredAt: now })
-        .where(mine(delivery.id));
-      await db.update(webhookEndpoints).set({ consecutiveFailures: 0 }).where(endpointRow);
-      return "succeeded" as const;
-    }
-    const recorded = { lastStatusCode: result.statusCode ?? null, lastError: result.error ?? "failed" };
-    const outOfAttempts = job.attempt >= config.maxAttempts;
-    let disabledNow = false;
-    if (outOfAttempts || result.timedOut) {
-      const [counted] = await db
-        .update(webhookEndpoints)
-        .set({ consecutiveFailures: sql`${webhookEndpoints.consecutiveFailures} + 1`, updatedAt: now })
-        .where(endpointRow)
-        .returning({ failures: webhookEndpoints.consecutiveFailures, disabledAt: webhookEndpoints.disabledAt });
-      if (counted && !counted.disabledAt && counted.failures >= config.disableAfterFailures) {
-        const why = result.timedOut
-          ? `: the last attempt timed out (${recorded.lastError}).`
-          : ` (last: ${recorded.lastError}).`;
-        await db
-          .update(webhookEndpoints)
-          .set({ disabledAt: now, disabledReason: `Disabled after ${counted.failures} failures in a row${why}` })
-          .where(endpointRow);
-        disabledNow = true;
-      }
-    }
-    if (!outOfAttempts && !disabledNow) {
-      const startAfter = new Date(now.getTime() + backoffDelayMs(config, job.attempt));
-      await db
-        .update(webhookDeliveries)
-        .set({ ...recorded, status: "pending", nextAttemptAt: startAfter })
-        .where(mine(delivery.id));
-      unit.afterCommit(() => schedule({ ...job, attempt: job.attempt + 1 }, startAfter));
-      return "retrying" as const;
-    }
+/** The attempt's result: the delivery succeeded, is retried after the backoff, or failed for good. */
+async function recordResult(
+  unit: UnitOfWork,
+  job: ScheduledDelivery,
+  { delivery, endpoint }: Claimed,
+  result: SendResult,
+  config: DeliveryConfig,
+  schedule: (delivery: ScheduledDelivery, startAfter: Date) => Promise<void>,
+): Promise<DeliveryOutcome> {
+  const { db } = unit;
+  const now = config.clock();
+  const endpointRow = and(eq(webhookEndpoints.userId, job.userId), eq(webhookEndpoints.id, endpoint.id));
+  if (result.ok) {
     await db
       .update(webhookDeliveries)
-      .set({ ...recorded, status: "failed" })
-      .where(mine(delivery.id));
-    return "failed" as const;
-  });
+      .set({ status: "succeeded", lastStatusCode: result.statusCode, lastError: null, deliveredAt: now })
+      .where(deliveryRow(job.userId, delivery.id));
+    await db.update(webhookEndpoints).set({ consecutiveFailures: 0 }).where(endpointRow);
+    return "succeeded";
+  }
+  const recorded = { lastStatusCode: result.statusCode ?? null, lastError: result.error ?? "failed" };
+  const outOfAttempts = job.attempt >= config.maxAttempts;
+  const disabledNow =
+    (outOfAttempts || result.timedOut) &&
+    (await countFailure(db, endpointRow, result, recorded.lastError, config, now));
+  if (!outOfAttempts && !disabledNow) {
+    const startAfter = new Date(now.getTime() + backoffDelayMs(config, job.attempt));
+    await db
+      .update(webhookDeliveries)
+      .set({ ...recorded, status: "pending", nextAttemptAt: startAfter })
+      .where(deliveryRow(job.userId, delivery.id));
+    unit.afterCommit(() => schedule({ ...job, attempt: job.attempt + 1 }, startAfter));
+    return "retrying";
+  }
+  await db
+    .update(webhookDeliveries)
+    .set({ ...recorded, status: "failed" })
+    .where(deliveryRow(job.userId, delivery.id));
+  return "failed";
+}
+
+/** Counts a failure against the endpoint and disables it after too many in a row; returns whether it did now. */
+async function countFailure(
+  db: UnitOfWork["db"],
+  endpointRow: SQL | undefined,
+  result: SendResult,
+  lastError: string,
+  config: DeliveryConfig,
+  now: Date,
+): Promise<boolean> {
+  const [counted] = await db
+    .update(webhookEndpoints)
+    .set({ consecutiveFailures: sql`${webhookEndpoints.consecutiveFailures} + 1`, updatedAt: now })
+    .where(endpointRow)
+    .returning({ failures: webhookEndpoints.consecutiveFailures, disabledAt: webhookEndpoints.disabledAt });
+  if (!counted || counted.disabledAt || counted.failures < config.disableAfterFailures) return false;
+  const why = result.timedOut ? `: the last attempt timed out (${lastError}).` : ` (last: ${lastError}).`;
+  await db
+    .update(webhookEndpoints)
+    .set({ disabledAt: now, disabledReason: `Disabled after ${counted.failures} failures in a row${why}` })
+    .where(endpointRow);
+  return true;
 }
 
 /**
@@ -188,5 +223,3 @@ export async function overdueDeliveries(
     limit 500`);
   return rows.map((row) => ({ userId: row.user_id, deliveryId: row.id, attempt: Number(row.attempt) }));
 }
-
-export type { ScheduleWebhookDeliveries };

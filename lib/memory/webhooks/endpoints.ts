@@ -11,7 +11,7 @@ import {
 import { webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { asUser, type UserBinding } from "@/lib/db/unit-of-work";
 import { AppError, parseInput } from "@/lib/errors";
-import { LIMITS } from "../limits";
+import { LIMITS } from "@/lib/memory/contract";
 import { webhookEventType } from "./events";
 import type { ScheduleWebhookDeliveries } from "./outbox";
 import type { WebhookDelivery, WebhookEndpoint } from "./shapes";

@@ -14,14 +14,8 @@ import { StatusActions } from "@/components/console/status-actions";
 import { UsedIn } from "@/components/console/used-in";
 import { loadSourceMessage } from "@/lib/console/source";
 import { listMemoryUses } from "@/lib/console/usage";
-import {
-  getMemory,
-  type Memory,
-  MemoryNotFoundError,
-  memoryHistory,
-  serializeMemory,
-  serializeVersion,
-} from "@/lib/memory";
+import { MemoryNotFoundError } from "@/lib/memory/core";
+import { getMemory, type Memory, memoryHistory, serializeMemory, serializeVersion } from "@/lib/memory/store";
 import { loadScope } from "../scope";
 
 export const metadata: Metadata = { title: "Memory" };

@@ -7,7 +7,7 @@ import { EmptyState } from "@/components/shell/empty-state";
 import { Button } from "@/components/ui/button";
 import { type AuditEntry, listAuditEntries } from "@/lib/console/audit";
 import { getDatabase } from "@/lib/db";
-import { LIMITS } from "@/lib/memory";
+import { LIMITS } from "@/lib/memory/contract";
 import { requirePrincipal } from "../scope";
 
 export const metadata: Metadata = { title: "Access log" };

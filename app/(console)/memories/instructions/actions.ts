@@ -5,7 +5,7 @@ import { z } from "zod";
 import { sessionAction } from "@/lib/api/session-action";
 import { revertInstructionsTo, saveInstructions } from "@/lib/console/instructions";
 import type { ActionResult } from "@/lib/errors";
-import type { MemoryContext } from "@/lib/memory";
+import type { MemoryContext } from "@/lib/memory/core";
 
 /** Changes the caller's own instructions (checking its input, lib/console/instructions.ts), then refreshes their page. */
 function ownInstructions<T extends object>(change: (ctx: MemoryContext, input: unknown) => Promise<ActionResult<T>>) {

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { z } from "zod";
 import { InstructionsEditor } from "@/components/console/instructions-editor";
 import { InstructionsHistory } from "@/components/console/instructions-history";
-import { instructionHistory } from "@/lib/memory";
 import { listOptimizerRuns } from "@/lib/memory/optimizer";
+import { instructionHistory } from "@/lib/memory/procedural";
 import { loadScope } from "../scope";
 
 export const metadata: Metadata = { title: "Instructions" };

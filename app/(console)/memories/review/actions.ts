@@ -5,7 +5,7 @@ import { z } from "zod";
 import { sessionAction } from "@/lib/api/session-action";
 import { addRule, decideProposal, decideProposals, removeRule, setReviewMode } from "@/lib/console/review";
 import type { ActionResult } from "@/lib/errors";
-import type { MemoryContext } from "@/lib/memory";
+import type { MemoryContext } from "@/lib/memory/core";
 
 /**
  * A review decision in the caller's own namespace, then a refresh of the console (the nav shows the count). The

@@ -6,7 +6,8 @@ import { ReviewQueue } from "@/components/console/review-queue";
 import { EmptyState } from "@/components/shell/empty-state";
 import { Button } from "@/components/ui/button";
 import { loadReviewQueue } from "@/lib/console/review";
-import { getSettings, LIMITS, PROPOSAL_STATUSES } from "@/lib/memory";
+import { LIMITS, PROPOSAL_STATUSES } from "@/lib/memory/contract";
+import { getSettings } from "@/lib/memory/review";
 import { loadScope } from "../scope";
 
 export const metadata: Metadata = { title: "Review" };

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { z } from "zod";
 import { RulesEditor } from "@/components/console/rules-editor";
-import { listRules } from "@/lib/memory";
+import { listRules } from "@/lib/memory/store";
 import { loadScope } from "../scope";
 
 export const metadata: Metadata = { title: "Rules" };

@@ -11,7 +11,7 @@ import { config } from "@/lib/config";
 import { loadBudgetStatus } from "@/lib/console/costs";
 import { listExtractionRuns } from "@/lib/console/runs";
 import { getDatabase } from "@/lib/db";
-import { LIMITS } from "@/lib/memory";
+import { LIMITS } from "@/lib/memory/contract";
 import { requirePrincipal } from "../scope";
 
 export const metadata: Metadata = { title: "Extraction runs" };

@@ -6,7 +6,7 @@ import { EmptyState } from "@/components/shell/empty-state";
 import { config } from "@/lib/config";
 import { loadBudgetStatus, loadUsageDays } from "@/lib/console/costs";
 import { getDatabase } from "@/lib/db";
-import type { UsageTotals } from "@/lib/memory";
+import type { UsageTotals } from "@/lib/memory/usage";
 import { requirePrincipal } from "../scope";
 
 export const metadata: Metadata = { title: "Usage & cost" };

@@ -4,7 +4,7 @@ import { useState, useTransition } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import type { ActionResult } from "@/lib/errors";
-import type { WebhookDelivery, WebhookEndpoint } from "@/lib/memory/webhooks/shapes";
+import type { WebhookDelivery, WebhookEndpoint } from "@/lib/memory/webhooks";
 import { deleteWebhookAction, redeliverAction, setWebhookEnabledAction } from "./actions";
 
 export interface WebhookRow {

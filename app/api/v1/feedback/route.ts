@@ -4,7 +4,7 @@ import { memoryRoute } from "@/lib/api/handler";
 import { noQuery } from "@/lib/api/memory-requests";
 import { createFeedbackBody } from "@/lib/api/procedural-requests";
 import { parseInput } from "@/lib/errors";
-import { createFeedback, serializeFeedback } from "@/lib/memory";
+import { createFeedback, serializeFeedback } from "@/lib/memory/procedural";
 
 export const dynamic = "force-dynamic";
 

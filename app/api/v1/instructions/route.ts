@@ -5,13 +5,13 @@ import { memoryRoute } from "@/lib/api/handler";
 import { noQuery } from "@/lib/api/memory-requests";
 import { putInstructionsBody } from "@/lib/api/procedural-requests";
 import { parseInput } from "@/lib/errors";
+import type { MemoryContext } from "@/lib/memory/core";
 import {
   instructionHistory,
-  type MemoryContext,
   putInstructions,
   serializeInstructions,
   serializeInstructionVersion,
-} from "@/lib/memory";
+} from "@/lib/memory/procedural";
 
 export const dynamic = "force-dynamic";
 

@@ -3,7 +3,9 @@ import { queryParams, readJsonBody } from "@/lib/api/body";
 import { memoryRoute } from "@/lib/api/handler";
 import { createMemoryBody, listMemoriesQuery } from "@/lib/api/memory-requests";
 import { AppError, parseInput } from "@/lib/errors";
-import { createMemory, listMemories, parseDottedNamespace, searchMemories, serializeMemory } from "@/lib/memory";
+import { parseDottedNamespace } from "@/lib/memory/contract";
+import { searchMemories } from "@/lib/memory/search";
+import { createMemory, listMemories, serializeMemory } from "@/lib/memory/store";
 
 export const dynamic = "force-dynamic";
 

@@ -3,7 +3,7 @@ import { queryParams } from "@/lib/api/body";
 import { memoryRoute } from "@/lib/api/handler";
 import { listProposalsQuery } from "@/lib/api/review-requests";
 import { parseInput } from "@/lib/errors";
-import { listProposals, serializeProposal } from "@/lib/memory";
+import { listProposals, serializeProposal } from "@/lib/memory/review";
 
 export const dynamic = "force-dynamic";
 

@@ -4,7 +4,7 @@ import { memoryRoute } from "@/lib/api/handler";
 import { noQuery } from "@/lib/api/memory-requests";
 import { createRuleBody } from "@/lib/api/review-requests";
 import { parseInput } from "@/lib/errors";
-import { createRule, listRules, serializeRule } from "@/lib/memory";
+import { createRule, listRules, serializeRule } from "@/lib/memory/store";
 
 export const dynamic = "force-dynamic";
 

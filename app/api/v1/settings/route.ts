@@ -5,7 +5,7 @@ import { memoryRoute } from "@/lib/api/handler";
 import { noQuery } from "@/lib/api/memory-requests";
 import { updateSettingsBody } from "@/lib/api/review-requests";
 import { parseInput } from "@/lib/errors";
-import { getSettings, updateSettings } from "@/lib/memory";
+import { getSettings, updateSettings } from "@/lib/memory/review";
 
 export const dynamic = "force-dynamic";
 

@@ -4,7 +4,7 @@ import { memoryRoute } from "@/lib/api/handler";
 import { usageQuery, usageRange } from "@/lib/api/usage-requests";
 import { config } from "@/lib/config";
 import { parseInput } from "@/lib/errors";
-import { dailyUsage, spentOnDay } from "@/lib/memory";
+import { dailyUsage, spentOnDay } from "@/lib/memory/usage";
 
 export const dynamic = "force-dynamic";
 

@@ -3,7 +3,7 @@ import { queryParams, readJsonBody } from "@/lib/api/body";
 import { memoryRoute } from "@/lib/api/handler";
 import { deleteMemoryQuery, noQuery, updateMemoryBody } from "@/lib/api/memory-requests";
 import { parseInput } from "@/lib/errors";
-import { deleteMemory, getMemory, purgeMemory, serializeMemory, updateMemory } from "@/lib/memory";
+import { deleteMemory, getMemory, purgeMemory, serializeMemory, updateMemory } from "@/lib/memory/store";
 
 export const dynamic = "force-dynamic";
 

@@ -3,7 +3,8 @@ import { readJsonBody } from "@/lib/api/body";
 import { memoryRoute } from "@/lib/api/handler";
 import { batchBody, createMemoryBody, MAX_BATCH_BODY_BYTES } from "@/lib/api/memory-requests";
 import { AppError, failureOf, parseInput } from "@/lib/errors";
-import { type CreateMemoryInput, createMemoryBatch, serializeMemory } from "@/lib/memory";
+import type { CreateMemoryInput } from "@/lib/memory/contract";
+import { createMemoryBatch, serializeMemory } from "@/lib/memory/store";
 
 export const dynamic = "force-dynamic";
 

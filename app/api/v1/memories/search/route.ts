@@ -3,7 +3,8 @@ import { readJsonBody } from "@/lib/api/body";
 import { memoryRoute } from "@/lib/api/handler";
 import { searchMemoriesBody } from "@/lib/api/memory-requests";
 import { parseInput } from "@/lib/errors";
-import { searchMemories, serializeSearchResult } from "@/lib/memory";
+import { searchMemories } from "@/lib/memory/search";
+import { serializeSearchResult } from "@/lib/memory/store";
 
 export const dynamic = "force-dynamic";
 

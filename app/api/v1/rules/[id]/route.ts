@@ -4,7 +4,7 @@ import { requireSession } from "@/lib/api/caller";
 import { memoryRoute } from "@/lib/api/handler";
 import { noQuery } from "@/lib/api/memory-requests";
 import { parseInput } from "@/lib/errors";
-import { deleteRule, serializeRule } from "@/lib/memory";
+import { deleteRule, serializeRule } from "@/lib/memory/store";
 
 export const dynamic = "force-dynamic";
 

@@ -3,7 +3,7 @@ import { queryParams } from "@/lib/api/body";
 import { memoryRoute } from "@/lib/api/handler";
 import { noQuery } from "@/lib/api/memory-requests";
 import { parseInput } from "@/lib/errors";
-import { restoreMemory, serializeMemory } from "@/lib/memory";
+import { restoreMemory, serializeMemory } from "@/lib/memory/store";
 
 export const dynamic = "force-dynamic";
 

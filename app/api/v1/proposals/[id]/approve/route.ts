@@ -5,7 +5,9 @@ import { memoryRoute } from "@/lib/api/handler";
 import { noQuery } from "@/lib/api/memory-requests";
 import { approveProposalBody } from "@/lib/api/review-requests";
 import { parseInput } from "@/lib/errors";
-import { approveProposal, serializeInstructions, serializeMemory, serializeProposal } from "@/lib/memory";
+import { serializeInstructions } from "@/lib/memory/procedural";
+import { approveProposal, serializeProposal } from "@/lib/memory/review";
+import { serializeMemory } from "@/lib/memory/store";
 
 export const dynamic = "force-dynamic";
 

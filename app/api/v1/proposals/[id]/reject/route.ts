@@ -5,7 +5,7 @@ import { memoryRoute } from "@/lib/api/handler";
 import { noQuery } from "@/lib/api/memory-requests";
 import { rejectProposalBody } from "@/lib/api/review-requests";
 import { parseInput } from "@/lib/errors";
-import { rejectProposal, serializeProposal } from "@/lib/memory";
+import { rejectProposal, serializeProposal } from "@/lib/memory/review";
 
 export const dynamic = "force-dynamic";
 

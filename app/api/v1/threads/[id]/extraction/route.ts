@@ -1,8 +1,8 @@
 import { NextResponse } from "next/server";
 import { memoryRoute } from "@/lib/api/handler";
 import { AppError } from "@/lib/errors";
-import { pendingProposalCounts } from "@/lib/memory";
-import { serializeRun, threadExtractionRuns } from "@/lib/memory/extraction/runs";
+import { serializeRun, threadExtractionRuns } from "@/lib/memory/extraction";
+import { pendingProposalCounts } from "@/lib/memory/review";
 import { getJobQueue } from "@/lib/server/jobs";
 
 const THREAD_ID = /^[\w-]{1,100}$/;

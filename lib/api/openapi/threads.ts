@@ -1,0 +1,41 @@
+// The REST operations on a thread's extraction runs.
+
+import { extractionQueuedResponse, revertRunResponse, threadExtractionResponse } from "../response-schemas";
+import type { Operation } from "./operation";
+
+export const threadOperations: Operation[] = [
+  {
+    method: "get",
+    path: "/api/v1/threads/{id}/extraction",
+    operationId: "threadExtraction",
+    tag: "Threads",
+    summary: "Extraction runs of a chat thread",
+    description: "The latest background extraction runs with their status and proposed, applied and rejected ops.",
+    success: { status: 200, description: "The thread's runs.", schema: threadExtractionResponse },
+    errors: [401, 403, 404, 429],
+    scope: "read",
+  },
+  {
+    method: "post",
+    path: "/api/v1/threads/{id}/extraction",
+    operationId: "runThreadExtraction",
+    tag: "Threads",
+    summary: "Run extraction for a thread now",
+    description: "Queues a run over every message after the thread's extraction cursor, e.g. after a failed run.",
+    success: { status: 202, description: "Queued.", schema: extractionQueuedResponse },
+    errors: [401, 403, 404, 429],
+    scope: "write",
+  },
+  {
+    method: "post",
+    path: "/api/v1/extraction-runs/{id}/revert",
+    operationId: "revertExtractionRun",
+    tag: "Threads",
+    summary: "Undo an extraction run",
+    description:
+      "Reverses every op the run applied, as new versions by the caller whose reason names the run: an inserted memory is deleted (a tombstone), an updated one goes back to the version before, a deleted one is restored. A memory changed since the run keeps that change and is listed in `skipped` with the reason. All in one transaction. A run reverts once: reverting it again, or a run that did not succeed (queued, running, failed, skipped), is a 409. Another user's run is a 404.",
+    success: { status: 200, description: "What was reverted and what was left alone.", schema: revertRunResponse },
+    errors: [401, 403, 404, 409, 422, 429],
+    scope: "write",
+  },
+];

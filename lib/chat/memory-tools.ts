@@ -1,0 +1,161 @@
+import { tool } from "ai";
+import { AppError, ERROR_TABLE, parseInput, ValidationError } from "@/lib/errors";
+import { logFailure } from "@/lib/log";
+import {
+  instantInput,
+  MANAGE_ACTIONS,
+  type ManageAction,
+  type ManageMemoryOutput,
+  type MemoryHit,
+  manageMemoryDescription,
+  manageMemoryInput,
+  SEARCH_MEMORY_DEFAULT_LIMIT,
+  SEARCH_MEMORY_DESCRIPTION,
+  type SearchMemoryInput,
+  searchMemoryInput,
+  toModelMemory,
+} from "@/lib/memory/contract";
+import { type Actor, type MemoryContext, type NamespaceTemplate, resolveNamespaceTemplate } from "@/lib/memory/core";
+import { gatedDelete, isHeld, newReviewTurn, type ReviewTurn } from "@/lib/memory/review";
+import { searchMemories } from "@/lib/memory/search";
+import type { Memory } from "@/lib/memory/store";
+import { createMemoryOnce, supersedeMemory, updateMemory } from "@/lib/memory/store";
+
+export interface MemoryToolsOptions {
+  /** Where the tools read and write, relative to the principal's root; `{placeholders}` are filled from the context. */
+  namespace?: NamespaceTemplate;
+  /** Extra placeholder values; `userId` (and `threadId` when the context has one) are always available. */
+  namespaceValues?: Readonly<Record<string, string | undefined>>;
+  /** Narrows what manage_memory may do: its input schema and its description list only these verbs. */
+  actionsPermitted?: readonly ManageAction[];
+  /** Recorded as the writing agent's id (e.g. the chat model id). */
+  agentId?: string;
+}
+
+/**
+ * The memory tools' handlers, for any surface that hands them to a model (the chat below, MCP in lib/mcp/tools.ts).
+ * Everything the model may not choose (namespace, user, actor, provenance) is closed over here; the model only picks
+ * verbs, content, ids and queries. The namespace template is resolved now, so a missing key fails while wiring the
+ * request and never reaches the model. `execute` throws the core's errors; each surface reports them its own way.
+ */
+export function memoryToolHandlers(ctx: MemoryContext, options: MemoryToolsOptions & { writer?: Actor } = {}) {
+  const namespace = resolveNamespaceTemplate(options.namespace ?? [], {
+    userId: ctx.principal.userId,
+    threadId: ctx.provenance?.threadId,
+    ...options.namespaceValues,
+  });
+  const writer: MemoryContext = options.writer ? { ...ctx, actor: options.writer } : ctx;
+  // One set of tools serves one chat turn (or one MCP request): review counts the turn's deletes here.
+  const turn = newReviewTurn();
+  return {
+    manage_memory: manageMemoryHandler(writer, namespace, options.actionsPermitted ?? MANAGE_ACTIONS, turn),
+    search_memory: searchMemoryHandler(ctx, namespace),
+  };
+}
+
+/** The chat tools over the memory core: the handlers as AI SDK tools, writing as the chat's model. */
+export function createMemoryTools(ctx: MemoryContext, options: MemoryToolsOptions = {}) {
+  const handlers = memoryToolHandlers(ctx, {
+    ...options,
+    writer: { type: "agent", id: options.agentId ?? ctx.actor.id },
+  });
+  const { manage_memory: manage, search_memory: search } = handlers;
+  return {
+    manage_memory: tool({
+      description: manage.description,
+      inputSchema: manage.inputSchema,
+      execute: (raw): Promise<ManageMemoryOutput> => toolErrors(() => manage.execute(raw)),
+    }),
+    search_memory: tool({
+      description: search.description,
+      inputSchema: search.inputSchema,
+      execute: (raw: SearchMemoryInput): Promise<MemoryHit[]> => toolErrors(() => search.execute(raw)),
+    }),
+  };
+}
+
+function manageMemoryHandler(
+  ctx: MemoryContext,
+  namespace: string[],
+  permitted: readonly ManageAction[],
+  turn: ReviewTurn,
+) {
+  const inputSchema = manageMemoryInput(permitted);
+  return {
+    description: manageMemoryDescription(permitted),
+    inputSchema,
+    execute: async (raw: unknown): Promise<ManageMemoryOutput> => {
+      const input = parseInput(inputSchema, raw);
+      const validFrom = input.validFrom === undefined ? undefined : parseInput(instantInput, input.validFrom);
+      if (input.action === "create") {
+        const { memory, created } = await createMemoryOnce(ctx, {
+          content: required(input.content, "content"),
+          namespace,
+          validFrom,
+        });
+        return output(created ? "created" : "unchanged", memory);
+      }
+      const id = required(input.id, "id");
+      if (input.action === "update") {
+        const content = required(input.content, "content");
+        if (validFrom) {
+          const { closed, created } = await supersedeMemory(ctx, id, { content, validFrom, within: namespace });
+          return { ...output("superseded", created), supersededId: closed.id };
+        }
+        return output("updated", await updateMemory(ctx, id, { content, within: namespace }));
+      }
+      const removed = await gatedDelete(ctx, turn, id, { within: namespace });
+      if (!isHeld(removed)) return output("deleted", removed.memory);
+      return {
+        ...output("proposed", removed.memory),
+        proposalId: removed.proposal.id,
+        note: "Not deleted yet: the user reviews this deletion first (Review page).",
+      };
+    },
+  };
+}
+
+function searchMemoryHandler(ctx: MemoryContext, namespace: string[]) {
+  return {
+    description: SEARCH_MEMORY_DESCRIPTION,
+    inputSchema: searchMemoryInput,
+    execute: async (raw: unknown): Promise<MemoryHit[]> => {
+      const input = parseInput(searchMemoryInput, raw);
+      const results = await searchMemories(ctx, {
+        query: input.query,
+        limit: input.limit ?? SEARCH_MEMORY_DEFAULT_LIMIT,
+        kind: input.kind,
+        namespace,
+        asOf: input.asOf,
+      });
+      return results.map(({ memory, score }) => ({ ...toModelMemory(memory), score }));
+    },
+  };
+}
+
+function required(value: string | undefined, field: string): string {
+  if (!value)
+    throw new ValidationError(`\`${field}\` is required for this action.`, [{ path: [field], message: "required" }]);
+  return value;
+}
+
+const output = (action: ManageMemoryOutput["action"], memory: Memory): ManageMemoryOutput => ({
+  action,
+  ...toModelMemory(memory),
+  version: memory.version,
+});
+
+/**
+ * What the model sees on failure: expected failures explain themselves (not found, deleted, invalid) where the error
+ * table shows their message; anything else is an infrastructure failure whose details stay out of the conversation
+ * (kept as `cause` for logs).
+ */
+async function toolErrors<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof AppError && ERROR_TABLE[error.code].shown) throw new Error(error.message);
+    logFailure("a memory tool failed", error);
+    throw new Error("The memory store is unavailable; continue without it.", { cause: error });
+  }
+}

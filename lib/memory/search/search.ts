@@ -1,0 +1,231 @@
+import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { z } from "zod";
+import { memories } from "@/lib/db/schema";
+import { asUser, type UnitOfWork } from "@/lib/db/unit-of-work";
+import { parseInput, ValidationError } from "@/lib/errors";
+import { LIMITS, memoryFiltersSchema, queryInput, SEARCH_MODES, type SearchMode } from "@/lib/memory/contract";
+import { canEmbed, type MemoryContext } from "@/lib/memory/core";
+import { filterConditions, type SearchResult, toMemory } from "@/lib/memory/store";
+import { embeddingModelKey, embedQuery, vectorLiteral } from "./embeddings";
+import { lexicalRanking, TYPO_THRESHOLD } from "./lexical";
+import { isOverviewQuestion, overview } from "./overview";
+
+/**
+ * The vector leg's share of a hybrid score (the lexical leg has the rest). Chosen on the bench's conversational
+ * datasets with the local encoder, where it added recall at every k with and without speaker names
+ * (`npm run bench -- --only recall` prints the curve).
+ */
+export const VECTOR_WEIGHT = 0.2;
+/** Memories the vector leg ranks; its normalisation (below) is over these. */
+const VECTOR_POOL = 100;
+/**
+ * The vector leg enters a hybrid score as a softmax of the similarities over its pool, at a temperature of this
+ * share of their spread (standard deviation): a memory that stands out by meaning gets most of the leg's weight,
+ * while a crowd of near-equal similarities (an encoder that cannot tell them apart) spreads it thin. Raw cosines
+ * would let the crowd outvote the lexical leg; scaling by the spread makes this hold for any encoder's range.
+ */
+const VECTOR_SHARPNESS = 0.1;
+
+export const searchMemoriesInputSchema = memoryFiltersSchema.extend({
+  query: queryInput,
+  limit: z.number().int().min(1).max(LIMITS.searchResults).default(10),
+  /** `hybrid` when vectors are available, else `lexical`. */
+  mode: z.enum(SEARCH_MODES).optional(),
+  /** The vector leg's share of a hybrid score, for tuning on the bench; VECTOR_WEIGHT otherwise. */
+  vectorWeight: z.number().min(0).max(1).optional(),
+});
+export type SearchMemoriesInput = z.input<typeof searchMemoriesInputSchema>;
+
+interface Ranked {
+  id: string;
+  score: number;
+  lexical?: number;
+  vector?: number;
+}
+
+/**
+ * Search over the caller's memories. Lexical ranking is BM25 over the user's own corpus (./lexical.ts); the vector
+ * leg (when the context has an embedding model and the database pgvector) is an exact cosine scan of the user's
+ * vectors. Hybrid fuses the two by score, each normalised to [0, 1] and weighted (see fuse) — not by rank, which
+ * lets a weak leg's noise outvote the other's certainty. `score` is in [0, 1] and comparable within a list; each result also carries the
+ * value of every leg that ran. A question about the user in general ("what do you know about me?") has no terms to
+ * rank by: it gets their profile, most used and latest memories instead. Ties break by recency, then id.
+ */
+export async function searchMemories(ctx: MemoryContext, raw: SearchMemoriesInput): Promise<SearchResult[]> {
+  const { query, limit, mode: requested, vectorWeight, ...filters } = parseInput(searchMemoriesInputSchema, raw);
+  const vectors = canEmbed(ctx);
+  if (requested === "vector" && !vectors) {
+    throw new ValidationError(
+      "Vector search is off: no embedding model is configured (EMBEDDING_MODEL=none) or the database has no pgvector.",
+      [{ path: ["mode"], message: "vectors are off" }],
+    );
+  }
+  const mode: SearchMode =
+    requested === "vector" ? "vector" : vectors && requested !== "lexical" ? "hybrid" : "lexical";
+  // Without asOf the world is as of today: a superseded fact is history, not an answer.
+  const openAt = ctx.clock();
+  if (isOverviewQuestion(query)) return overview(ctx, filters, limit, openAt);
+  const scope = filterConditions(ctx, filters, { openAt });
+  const pool = Math.max(limit * 5, 50);
+  const vectorPool = Math.max(pool, VECTOR_POOL);
+  const queryVector = mode === "lexical" ? undefined : await embedQuery(ctx, query);
+  return asUser(
+    ctx,
+    async (unit) => {
+      if (mode === "lexical") return lexicalResults(ctx, unit, scope, query, limit);
+      // Both legs at once: on PostgreSQL the second statement goes out without waiting for the first's answer.
+      const [lexical, vector] = await Promise.all([
+        mode === "vector"
+          ? []
+          : lexicalRanking(ctx.database, unit, scope, query, pool).then((ranking) =>
+              unit.rows<{ id: string; score: number }>(ranking),
+            ),
+        queryVector ? vectorRanking(ctx, unit, scope, queryVector, vectorPool) : [],
+      ]);
+      const ranked = fuse(
+        lexical.map((hit) => ({ id: String(hit.id), score: Number(hit.score) })),
+        vector,
+        mode,
+        vectorWeight ?? VECTOR_WEIGHT,
+      );
+      return resultsOf(ctx, unit, ranked, limit);
+    },
+    // Lexical mode's one statement keeps its shape whoever asks (the user and the terms are parameters, candidates
+    // come from the index leading with the user), so on PostgreSQL it is planned once per connection: planning it took
+    // longer than running it (about 5 ms against 1 at 1,000 memories), and left to choose (`auto`) PostgreSQL went on
+    // planning it on every call once other users' rows had grown the tables. Not elsewhere: Citus cannot route its
+    // generic plan (its planner needs the user's id), and on PGlite, which keeps no planner statistics, generic plans
+    // of the vector leg made a hybrid search five times slower.
+    {
+      "pg_trgm.word_similarity_threshold": String(TYPO_THRESHOLD),
+      plan_cache_mode: ctx.database.kind === "postgres" && mode === "lexical" ? "force_generic_plan" : "auto",
+    },
+  );
+}
+
+/** Lexical mode in one statement: the ranking joined to the memories it ranks. */
+async function lexicalResults(
+  ctx: MemoryContext,
+  unit: UnitOfWork,
+  scope: SQL,
+  query: string,
+  limit: number,
+): Promise<SearchResult[]> {
+  const score = sql<number>`ranked.score`;
+  const ranking = await lexicalRanking(ctx.database, unit, scope, query, limit);
+  const rows = await unit.db
+    .select({ row: memories, score })
+    .from(memories)
+    .innerJoin(
+      sql`(${ranking}) as ranked`,
+      sql`ranked.id = ${memories.id} and ${memories.userId} = ${unit.userId}::uuid`,
+    )
+    .orderBy(desc(score), desc(memories.updatedAt), asc(memories.id));
+  return rows.map(({ row, score }) => ({ memory: toMemory(ctx, row), score: Number(score), lexical: Number(score) }));
+}
+
+/** Exact cosine scan over the caller's rows in scope with a current vector for the context's model. */
+async function vectorRanking(
+  ctx: MemoryContext,
+  unit: UnitOfWork,
+  scope: SQL,
+  vector: number[],
+  pool: number,
+): Promise<Array<{ id: string; score: number }>> {
+  if (!ctx.embeddingModel) return [];
+  const rows = await unit.rows<{ id: string; similarity: number }>(sql`
+    select ${memories.id}::text as id, 1 - (e.embedding <=> ${vectorLiteral(vector)}::text::vector) as similarity
+    from ${memories}
+    join memory_embeddings e
+      on e.user_id = ${unit.userId}::uuid and e.memory_id = ${memories.id}
+     and e.model = ${embeddingModelKey(ctx.embeddingModel)} and e.content_hash = ${memories.contentHash}
+    where ${scope} and vector_dims(e.embedding) = ${vector.length}
+    order by e.embedding <=> ${vectorLiteral(vector)}::text::vector, ${memories.updatedAt} desc, ${memories.id}
+    limit ${pool}`);
+  // Cosine similarity below zero means "unrelated" as surely as zero does.
+  return rows.map((row) => ({ id: row.id, score: Math.max(0, Number(row.similarity)) }));
+}
+
+/**
+ * Combines the legs by score: the lexical leg's share of the query matched, and the vector leg's softmax over its
+ * pool (VECTOR_SHARPNESS). A memory missing from one leg's candidates scores 0 there. Each leg's own value (the
+ * lexical score, the cosine similarity) is kept beside the fused score.
+ */
+function fuse(
+  lexical: ReadonlyArray<{ id: string; score: number }>,
+  vector: ReadonlyArray<{ id: string; score: number }>,
+  mode: SearchMode,
+  vectorWeight: number,
+): Ranked[] {
+  if (mode === "lexical") return lexical.map((hit) => ({ ...hit, lexical: hit.score }));
+  if (mode === "vector") return vector.map((hit) => ({ ...hit, vector: hit.score }));
+  const shares = softmaxShares(vector.map((hit) => hit.score));
+  const legs = new Map<string, Ranked>();
+  for (const hit of lexical)
+    legs.set(hit.id, { id: hit.id, score: (1 - vectorWeight) * hit.score, lexical: hit.score });
+  for (const [index, hit] of vector.entries()) {
+    const entry = legs.get(hit.id) ?? { id: hit.id, score: 0, lexical: 0 };
+    entry.vector = hit.score;
+    entry.score += vectorWeight * (shares[index] ?? 0);
+    legs.set(hit.id, entry);
+  }
+  for (const entry of legs.values()) entry.vector ??= 0;
+  return [...legs.values()];
+}
+
+/** exp((s - max) / τ), normalised to sum 1, with τ = VECTOR_SHARPNESS × the standard deviation of `scores`. */
+function softmaxShares(scores: readonly number[]): number[] {
+  if (scores.length === 0) return [];
+  const mean = scores.reduce((sum, score) => sum + score, 0) / scores.length;
+  const spread = Math.sqrt(scores.reduce((sum, score) => sum + (score - mean) ** 2, 0) / scores.length);
+  if (spread === 0) return scores.map(() => 1 / scores.length);
+  const best = Math.max(...scores);
+  const weights = scores.map((score) => Math.exp((score - best) / (VECTOR_SHARPNESS * spread)));
+  const total = weights.reduce((sum, weight) => sum + weight, 0);
+  return weights.map((weight) => weight / total);
+}
+
+/** The memories behind the best `limit` ranked ids, best first; equal scores go to the more recent memory. */
+async function resultsOf(
+  ctx: MemoryContext,
+  unit: UnitOfWork,
+  ranked: Ranked[],
+  limit: number,
+): Promise<SearchResult[]> {
+  if (ranked.length === 0) return [];
+  // Only the best `limit` (and whatever ties with the last of them, which recency then orders) are read.
+  const sorted = [...ranked].sort((a, b) => b.score - a.score);
+  const cutoff = sorted[Math.min(limit, sorted.length) - 1]!.score;
+  const wanted = sorted.filter((entry, index) => index < limit || entry.score === cutoff);
+  const rows = await unit.db
+    .select()
+    .from(memories)
+    .where(
+      and(
+        eq(memories.userId, ctx.principal.userId),
+        inArray(
+          memories.id,
+          wanted.map((entry) => entry.id),
+        ),
+      ),
+    );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return wanted
+    .flatMap((entry) => {
+      const row = byId.get(entry.id);
+      return row ? [{ entry, row }] : [];
+    })
+    .sort(
+      (a, b) =>
+        b.entry.score - a.entry.score ||
+        b.row.updatedAt.getTime() - a.row.updatedAt.getTime() ||
+        (a.row.id < b.row.id ? -1 : 1),
+    )
+    .slice(0, limit)
+    .map(({ entry, row }) => ({
+      memory: toMemory(ctx, row),
+      score: entry.score,
+      ...(entry.lexical === undefined ? {} : { lexical: entry.lexical }),
+      ...(entry.vector === undefined ? {} : { vector: entry.vector }),
+    }));
+}

@@ -1,0 +1,30 @@
+// The store: a user's memories written, changed, versioned, superseded, deleted, purged (with every copy of their
+// words) and listed; the filter language over them as SQL; and the user's rules, which every write is held to.
+
+export { deleteMemory, purgeMemory, replaceMemory, restoreMemory, updateMemory } from "./change";
+export { createMemories, createMemory, createMemoryBatch, createMemoryOnce, existingFact } from "./create";
+export { filterConditions, ownedUnder } from "./filters";
+export { eraseThreadWords } from "./purge-copies";
+export {
+  findMemoryByKey,
+  getMemory,
+  listMemories,
+  listNamespaces,
+  MEMORY_SORTS,
+  type MemorySort,
+  memoryHistories,
+  memoryHistory,
+} from "./read";
+export { toMemory } from "./rows";
+export {
+  createRule,
+  deleteRule,
+  enforceRules,
+  listRules,
+  type Rule,
+  serializeRule,
+  withoutForbiddenWords,
+} from "./rules";
+export { serializeMemory, serializeSearchResult, serializeVersion } from "./serialize";
+export { supersedeMemory } from "./supersede";
+export type { Memory, MemorySource, SearchResult } from "./types";

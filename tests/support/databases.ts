@@ -6,7 +6,7 @@ import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { type Database, openPglite, openPostgres } from "@/lib/db/client";
-import { createCitusDatabase } from "./citus";
+import { copyMigratedCitusDatabase } from "./citus";
 import { copyMigratedTemplate, databaseUrl, migrationsHash } from "./templates";
 
 export interface TestBackend {
@@ -63,12 +63,11 @@ async function migratedPgliteDump(): Promise<string> {
 }
 
 /**
- * A new, migrated and distributed database on the Citus cluster at `coordinatorUrl`, dropped again on close. Citus
- * does not create databases across nodes, so it is created on every node with the extension, and the new database's
- * coordinator registers the same workers.
+ * A new, migrated and distributed database on the Citus cluster at `coordinatorUrl`, copied from a template migrated
+ * once (./citus.ts), dropped again on close.
  */
 export async function openFreshCitus(coordinatorUrl: string): Promise<Database> {
-  const { url, drop } = await createCitusDatabase(coordinatorUrl);
+  const { url, drop } = await copyMigratedCitusDatabase(coordinatorUrl);
   const database = await openPostgres(url, { max: 4 });
   return {
     ...database,

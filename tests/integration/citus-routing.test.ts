@@ -20,7 +20,7 @@ import {
 import { COUNTED_TOGETHER_FROM } from "@/lib/memory/store/bulk-statistics";
 import { addExchange, scriptedManager } from "../extraction/support";
 import { contextFor, createUser } from "../memory/support";
-import { createCitusDatabase } from "../support/citus";
+import { copyMigratedCitusDatabase } from "../support/citus";
 
 /**
  * Every per-user statement of the hot paths is planned on one shard: each path runs through the core against a Citus
@@ -81,7 +81,7 @@ describe.skipIf(!coordinatorUrl)("per-user statements on Citus are planned on on
   let ctx: MemoryContext;
 
   beforeAll(async () => {
-    const created = await createCitusDatabase(coordinatorUrl as string);
+    const created = await copyMigratedCitusDatabase(coordinatorUrl as string);
     drop = created.drop;
     database = await openPostgres(created.url, {
       max: 2,

@@ -1,12 +1,13 @@
-import { createHash, randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { type Database, openPglite, openPostgres } from "@/lib/db/client";
-import { createCitusDatabase } from "./citus";
+import { copyMigratedCitusDatabase } from "./citus";
+import { copyMigratedTemplate, databaseUrl, migrationsHash } from "./templates";
 
 export interface TestBackend {
   name: "pglite" | "postgres" | "citus";
@@ -49,13 +50,7 @@ export async function openMigratedPglite(): Promise<Database> {
 }
 
 async function migratedPgliteDump(): Promise<string> {
-  const folder = path.resolve("drizzle");
-  const hash = createHash("sha256");
-  for (const name of readdirSync(folder, { recursive: true }).map(String).sort()) {
-    const file = path.join(folder, name);
-    if (statSync(file).isFile()) hash.update(name).update(readFileSync(file));
-  }
-  const file = path.join(tmpdir(), `memory-ledger-pglite-${hash.digest("hex").slice(0, 16)}.tar`);
+  const file = path.join(tmpdir(), `memory-ledger-pglite-${migrationsHash()}.tar`);
   if (existsSync(file)) return file;
   const database = await openPglite();
   if (database.connection.kind !== "pglite") throw new Error("expected PGlite");
@@ -68,12 +63,11 @@ async function migratedPgliteDump(): Promise<string> {
 }
 
 /**
- * A new, migrated and distributed database on the Citus cluster at `coordinatorUrl`, dropped again on close. Citus
- * does not create databases across nodes, so it is created on every node with the extension, and the new database's
- * coordinator registers the same workers.
+ * A new, migrated and distributed database on the Citus cluster at `coordinatorUrl`, copied from a template migrated
+ * once (./citus.ts), dropped again on close.
  */
 export async function openFreshCitus(coordinatorUrl: string): Promise<Database> {
-  const { url, drop } = await createCitusDatabase(coordinatorUrl);
+  const { url, drop } = await copyMigratedCitusDatabase(coordinatorUrl);
   const database = await openPostgres(url, { max: 4 });
   return {
     ...database,
@@ -84,20 +78,37 @@ export async function openFreshCitus(coordinatorUrl: string): Promise<Database> 
   };
 }
 
-/** A new, migrated database on the PostgreSQL server at `adminUrl`, dropped again on close. */
+/**
+ * A new, migrated database on the PostgreSQL server at `adminUrl`, dropped again on close: a copy of a template
+ * migrated once per set of migrations (./templates.ts) rather than a database migrated for each suite.
+ */
 export async function openFreshPostgres(adminUrl: string): Promise<Database> {
   const name = `ml_test_${randomBytes(6).toString("hex")}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openPostgres(url.toString(), { max: 4 });
+  await copyMigratedTemplate(
+    [adminUrl],
+    async (template) => {
+      const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      try {
+        await admin.unsafe(`create database ${template}`);
+      } finally {
+        await admin.end();
+      }
+      const database = await openPostgres(databaseUrl(adminUrl, template), { max: 1 });
+      await database.close();
+    },
+    name,
+  );
+  const database = await openPostgres(databaseUrl(adminUrl, name), { max: 4 });
   return {
     ...database,
     async close() {
       await database.close();
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
+      const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      try {
+        await admin.unsafe(`drop database if exists ${name} with (force)`);
+      } finally {
+        await admin.end();
+      }
     },
   };
 }

@@ -7,6 +7,7 @@ import {
   type LanguageModel,
   streamText,
   toUIMessageStream,
+  type UIMessageStreamOutcome,
 } from "ai";
 import { describeModelFailure } from "@/lib/ai/failures";
 import { SUMMARIZE_INSTRUCTIONS, TITLE_INSTRUCTIONS } from "@/lib/ai/prompts";
@@ -83,51 +84,18 @@ export interface ChatTurn {
  */
 export async function startChatTurn(options: ChatTurnOptions, request: ChatRequest): Promise<ChatTurn> {
   const { memory, model, modelId } = options;
-  if (options.dailyTokens !== undefined) {
-    const spent = await tokensOnDay(memory, "chat", memory.clock());
-    if (spent >= options.dailyTokens) throw new ChatQuotaError(options.dailyTokens);
-  }
-  // One transaction: a refused request (nothing to regenerate, a message sent twice, a racing turn) leaves no empty
-  // chat behind, and the turn's opening reads and writes share one binding to the user.
-  const { history, thread } = await withUnit(memory, async (tx) => {
-    const stored = await loadMessages(tx, request.id);
-    const history = historyFor(request, stored);
-    const thread = await ensureThread(tx, request.id);
-    const regenerating = request.trigger === "regenerate-message";
-    await writeMessagesFrom(tx, thread.id, history, regenerating ? history.length : stored.length, {
-      replace: regenerating,
-    });
-    return { history, thread };
-  });
-
+  await checkDailyTokens(options);
+  const { history, thread } = await openTurn(memory, request);
   const question = history.at(-1)!;
   const questionText = textOf(question);
-  const agent: MemoryContext = {
-    ...memory,
-    queryEmbeddings: new Map(),
-    actor: { type: "agent", id: modelId },
-    provenance: {
-      source: "chat",
-      threadId: thread.id,
-      messageId: question.id,
-      quote: questionText.slice(0, MAX_QUOTE),
-    },
-  };
-
-  const [recalled, rules, standing] = await Promise.all([
-    recallMemories(agent, questionText),
-    listRules(memory),
-    currentInstructions(memory),
-  ]);
-  const plan = planContextWindow(history, thread.summarizedThrough, options.contextTokens);
-  let summary = thread.summary;
-  let summaryUsage: TokenUsage = {};
-  if (plan.fold.length > 0) {
-    const folded = await summarize(model, summary, plan.fold);
-    summary = folded.text;
-    summaryUsage = folded.usage;
-    await saveSummary(memory, thread.id, summary, plan.keepFrom);
-  }
+  const agent = agentContext(options, thread.id, question.id, questionText);
+  const { recalled, rules, standing, plan, summary, summaryUsage } = await gatherContext(
+    options,
+    agent,
+    thread,
+    history,
+    questionText,
+  );
 
   // Fixed up front so the ledger row of this turn names the answer it paid for.
   const answerId = newMessageId();
@@ -171,28 +139,9 @@ export async function startChatTurn(options: ChatTurnOptions, request: ChatReque
             ...(standing ? { instructionsVersion: standing.version } : {}),
           }
         : undefined,
-    onEnd: async ({ responseMessage, outcome, isAborted }) => {
+    onEnd: async (end) => {
       await ledgerWrite;
-      if (!responseMessage.parts.some((part) => part.type !== "step-start")) return;
-      const failure =
-        outcome.status === "failed"
-          ? describeModelFailure(outcome.error)
-          : outcome.status === "aborted" || isAborted
-            ? "The answer was stopped before it was complete."
-            : undefined;
-      // A partial answer is kept, marked, so the person sees what arrived and can retry; it is no answer to extract.
-      const answer: ChatMessage = failure
-        ? { ...responseMessage, metadata: { ...responseMessage.metadata, incomplete: true, failure } }
-        : responseMessage;
-      try {
-        await writeMessagesFrom(memory, thread.id, [...history, answer], history.length);
-      } catch (error) {
-        // Another request answered or rewrote this turn meanwhile; its version stands.
-        if (error instanceof ThreadChangedError) return;
-        throw error;
-      }
-      await recordMemoryAccess(memory, thread.id, answer, recalled);
-      if (!failure) await options.onAnswerSaved?.(answer);
+      await saveAnswer(options, thread.id, history, recalled, end);
     },
     onError: describeModelFailure,
     // Tool errors are already written for the user by the memory tools; keep them visible in the chips.
@@ -203,6 +152,103 @@ export async function startChatTurn(options: ChatTurnOptions, request: ChatReque
     if (!thread.title) await titleThread(options, thread.id, questionText);
   };
   return { response: createUIMessageStreamResponse({ stream }), afterResponse };
+}
+
+async function checkDailyTokens({ memory, dailyTokens }: ChatTurnOptions) {
+  if (dailyTokens === undefined) return;
+  const spent = await tokensOnDay(memory, "chat", memory.clock());
+  if (spent >= dailyTokens) throw new ChatQuotaError(dailyTokens);
+}
+
+/**
+ * Stores the turn's messages in one transaction: a refused request (nothing to regenerate, a message sent twice, a
+ * racing turn) leaves no empty chat behind, and the turn's opening reads and writes share one binding to the user.
+ */
+async function openTurn(memory: MemoryContext, request: ChatRequest) {
+  return withUnit(memory, async (tx) => {
+    const stored = await loadMessages(tx, request.id);
+    const history = historyFor(request, stored);
+    const thread = await ensureThread(tx, request.id);
+    const regenerating = request.trigger === "regenerate-message";
+    await writeMessagesFrom(tx, thread.id, history, regenerating ? history.length : stored.length, {
+      replace: regenerating,
+    });
+    return { history, thread };
+  });
+}
+
+/** The model's own context for this turn: its writes name the model, the chat and the message they came from. */
+function agentContext(options: ChatTurnOptions, threadId: string, messageId: string, questionText: string) {
+  const agent: MemoryContext = {
+    ...options.memory,
+    queryEmbeddings: new Map(),
+    actor: { type: "agent", id: options.modelId },
+    provenance: { source: "chat", threadId, messageId, quote: questionText.slice(0, MAX_QUOTE) },
+  };
+  return agent;
+}
+
+/** What the answer is written with: recalled memories, the user's rules and instructions, and the running summary. */
+async function gatherContext(
+  options: ChatTurnOptions,
+  agent: MemoryContext,
+  thread: { id: string; summary: string | null; summarizedThrough: number },
+  history: ChatMessage[],
+  questionText: string,
+) {
+  const { memory, model } = options;
+  const [recalled, rules, standing] = await Promise.all([
+    recallMemories(agent, questionText),
+    listRules(memory),
+    currentInstructions(memory),
+  ]);
+  const plan = planContextWindow(history, thread.summarizedThrough, options.contextTokens);
+  let summary = thread.summary;
+  let summaryUsage: TokenUsage = {};
+  if (plan.fold.length > 0) {
+    const folded = await summarize(model, summary, plan.fold);
+    summary = folded.text;
+    summaryUsage = folded.usage;
+    await saveSummary(memory, thread.id, summary, plan.keepFrom);
+  }
+  return { recalled, rules, standing, plan, summary, summaryUsage };
+}
+
+/**
+ * Stores the answer once the stream ends. A partial answer is kept, marked, so the person sees what arrived and can
+ * retry; it is no answer to extract.
+ */
+async function saveAnswer(
+  options: ChatTurnOptions,
+  threadId: string,
+  history: ChatMessage[],
+  recalled: Awaited<ReturnType<typeof recallMemories>>,
+  {
+    responseMessage,
+    outcome,
+    isAborted,
+  }: { responseMessage: ChatMessage; outcome: UIMessageStreamOutcome; isAborted: boolean },
+) {
+  const { memory } = options;
+  if (!responseMessage.parts.some((part) => part.type !== "step-start")) return;
+  const failure =
+    outcome.status === "failed"
+      ? describeModelFailure(outcome.error)
+      : outcome.status === "aborted" || isAborted
+        ? "The answer was stopped before it was complete."
+        : undefined;
+  const answer: ChatMessage = failure
+    ? { ...responseMessage, metadata: { ...responseMessage.metadata, incomplete: true, failure } }
+    : responseMessage;
+  try {
+    await writeMessagesFrom(memory, threadId, [...history, answer], history.length);
+  } catch (error) {
+    // Another request answered or rewrote this turn meanwhile; its version stands.
+    if (error instanceof ThreadChangedError) return;
+    throw error;
+  }
+  await recordMemoryAccess(memory, threadId, answer, recalled);
+  if (!failure) await options.onAnswerSaved?.(answer);
 }
 
 function historyFor(request: ChatRequest, stored: ChatMessage[]): ChatMessage[] {

@@ -84,7 +84,14 @@ export function createMemoryMcpServer(caller: Caller, memory: MemoryContext): Mc
   );
 
   // Written as the key's app, like every other MCP write: review holds back only a model's own writes.
-  const shared = memoryToolHandlers(memory);
+  registerSharedTools(server, caller, memoryToolHandlers(memory));
+  registerDeprecatedWrites(server, caller, memory);
+  registerDeprecatedReads(server, caller, memory);
+  return server;
+}
+
+/** manage_memory and search_memory: the chat's tools, by the same handlers. */
+function registerSharedTools(server: McpServer, caller: Caller, shared: ReturnType<typeof memoryToolHandlers>) {
   server.registerTool(
     MANAGE_MEMORY,
     {
@@ -105,7 +112,10 @@ export function createMemoryMcpServer(caller: Caller, memory: MemoryContext): Mc
     },
     (input) => run(caller, "read", () => shared.search_memory.execute(input)),
   );
+}
 
+/** The write tools of before the shared vocabulary, with their own arguments and answers. */
+function registerDeprecatedWrites(server: McpServer, caller: Caller, memory: MemoryContext) {
   server.registerTool(
     "add_memory",
     {
@@ -123,50 +133,6 @@ export function createMemoryMcpServer(caller: Caller, memory: MemoryContext): Mc
       },
     },
     (input) => run(caller, "write", async () => ({ memory: serializeMemory(await createMemory(memory, input)) })),
-  );
-
-  server.registerTool(
-    "search_memories",
-    {
-      title: "Search memories (deprecated)",
-      description: deprecated(
-        "search_memory",
-        "Find memories relevant to a natural-language query (a question or the user's message works). Results are ranked, each with a score.",
-      ),
-      inputSchema: {
-        query: z.string().describe("What to look for, in natural language."),
-        limit: z
-          .number()
-          .int()
-          .optional()
-          .describe(`At most this many results (default 10, up to ${LIMITS.searchResults}).`),
-        namespace: namespace.optional(),
-        kind: kind.optional(),
-        filter: fieldFilterSchema
-          .optional()
-          .describe('Metadata conditions, e.g. { "project": "ledger", "priority": { "$gte": 2 } }.'),
-        asOf: asOf.optional(),
-      },
-      annotations: { readOnlyHint: true },
-    },
-    ({ filter, ...input }) =>
-      run(caller, "read", async () => ({
-        results: (await searchMemories(memory, { ...input, metadata: filter })).map(serializeSearchResult),
-      })),
-  );
-
-  server.registerTool(
-    "get_memory",
-    {
-      title: "Get memory (deprecated)",
-      description: deprecated(
-        "search_memory, whose results carry each memory",
-        "Read one memory by id, with its kind, content, version, source and timestamps.",
-      ),
-      inputSchema: { id: memoryId },
-      annotations: { readOnlyHint: true },
-    },
-    ({ id }) => run(caller, "read", async () => ({ memory: serializeMemory(await getMemory(memory, id)) })),
   );
 
   server.registerTool(
@@ -215,6 +181,53 @@ export function createMemoryMcpServer(caller: Caller, memory: MemoryContext): Mc
     ({ id, reason }) =>
       run(caller, "write", async () => ({ memory: serializeMemory(await deleteMemory(memory, id, { reason })) })),
   );
+}
+
+/** The read tools of before the shared vocabulary, with their own arguments and answers. */
+function registerDeprecatedReads(server: McpServer, caller: Caller, memory: MemoryContext) {
+  server.registerTool(
+    "search_memories",
+    {
+      title: "Search memories (deprecated)",
+      description: deprecated(
+        "search_memory",
+        "Find memories relevant to a natural-language query (a question or the user's message works). Results are ranked, each with a score.",
+      ),
+      inputSchema: {
+        query: z.string().describe("What to look for, in natural language."),
+        limit: z
+          .number()
+          .int()
+          .optional()
+          .describe(`At most this many results (default 10, up to ${LIMITS.searchResults}).`),
+        namespace: namespace.optional(),
+        kind: kind.optional(),
+        filter: fieldFilterSchema
+          .optional()
+          .describe('Metadata conditions, e.g. { "project": "ledger", "priority": { "$gte": 2 } }.'),
+        asOf: asOf.optional(),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    ({ filter, ...input }) =>
+      run(caller, "read", async () => ({
+        results: (await searchMemories(memory, { ...input, metadata: filter })).map(serializeSearchResult),
+      })),
+  );
+
+  server.registerTool(
+    "get_memory",
+    {
+      title: "Get memory (deprecated)",
+      description: deprecated(
+        "search_memory, whose results carry each memory",
+        "Read one memory by id, with its kind, content, version, source and timestamps.",
+      ),
+      inputSchema: { id: memoryId },
+      annotations: { readOnlyHint: true },
+    },
+    ({ id }) => run(caller, "read", async () => ({ memory: serializeMemory(await getMemory(memory, id)) })),
+  );
 
   server.registerTool(
     "list_memories",
@@ -240,6 +253,4 @@ export function createMemoryMcpServer(caller: Caller, memory: MemoryContext): Mc
         return { memories: page.memories.map(serializeMemory), nextCursor: page.nextCursor };
       }),
   );
-
-  return server;
 }

@@ -22,6 +22,26 @@ function sourceFiles(directory: string): string[] {
   });
 }
 
+const MAX_FUNCTION_LINES = 80;
+
+/** Functions of `file` longer than MAX_FUNCTION_LINES, as `file:line name (n lines)`. */
+function longFunctions(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(path.join(ROOT, file), "utf8"), ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && "body" in node && node.body) {
+      const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+      const lines = source.getLineAndCharacterOfPosition(node.getEnd()).line - first + 1;
+      const named = node.name ?? (ts.isVariableDeclaration(node.parent) ? node.parent.name : undefined);
+      if (lines > MAX_FUNCTION_LINES)
+        found.push(`${file}:${first + 1} ${named?.getText(source) ?? "(anonymous)"} (${lines} lines)`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
 const lineCount = (file: string) => readFileSync(path.join(ROOT, file), "utf8").split("\n").length;
 
 /** The names a module exports by name (the faces export nothing else). */
@@ -52,6 +72,10 @@ describe("the source's shape", () => {
   it(`has no file in lib/ over ${MAX_LINES} lines but the named exceptions`, () => {
     const long = sourceFiles("lib").filter((file) => lineCount(file) > MAX_LINES && !(file in LONG_FILES));
     expect(long).toEqual([]);
+  });
+
+  it(`has no function in lib/ over ${MAX_FUNCTION_LINES} lines: a long one is split into named steps`, () => {
+    expect(sourceFiles("lib").flatMap(longFunctions)).toEqual([]);
   });
 
   it("lists as exceptions only files that still need to be", () => {

@@ -120,15 +120,24 @@ export function planOps(input: ExtractionInput): PlannedOp[] {
       }
     }
     if (reading.forget && can("delete")) {
-      const target = bestMatch(
-        known.filter((memory) => !retired.has(memory.id) && !inserted.has(memory.id)),
-        reading.forget.query,
-      );
-      const source = { messageId: message.id, quote: reading.forget.quote.slice(0, MAX_QUOTE) };
-      if (target) remove(target, `The user asked to forget this: "${clip(reading.forget.quote)}"`, source);
+      // Only a memory held before this run: one it is inserting was never remembered.
+      const held = known.filter((memory) => !retired.has(memory.id) && !inserted.has(memory.id));
+      forget(held, reading.forget, message.id, remove);
     }
   }
   return planned.slice(0, MAX_OPS);
+}
+
+/** "Forget …": the best-matching memory among `held` goes, citing the words that asked. */
+function forget(
+  held: PromptMemory[],
+  request: { query: string; quote: string },
+  messageId: string,
+  remove: (memory: PromptMemory, reason: string, source: OpSource) => void,
+) {
+  const target = bestMatch(held, request.query);
+  const source = { messageId, quote: request.quote.slice(0, MAX_QUOTE) };
+  if (target) remove(target, `The user asked to forget this: "${clip(request.quote)}"`, source);
 }
 
 function clip(text: string) {

@@ -95,6 +95,28 @@ function comparison(latest: BenchResults, previous: BenchResults): string {
   return table(["figure", "this run", "previous run", "change"], rows);
 }
 
+/**
+ * Which machines the two runs had, and how far the floor moved: plain pgvector arithmetic whose time is the machine's
+ * alone, so a latency that moved with it is the machine's, not the code's.
+ */
+function machines(latest: BenchResults, previous: BenchResults): string {
+  const floor = (results: BenchResults) =>
+    results.search.find((figure) => figure.store.startsWith("Exact vector scan") && figure.memoriesPerUser === 10_000)
+      ?.latencyMs.p50;
+  const [now, before] = [floor(latest), floor(previous)];
+  const moved =
+    now !== undefined && before !== undefined
+      ? ` The exact vector scan at 10,000 per user (the floor) took ${number(now)} ms p50 in this run and ${number(before)} ms in the one before.`
+      : "";
+  const same = latest.machine.cpuModel === previous.machine.cpuModel;
+  return (
+    (same
+      ? `Both runs: ${latest.machine.cpus} cores (${latest.machine.cpuModel}).`
+      : `This run: ${latest.machine.cpus} cores (${latest.machine.cpuModel}); the one before: ${previous.machine.cpus} cores (${previous.machine.cpuModel}) — another machine, so compare the ratios in the tables above rather than these times.`) +
+    `${moved}\n`
+  );
+}
+
 /** The generated part of the page. */
 export function renderGenerated(directory: string): string {
   const runs = fullRuns(directory, "100k");
@@ -112,6 +134,7 @@ export function renderGenerated(directory: string): string {
       `Memory Ledger's own figures beside \`bench/results/${previous.file}\` (${previous.results.startedAt}). ` +
         "The machine is shared and its speed moves from hour to hour by more than 10%: a latency that is worse in one " +
         "pair of runs only is read again before it is believed.\n",
+      machines(latest.results, previous.results),
       comparison(latest.results, previous.results),
     );
   }

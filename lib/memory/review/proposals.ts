@@ -5,7 +5,8 @@ import { memoryProposals } from "@/lib/db/schema";
 import { asUser, type UnitOfWork } from "@/lib/db/unit-of-work";
 import { AppError, parseInput } from "@/lib/errors";
 import { LIMITS, PROPOSAL_STATUSES, type ProposalJson } from "@/lib/memory/contract";
-import { type Actor, type MemoryContext, type Provenance, relativeNamespace, sourceTypeFor } from "@/lib/memory/core";
+import { type Actor, type MemoryContext, type Provenance, relativeNamespace } from "@/lib/memory/core";
+import { writerColumns } from "@/lib/memory/store";
 import { proposalEvent, recordWebhookEvents } from "@/lib/memory/webhooks";
 
 export type ProposalRow = typeof memoryProposals.$inferSelect;
@@ -79,7 +80,6 @@ export type ListProposalsInput = z.input<typeof listProposalsInputSchema>;
 
 /** Records a pending proposal in the context's unit of work, with the context's writer and provenance. */
 export async function propose(ctx: MemoryContext, change: ProposedChange): Promise<Proposal> {
-  const provenance = { ...ctx.provenance, ...change.provenance };
   const [row] = await asUser(ctx, async (unit) => {
     const inserted = await unit.db
       .insert(memoryProposals)
@@ -94,13 +94,7 @@ export async function propose(ctx: MemoryContext, change: ProposedChange): Promi
         text: change.text ?? null,
         contentHash: change.contentHash ?? null,
         reason: change.reason,
-        sourceType: sourceTypeFor(ctx.actor, provenance),
-        threadId: provenance.threadId ?? null,
-        messageId: provenance.messageId ?? null,
-        quote: provenance.quote ?? null,
-        runId: provenance.runId ?? null,
-        actorType: ctx.actor.type,
-        actorId: ctx.actor.id,
+        ...writerColumns(ctx, change.provenance),
         status: "pending",
         createdAt: ctx.clock(),
       })

@@ -28,3 +28,4 @@ export {
 export { serializeMemory, serializeSearchResult, serializeVersion } from "./serialize";
 export { supersedeMemory } from "./supersede";
 export type { Memory, MemorySource, SearchResult } from "./types";
+export { writerColumns } from "./versioned-writes";

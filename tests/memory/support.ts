@@ -52,6 +52,38 @@ export async function dumpAllRows(database: Database, schemas: readonly string[]
   return dumps.join("\n");
 }
 
+/** The public tables a dump covers (request accounting left out), read once per database: the schema stays put. */
+const dumpedTables = new WeakMap<Database, Promise<string[]>>();
+
+export function publicTables(database: Database): Promise<string[]> {
+  let tables = dumpedTables.get(database);
+  if (!tables) {
+    tables = database.unbound
+      .rows<{ name: string }>(
+        sql`select table_name as name from information_schema.tables
+          where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
+      )
+      .then((rows) => rows.map((row) => row.name).filter((name) => !REQUEST_ACCOUNTING_TABLES.includes(name)));
+    dumpedTables.set(database, tables);
+  }
+  return tables;
+}
+
+/**
+ * Per public table, its row count and the sum of a 64-bit hash of each row's text, in one statement: equal before
+ * and after a request exactly when (but for a hash collision) no row was added, removed or changed. Far cheaper than
+ * reading every row back, so the suites that prove "a refusal writes nothing" check it after every request.
+ */
+export async function tableFingerprints(database: Database): Promise<Map<string, string>> {
+  const selects = (await publicTables(database)).map(
+    (name) => sql`select ${name}::text as "table",
+      count(*)::text || ' rows, hash ' || coalesce(sum(hashtextextended(t::text, 0)::numeric), 0)::text as print
+      from ${sql.identifier(name)} t`,
+  );
+  const rows = await database.unbound.rows<{ table: string; print: string }>(sql.join(selects, sql` union all `));
+  return new Map(rows.map((row) => [row.table, row.print]));
+}
+
 /** Work bound to `userId` (chat store, console reads, API keys): what a surface hands those functions. */
 export function bindingFor(database: Database, userId: string): UserBinding {
   return { database, principal: { userId } };

@@ -29,7 +29,7 @@ import {
 } from "./attacks";
 import { A_ID, A_PLAIN_ACTIVE, A_PLAIN_DELETED, B_ID, type Fixture, SHARED_MEMORY, seedFixture } from "./fixture";
 import { type Auth, harness, principalFor, testDatabase } from "./harness";
-import { changedRows, type OwnedRow, type RowChange, snapshotRows } from "./owned-rows";
+import { allRows, changedRows, type RowChange, type RowSnapshot, snapshotRows } from "./owned-rows";
 import {
   chat,
   chatThreads,
@@ -1304,11 +1304,11 @@ function normalise(outcome: Outcome, id: string) {
 
 describeEachDatabase("cross-user isolation", (use) => {
   let f: Fixture;
-  let snapshot: Awaited<ReturnType<typeof snapshotRows>>;
+  let snapshot: RowSnapshot;
   let aRowsAtStart: string[];
 
-  const rowsOf = (rows: Map<string, OwnedRow>, owner: string) =>
-    [...rows.values()]
+  const rowsOf = (rows: RowSnapshot, owner: string) =>
+    allRows(rows)
       .filter((row) => row.owner === owner)
       .map((row) => `${row.table} ${row.json}`)
       .sort();
@@ -1337,7 +1337,7 @@ describeEachDatabase("cross-user isolation", (use) => {
     harness.enqueued.length = 0;
     const outcome = await row.send(target, f);
     await Promise.all(harness.pending.splice(0));
-    const after = await snapshotRows(use());
+    const after = await snapshotRows(use(), snapshot);
     const changes = changedRows(snapshot, after);
     snapshot = after;
     return { outcome, changes, enqueued: [...harness.enqueued] };

@@ -69,7 +69,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     embedding: values.embedding ?? process.env.BENCH_EMBEDDING_MODEL ?? LOCAL_EMBEDDING_MODEL_ID,
     weights: parseWeights(values.weights ?? (smoke ? "0,0.5,1" : "0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1")),
     http: smoke
-      ? { memories: 200, ingestMemories: 1_000, requests: 50 }
+      ? { memories: 100, ingestMemories: 200, requests: 20 }
       : { memories: 1_000, ingestMemories: 10_000, requests: 300 },
   };
 }

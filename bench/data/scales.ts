@@ -27,7 +27,7 @@ export const scales: Record<ScaleName, Scale> = {
     users: [...range(1, 1, 200), ...range(10, 10, 200)],
     questionsPerUser: 4,
     queryUsersPerBucket: 2,
-    conversations: { users: 2, sessions: [12, 14], turns: [20, 26], facts: 12 },
+    conversations: { users: 1, sessions: [4, 5], turns: [10, 12], facts: 6 },
   },
   "10k": {
     name: "10k",

@@ -1,4 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
+import { expectNoLongerSignedInAs } from "./api-support";
 
 const PASSWORD = "correct horse battery";
 
@@ -34,11 +35,7 @@ test("sign out everywhere ends this browser's session and another one's", async 
   await page.goto("/settings");
   await page.getByTestId("sign-out-everywhere").click();
   await expect(page).toHaveURL(/\/login/);
-  // This browser's cookie no longer stands for the account: a 401, or a new guest when one of its page requests
-  // reached the proxy after the sign-out (every visitor without a session becomes a guest there).
-  const me = await page.request.get("/api/v1/me");
-  if (me.status() === 200) expect(((await me.json()) as { userId: string }).userId).not.toBe(account.userId);
-  else expect(me.status()).toBe(401);
+  await expectNoLongerSignedInAs(page, account.userId);
   expect((await other.request.get("/api/v1/me")).status()).toBe(401);
   // Its next page finds no session: the visitor is a new guest, not the account.
   await other.reload();
@@ -55,6 +52,7 @@ test("delete my account erases it: its cookie and key answer 401 and its passwor
 }) => {
   const email = uniqueEmail("leaving");
   await register(page, email);
+  const account = (await (await page.request.get("/api/v1/me")).json()) as { userId: string };
   expect((await page.request.post("/api/v1/memories", { data: { content: "Keeps bees on the roof" } })).status()).toBe(
     201,
   );
@@ -72,7 +70,7 @@ test("delete my account erases it: its cookie and key answer 401 and its passwor
   await confirm.click();
   await expect(page).toHaveURL(/\/login/);
 
-  expect((await page.request.get("/api/v1/me")).status()).toBe(401);
+  await expectNoLongerSignedInAs(page, account.userId);
   const withKey = await page.request.get("/api/v1/memories", { headers: { authorization: `Bearer ${key}` } });
   expect(withKey.status()).toBe(401);
   await signIn(page, email);

@@ -28,21 +28,26 @@ export function contextFor(database: Database, userId: string, overrides: Partia
   };
 }
 
-/** Every row of every table in these schemas, as text: for proving a purged fact is gone. */
 /**
  * Tables that count requests rather than hold anyone's data: every authenticated request writes them, so the dumps
  * that show what a request changed leave them out (their keys are hashed, so they hold no text either).
  */
 export const REQUEST_ACCOUNTING_TABLES: readonly string[] = ["rate_limit_windows"];
 
+/** The base tables of a schema other than public (pg-boss creates its own when the queue starts, so never cached). */
+async function tablesOf(database: Database, schema: string): Promise<string[]> {
+  if (schema === "public") return publicTables(database);
+  const rows = await database.unbound.rows<{ name: string }>(
+    sql`select table_name as name from information_schema.tables where table_schema = ${schema} and table_type = 'BASE TABLE'`,
+  );
+  return rows.map((row) => row.name);
+}
+
+/** Every row of every table in these schemas, as text: for proving a purged fact is gone. */
 export async function dumpAllRows(database: Database, schemas: readonly string[] = ["public"]): Promise<string> {
   const dumps: string[] = [];
   for (const schema of schemas) {
-    const tables = await database.unbound.rows<{ name: string }>(
-      sql`select table_name as name from information_schema.tables where table_schema = ${schema} and table_type = 'BASE TABLE'`,
-    );
-    for (const { name } of tables) {
-      if (schema === "public" && REQUEST_ACCOUNTING_TABLES.includes(name)) continue;
+    for (const name of await tablesOf(database, schema)) {
       const rows = await database.unbound.rows<{ row: string }>(
         sql`select t::text as row from ${sql.identifier(schema)}.${sql.identifier(name)} t`,
       );
@@ -52,7 +57,7 @@ export async function dumpAllRows(database: Database, schemas: readonly string[]
   return dumps.join("\n");
 }
 
-/** The public tables a dump covers (request accounting left out), read once per database: the schema stays put. */
+/** The public tables a dump covers (request accounting left out), read once per database: migrations ran before. */
 const dumpedTables = new WeakMap<Database, Promise<string[]>>();
 
 export function publicTables(database: Database): Promise<string[]> {

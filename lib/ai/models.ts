@@ -2,12 +2,20 @@ import { type Config, config } from "@/lib/config";
 import { embeddingModelId } from "./config";
 import { createModelRegistry, languageModel, type ModelRegistry } from "./registry";
 
-let registry: ModelRegistry | undefined;
+/** One registry per configuration: built on first use, and built again when the configuration is read again. */
+const registries = new WeakMap<Config, ModelRegistry>();
 
-/** The process-wide registry, built from the configuration on first use. */
+function registryFor(settings: Config): ModelRegistry {
+  let registry = registries.get(settings);
+  if (!registry) {
+    registry = createModelRegistry(settings);
+    registries.set(settings, registry);
+  }
+  return registry;
+}
+
 export function chatLanguageModel(id: string) {
-  registry ??= createModelRegistry();
-  return languageModel(registry, id);
+  return languageModel(registryFor(config()), id);
 }
 
 /**
@@ -17,6 +25,5 @@ export function chatLanguageModel(id: string) {
 export function configuredEmbeddingModel(settings: Config = config()) {
   const id = embeddingModelId(settings);
   if (id === null) return undefined;
-  registry ??= createModelRegistry();
-  return registry.embeddingModel(id as `local:${string}`);
+  return registryFor(settings).embeddingModel(id as `local:${string}`);
 }

@@ -22,8 +22,8 @@ export default defineConfig({
   test: {
     environment: "node",
     pool: "forks",
-    // A worker per core: vitest's default leaves one core free, one worker on CI's two, where most suites wait on a
-    // database server or a timer rather than the CPU (two workers took the suite from about 17 to 11 minutes there).
+    // A worker per core: vitest's default leaves one core free, one worker on CI's two (two took the suite from about
+    // 17 to 11 minutes there). The suite keeps both cores busy, so a third worker measured no faster (docs/testing.md).
     maxWorkers: availableParallelism(),
     testTimeout: 30_000,
     // Tests that want vectors give their contexts an embedding model; nothing else loads the local encoder.

@@ -2,6 +2,7 @@ import { tool } from "ai";
 import { AppError, ERROR_TABLE, parseInput, ValidationError } from "@/lib/errors";
 import { logFailure } from "@/lib/log";
 import {
+  type AppliedMemoryOutput,
   instantInput,
   MANAGE_ACTIONS,
   type ManageAction,
@@ -16,10 +17,9 @@ import {
   toModelMemory,
 } from "@/lib/memory/contract";
 import { type Actor, type MemoryContext, type NamespaceTemplate, resolveNamespaceTemplate } from "@/lib/memory/core";
-import { gatedDelete, isHeld, newReviewTurn, type ReviewTurn } from "@/lib/memory/review";
+import { type GateDecision, gate, type ModelWrite, newReviewTurn, type ReviewTurn } from "@/lib/memory/review";
 import { searchMemories } from "@/lib/memory/search";
 import type { Memory } from "@/lib/memory/store";
-import { createMemoryOnce, supersedeMemory, updateMemory } from "@/lib/memory/store";
 
 export interface MemoryToolsOptions {
   /** Where the tools read and write, relative to the principal's root; `{placeholders}` are filled from the context. */
@@ -87,31 +87,71 @@ function manageMemoryHandler(
     execute: async (raw: unknown): Promise<ManageMemoryOutput> => {
       const input = parseInput(inputSchema, raw);
       const validFrom = input.validFrom === undefined ? undefined : parseInput(instantInput, input.validFrom);
-      if (input.action === "create") {
-        const { memory, created } = await createMemoryOnce(ctx, {
-          content: required(input.content, "content"),
-          namespace,
-          validFrom,
-        });
-        return output(created ? "created" : "unchanged", memory);
-      }
-      const id = required(input.id, "id");
-      if (input.action === "update") {
-        const content = required(input.content, "content");
-        if (validFrom) {
-          const { closed, created } = await supersedeMemory(ctx, id, { content, validFrom, within: namespace });
-          return { ...output("superseded", created), supersededId: closed.id };
-        }
-        return output("updated", await updateMemory(ctx, id, { content, within: namespace }));
-      }
-      const removed = await gatedDelete(ctx, turn, id, { within: namespace });
-      if (!isHeld(removed)) return output("deleted", removed.memory);
-      return {
-        ...output("proposed", removed.memory),
-        proposalId: removed.proposal.id,
-        note: "Not deleted yet: the user reviews this deletion first (Review page).",
-      };
+      const write: ModelWrite =
+        input.action === "create"
+          ? {
+              op: "insert",
+              content: required(input.content, "content"),
+              namespace,
+              validFrom,
+              reason: "saved in the chat",
+            }
+          : input.action === "update"
+            ? {
+                op: "update",
+                id: required(input.id, "id"),
+                content: required(input.content, "content"),
+                validFrom,
+                within: namespace,
+              }
+            : { op: "delete", id: required(input.id, "id"), within: namespace };
+      return toolOutput(input.action, await gate(ctx, turn, write));
     },
+  };
+}
+
+/** The gate's decision as the model reads it: what was done, or what waits for the user and why. */
+function toolOutput(action: ManageAction, decision: GateDecision): ManageMemoryOutput {
+  switch (decision.decision) {
+    case "applied":
+      if (decision.closed) return { ...output("superseded", decision.memory), supersededId: decision.closed.id };
+      return output(action === "create" ? "created" : action === "update" ? "updated" : "deleted", decision.memory);
+    case "unchanged":
+      return output(action === "delete" ? "deleted" : "unchanged", decision.memory);
+    case "refused":
+      // Only the background manager is refused; a model's write that reaches here is a bug, not a user's choice.
+      throw new Error(`The gate refused a chat write: ${decision.why}`);
+    default:
+      return proposed(action, decision);
+  }
+}
+
+function proposed(
+  action: ManageAction,
+  decision: Extract<GateDecision, { decision: "held" | "awaiting" }>,
+): ManageMemoryOutput {
+  const { proposal } = decision;
+  const cause = decision.decision === "awaiting" ? "already_pending" : decision.restated ? "restated" : "review_mode";
+  const what =
+    action === "create"
+      ? "Saved for the user's review"
+      : `This ${action === "update" ? "change" : "deletion"} awaits the user's review`;
+  const note = {
+    already_pending: "This change already awaits the user's review; nothing new was saved.",
+    restated: `${proposal.reason} Not remembered: it awaits the user's approval. Tell the user and ask whether to remember it again.`,
+    review_mode: `${what}: nothing changes until they approve it, under this answer or on the Review page. Tell the user.`,
+  }[cause];
+  return {
+    action: "proposed",
+    op: action,
+    proposalId: proposal.id,
+    text: proposal.text ?? "",
+    ...(proposal.memoryId ? { id: proposal.memoryId } : {}),
+    ...(proposal.validFrom ? { validFrom: proposal.validFrom.toISOString() } : {}),
+    ...(proposal.validTo ? { validTo: proposal.validTo.toISOString() } : {}),
+    cause,
+    reason: cause === "restated" ? proposal.reason : decision.why,
+    note,
   };
 }
 
@@ -139,7 +179,7 @@ function required(value: string | undefined, field: string): string {
   return value;
 }
 
-const output = (action: ManageMemoryOutput["action"], memory: Memory): ManageMemoryOutput => ({
+const output = (action: AppliedMemoryOutput["action"], memory: Memory): AppliedMemoryOutput => ({
   action,
   ...toModelMemory(memory),
   version: memory.version,

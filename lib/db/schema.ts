@@ -266,6 +266,8 @@ export const messages = pgTable(
     parts: jsonb("parts").$type<unknown[]>().notNull(),
     metadata: jsonb("metadata").$type<Record<string, unknown>>(),
     createdAt: createdAt(),
+    /** An answer: when the memory writes of its chat turn were undone (a turn is undone once). */
+    memoryRevertedAt: timestamp("memory_reverted_at", { withTimezone: true, precision: 3 }),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.id] }),
@@ -514,6 +516,9 @@ export const memoryProposals = pgTable(
     content: jsonb("content"),
     text: text("text"),
     contentHash: text("content_hash"),
+    /** The dates the op gave the fact (an insert's, or a superseding update's `validFrom`). */
+    validFrom: timestamp("valid_from", { withTimezone: true, precision: 3 }),
+    validTo: timestamp("valid_to", { withTimezone: true, precision: 3 }),
     reason: text("reason"),
     sourceType: text("source_type").notNull(),
     threadId: text("thread_id"),

@@ -1,6 +1,7 @@
 import { type Tool, tool } from "ai";
 import { ERROR_TABLE } from "@/lib/errors";
 import {
+  type AppliedMemoryOutput,
   MANAGE_ACTIONS,
   type ManageMemoryInput,
   type ManageMemoryOutput,
@@ -101,7 +102,7 @@ export function memoryTools(client: MemoryClient, options: MemoryToolsOptions = 
   };
 }
 
-const output = (action: ManageMemoryOutput["action"], memory: Memory): ManageMemoryOutput => ({
+const output = (action: AppliedMemoryOutput["action"], memory: Memory): AppliedMemoryOutput => ({
   action,
   ...toModelMemory(memory),
   version: memory.version,

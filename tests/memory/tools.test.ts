@@ -3,7 +3,13 @@ import { MockLanguageModelV4 } from "ai/test";
 import { expect, it } from "vitest";
 import { z } from "zod";
 import { createMemoryTools } from "@/lib/chat/memory-tools";
-import { type ManageMemoryInput, manageMemoryOutput, memoryHit, toModelMemory } from "@/lib/memory/contract";
+import {
+  type AppliedMemoryOutput,
+  type ManageMemoryInput,
+  manageMemoryOutput,
+  memoryHit,
+  toModelMemory,
+} from "@/lib/memory/contract";
 import { type MemoryContext, NamespaceTemplateError } from "@/lib/memory/core";
 import { createMemory, getMemory, memoryHistory } from "@/lib/memory/store";
 import { describeEachDatabase } from "../support/databases";
@@ -16,8 +22,11 @@ async function settle<T>(result: T | PromiseLike<T> | AsyncIterable<T> | undefin
   return (await result) as T;
 }
 
-function manage(ctx: MemoryContext, input: ManageMemoryInput, options = {}) {
-  return settle(createMemoryTools(ctx, options).manage_memory.execute?.(input, callOptions));
+/** A manage_memory call that must apply (these tests run in the default review mode, on facts never deleted). */
+async function manage(ctx: MemoryContext, input: ManageMemoryInput, options = {}): Promise<AppliedMemoryOutput> {
+  const output = await settle(createMemoryTools(ctx, options).manage_memory.execute?.(input, callOptions));
+  if (output.action === "proposed") throw new Error(`held for review: ${output.note}`);
+  return output;
 }
 
 const usage = {
@@ -185,6 +194,7 @@ describeEachDatabase("memory tools", (use) => {
     const created = await settle(
       tools.manage_memory.execute?.({ action: "create", content: "acme fact" }, callOptions),
     );
-    expect((await getMemory(ctx, created.id)).namespace).toEqual(["orgs", "acme"]);
+    expect(created.action).toBe("created");
+    expect((await getMemory(ctx, created.id as string)).namespace).toEqual(["orgs", "acme"]);
   });
 });

@@ -59,7 +59,9 @@ export function decideTurn(prompt: LanguageModelV4Prompt, availableTools: Readon
         replies.push(
           isError(removal.output)
             ? `I couldn't forget that: ${errorText(removal.output)}`
-            : `Done. I've forgotten: ${match.text}.`,
+            : proposalOf(removal.output)
+              ? `I'll forget it once you approve (under this answer, or on the Review page): ${match.text}.`
+              : `Done. I've forgotten: ${match.text}.`,
         );
       }
     }
@@ -137,14 +139,21 @@ function saveReplies(plan: SavePlan, steps: ToolStep[], factCount: number): stri
   const created: string[] = [];
   const updated: string[] = [];
   const failed: Array<{ content: string; error: string }> = [];
+  const held: string[] = [];
+  const restated: string[] = [];
   for (const step of steps) {
     const content = String(step.input.content ?? "");
+    const proposal = proposalOf(step.output);
     if (isError(step.output)) failed.push({ content, error: errorText(step.output) });
+    else if (proposal?.cause === "restated") restated.push(`Not saved: ${proposal.text}. ${proposal.reason}`);
+    else if (proposal) held.push(proposal.text);
     else (isUpdate(step.output) ? updated : created).push(savedText(step.output) ?? content);
   }
   const replies: string[] = [];
   if (created.length > 0) replies.push(listed("Got it. I'll remember", created));
   if (updated.length > 0) replies.push(listed("Updated", updated));
+  if (held.length > 0) replies.push(listed("Saved for your review (approve it under this answer)", held));
+  if (restated.length > 0) replies.push(`${restated.join("\n")}\nApprove it under this answer to remember it again.`);
   if (plan.known.length > 0) replies.push(listed("I already know that", plan.known));
   for (const { content, error } of failed) {
     replies.push(factCount === 1 ? `I couldn't save that: ${error}` : `I couldn't save "${content}": ${error}`);
@@ -189,6 +198,14 @@ function recalledMemories(prompt: LanguageModelV4Prompt): Array<{ id: string; te
       return [];
     }
   });
+}
+
+/** A manage_memory result that waits for the user's approval, with why (the tool's `proposed` answer). */
+function proposalOf(output: LanguageModelV4ToolResultOutput): { text: string; cause: string; reason: string } | null {
+  if (output.type !== "json") return null;
+  const value = output.value as { action?: unknown; text?: unknown; cause?: unknown; reason?: unknown } | null;
+  if (value?.action !== "proposed") return null;
+  return { text: String(value.text ?? ""), cause: String(value.cause ?? ""), reason: String(value.reason ?? "") };
 }
 
 function isUpdate(output: LanguageModelV4ToolResultOutput) {

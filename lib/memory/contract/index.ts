@@ -92,6 +92,7 @@ export {
   settingsJson,
 } from "./shapes";
 export {
+  type AppliedMemoryOutput,
   MANAGE_ACTIONS,
   MANAGE_MEMORY,
   type ManageAction,

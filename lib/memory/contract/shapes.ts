@@ -115,6 +115,13 @@ export const proposalJson = z
     kind: z.string().optional(),
     content: z.unknown().optional().describe("insert, update: the content it would write."),
     text: z.string().optional().describe("The text it would write (insert, update) or remove (delete)."),
+    validFrom: z.iso
+      .datetime()
+      .optional()
+      .describe(
+        "insert: when the fact started to hold. update: the fact changed in the world then — approving supersedes (the old memory is kept, closed at this date, and a new one holds the new content).",
+      ),
+    validTo: z.iso.datetime().optional().describe("insert: when the fact stopped holding."),
     quote: z.string().optional().describe("The exact words of the source message that support it."),
     threadId: z.string().optional(),
     messageId: z.string().optional(),
@@ -142,7 +149,7 @@ export const settingsJson = z
     review: z
       .enum(REVIEW_MODES)
       .describe(
-        "`all`: every background op is a proposal; `deletes` (default): a model's deletes beyond the first in one chat turn or run are proposals; `off`: everything applies (still validated).",
+        "`all`: every change a model asks for (the chat's tools and background extraction) is a proposal; `deletes` (default): a model's deletes beyond the first in one chat turn or run are proposals; `off`: everything applies (still validated). Whatever the mode, the chat model restating a fact you deleted or rejected is a proposal.",
       ),
   })
   .meta({ id: "Settings" });

@@ -119,20 +119,42 @@ export function manageMemoryDescription(actions: readonly ManageAction[] = MANAG
 }
 
 /** What one manage_memory call did, and the memory as it now stands. */
-export const manageMemoryOutput = z.strictObject({
+export const appliedMemoryOutput = z.strictObject({
   /**
-   * `unchanged`: a create of a fact the user already has, which returns that memory and writes nothing.
+   * `unchanged`: a create of a fact the user already has, which returns that memory and writes nothing (or an update
+   * that says what the memory already says).
    * `superseded`: an update with validFrom; the memory is the new one, `supersededId` the old one, kept and closed.
-   * `proposed`: the change waits for the user's approval (review mode) and the memory is as it was.
    */
-  action: z.enum(["created", "unchanged", "updated", "superseded", "deleted", "proposed"]),
+  action: z.enum(["created", "unchanged", "updated", "superseded", "deleted"]),
   ...modelMemory.shape,
   version: z.number().int(),
   supersededId: z.string().optional(),
-  /** With `proposed`: the proposal the user will review, and a sentence to pass on. */
-  proposalId: z.string().optional(),
-  note: z.string().optional(),
 });
+
+/** A change that waits for the user's approval (their review mode, or a fact they deleted or rejected before). */
+export const proposedMemoryOutput = z.strictObject({
+  action: z.literal("proposed"),
+  /** What the call asked for. */
+  op: z.enum(MANAGE_ACTIONS),
+  proposalId: z.string(),
+  /** The text it would save, or (for a delete) remove. */
+  text: z.string(),
+  /** update, delete: the memory it would change. */
+  id: z.string().optional(),
+  validFrom: z.iso.datetime().optional(),
+  validTo: z.iso.datetime().optional(),
+  /**
+   * Why it waits: the user's review mode; it restates a fact the user deleted or rejected (`reason` says when and
+   * what they asked); or the same change already waits.
+   */
+  cause: z.enum(["review_mode", "restated", "already_pending"]),
+  reason: z.string(),
+  /** What to tell the user. */
+  note: z.string(),
+});
+
+export const manageMemoryOutput = z.union([appliedMemoryOutput, proposedMemoryOutput]);
+export type AppliedMemoryOutput = z.infer<typeof appliedMemoryOutput>;
 export type ManageMemoryOutput = z.infer<typeof manageMemoryOutput>;
 
 /** How many memories search_memory returns unless the model asks for another number. */

@@ -1,34 +1,23 @@
-import { sql } from "drizzle-orm";
-import { memories } from "@/lib/db/schema";
-import { asUser } from "@/lib/db/unit-of-work";
 import { AppError } from "@/lib/errors";
-import { defaultKinds, factKey, MemoryConflictError, type MemoryContext, prepareContent } from "@/lib/memory/core";
-import {
-  gatedCreate,
-  gatedDelete,
-  gatedUpdate,
-  type Held,
-  isHeld,
-  matchingProposal,
-  newReviewTurn,
-  reviewReason,
-} from "@/lib/memory/review";
-import { getMemory, type Memory, supersedeMemory } from "@/lib/memory/store";
+import { factKey, MemoryConflictError, type MemoryContext } from "@/lib/memory/core";
+import { type GateDecision, gate, newReviewTurn, type Proposal } from "@/lib/memory/review";
+import { getMemory } from "@/lib/memory/store";
 import { allowedKinds, allowedOps, type ExtractionConfig } from "./manager-input";
 import type { AppliedOp, ExtractionOp } from "./ops";
 import type { PromptMemory, PromptMessage } from "./prompt";
 
-type Verdict = AppliedOp | Held | { reason: string };
+/** An op applied, held for the user's review as a proposal, or not applied with why. */
+export type Verdict = AppliedOp | Held | { reason: string };
+export type Held = { proposal: Proposal; why: string };
 
-/** Trigram similarity above which an insert counts as restating a deleted fact. */
-const TOMBSTONE_SIMILARITY = 0.6;
+export const isHeld = (verdict: Verdict): verdict is Held => "proposal" in verdict;
 
 /**
- * Checks one proposed op against what the manager was shown and what the user said, and applies it, or says why
- * not. Every op that writes must rest on the user's own words (a quote from one of their new messages: an
- * assistant's "since you are allergic to peanuts…" is no evidence); a write never restates a deleted fact; an update
- * or delete applies only to the version the manager was shown, so a newer edit (the user's own) always stands; a fact
- * the user already has is not written twice.
+ * Checks one proposed op against what the manager was shown and what the user said, then hands it to the gate
+ * (lib/memory/review/gate.ts), which applies it, holds it for review or refuses it. Every op that writes must rest on
+ * the user's own words (a quote from one of their new messages: an assistant's "since you are allergic to peanuts…"
+ * is no evidence); an update or delete applies only to the version the manager was shown, so a newer edit (the
+ * user's own) always stands.
  */
 export class OpValidator {
   readonly #shown: Map<string, PromptMemory>;
@@ -92,76 +81,40 @@ export class OpValidator {
 
   private async insert(op: Extract<ExtractionOp, { op: "insert" }>): Promise<Verdict> {
     if (!allowedKinds(this.ctx, this.config).includes(op.kind)) return { reason: `kind "${op.kind}" is not allowed` };
-    const prepared = prepareContent(this.ctx.kinds ?? defaultKinds, op.kind, op.content);
-    const suppressed = await this.matchingTombstone(prepared.text, prepared.contentHash);
-    if (suppressed) return { reason: `deleted by the user: restates a deleted memory (${suppressed})` };
-    const proposal = await this.matchingProposal(prepared.text, prepared.contentHash);
-    if (proposal) return proposal;
-    const outcome = await gatedCreate(this.ctx, this.#turn, {
-      kind: op.kind,
-      content: prepared.content,
-      validFrom: op.validFrom,
-      validTo: op.validTo,
-      reason: "extracted from the conversation",
-      provenance: { messageId: op.messageId, quote: op.quote },
-    });
-    if (isHeld(outcome)) return outcome;
-    const { memory, created } = outcome;
-    if (!created) return { reason: `already remembered as memory ${memory.id}: nothing to do` };
-    return { op: "insert", memoryId: memory.id, version: memory.version, text: memory.text };
+    return this.verdict(
+      op,
+      await gate(this.ctx, this.#turn, {
+        op: "insert",
+        kind: op.kind,
+        content: op.content,
+        validFrom: op.validFrom,
+        validTo: op.validTo,
+        reason: "extracted from the conversation",
+        provenance: { messageId: op.messageId, quote: op.quote },
+      }),
+    );
   }
 
   private async update(op: Extract<ExtractionOp, { op: "update" }>): Promise<Verdict> {
     const shown = this.shownVersion(op.id, op.expectedVersion);
     if ("reason" in shown) return shown;
-    const prepared = prepareContent(this.ctx.kinds ?? defaultKinds, shown.kind, op.content);
-    if (factKey(prepared.text) === factKey(shown.text))
-      return { reason: "the memory already says this: nothing to do" };
-    const suppressed = await this.matchingTombstone(prepared.text, prepared.contentHash);
-    if (suppressed) return { reason: `deleted by the user: the new content restates a deleted memory (${suppressed})` };
-    const proposal = await this.matchingProposal(prepared.text, prepared.contentHash);
-    if (proposal) return proposal;
-    // A change in the world closes the old fact and starts a new one, unless review holds the update for the user.
-    if (op.validFrom && !(await reviewReason(this.ctx, this.#turn, "update"))) {
-      return this.supersede(op, op.validFrom, shown, prepared.content);
-    }
     return this.atShownVersion(op, shown, (change) =>
-      gatedUpdate(this.ctx, this.#turn, op.id, prepared.content, change),
-    );
-  }
-
-  /** The fact changed in the world at `validFrom`: the shown memory is closed then, a new one holds the new value. */
-  private async supersede(
-    op: Extract<ExtractionOp, { op: "update" }>,
-    validFrom: string,
-    shown: PromptMemory,
-    content: unknown,
-  ): Promise<Verdict> {
-    try {
-      const { closed, created } = await supersedeMemory(this.ctx, op.id, {
-        content,
-        validFrom,
-        expectedVersion: shown.version,
-        reason: op.reason,
-        provenance: { messageId: op.messageId, quote: op.quote },
-      });
-      return {
+      gate(this.ctx, this.#turn, {
         op: "update",
-        memoryId: closed.id,
-        version: closed.version,
-        text: closed.text,
-        supersededBy: { memoryId: created.id, version: created.version, text: created.text },
-      };
-    } catch (error) {
-      if (error instanceof MemoryConflictError) return this.changedSince(op.id, shown, error);
-      throw error;
-    }
+        id: op.id,
+        content: op.content,
+        validFrom: op.validFrom,
+        ...change,
+      }),
+    );
   }
 
   private async remove(op: Extract<ExtractionOp, { op: "delete" }>): Promise<Verdict> {
     const shown = this.shownVersion(op.id);
     if ("reason" in shown) return shown;
-    return this.atShownVersion(op, shown, (change) => gatedDelete(this.ctx, this.#turn, op.id, change));
+    return this.atShownVersion(op, shown, (change) =>
+      gate(this.ctx, this.#turn, { op: "delete", id: op.id, ...change }),
+    );
   }
 
   /** Writes `op` as a change of the version the manager was shown; a newer version stands (see changedSince). */
@@ -172,43 +125,43 @@ export class OpValidator {
       expectedVersion: number;
       reason: string;
       provenance: { messageId: string; quote: string };
-    }) => Promise<{ memory: Memory } | Held>,
+    }) => Promise<GateDecision>,
   ): Promise<Verdict> {
     try {
-      const outcome = await write({
+      const decision = await write({
         expectedVersion: shown.version,
         reason: op.reason,
         provenance: { messageId: op.messageId, quote: op.quote },
       });
-      if (isHeld(outcome)) return outcome;
-      const { memory } = outcome;
-      return { op: op.op, memoryId: memory.id, version: memory.version, text: memory.text };
+      return this.verdict(op, decision);
     } catch (error) {
       return this.changedSince(op.id, shown, error);
     }
   }
 
-  /** The user rejected this fact in review (suppressed like a tombstone), or it already awaits their review. */
-  private async matchingProposal(text: string, hash: string): Promise<{ reason: string } | null> {
-    const found = await asUser(this.ctx, (unit) =>
-      matchingProposal(unit, { text, contentHash: hash }, TOMBSTONE_SIMILARITY),
-    );
-    if (!found) return null;
-    if (found.status === "pending") return { reason: `already awaiting the user's review as proposal ${found.id}` };
-    return { reason: `rejected by the user in review: restates a rejected proposal (${found.id})` };
-  }
-
-  /** A deleted memory in the caller's namespace with the same hash, or text this similar; returns its id. */
-  private async matchingTombstone(text: string, hash: string): Promise<string | null> {
-    const [row] = await asUser(this.ctx, (unit) =>
-      unit.rows<{ id: string }>(sql`
-      select ${memories.id} as id from ${memories}
-      where ${memories.userId} = ${this.ctx.principal.userId}
-        and ${memories.status} = 'deleted'
-        and (${memories.contentHash} = ${hash}
-             or (${memories.text} is not null and similarity(${memories.text}, ${text}) >= ${TOMBSTONE_SIMILARITY}))
-      limit 1`),
-    );
-    return row?.id ?? null;
+  /** The gate's decision as the run records it. */
+  private verdict(op: ExtractionOp, decision: GateDecision): Verdict {
+    switch (decision.decision) {
+      case "refused":
+      case "awaiting":
+        return { reason: decision.why };
+      case "held":
+        return { proposal: decision.proposal, why: decision.why };
+      case "unchanged":
+        return { reason: `${decision.why}: nothing to do` };
+      case "applied": {
+        const { memory, closed } = decision;
+        if (closed) {
+          return {
+            op: "update",
+            memoryId: closed.id,
+            version: closed.version,
+            text: closed.text,
+            supersededBy: { memoryId: memory.id, version: memory.version, text: memory.text },
+          };
+        }
+        return { op: op.op, memoryId: memory.id, version: memory.version, text: memory.text };
+      }
+    }
   }
 }

@@ -5,7 +5,6 @@ import { asUser } from "@/lib/db/unit-of-work";
 import { AppError } from "@/lib/errors";
 import { logFailedAttempt } from "@/lib/log";
 import { type MemoryContext, withUnit } from "@/lib/memory/core";
-import { isHeld } from "@/lib/memory/review";
 import { listRules, type Rule, withoutForbiddenWords } from "@/lib/memory/store";
 import { type Pricing, recordUsage, spentOnDay } from "@/lib/memory/usage";
 import { askManager, isDeterministicFailure, UnreadableAnswerError } from "./manager";
@@ -18,7 +17,7 @@ import {
   isIncomplete,
   textOfParts,
 } from "./manager-input";
-import { OpValidator } from "./op-validator";
+import { isHeld, OpValidator } from "./op-validator";
 import type { AppliedOp, ManagerAnswer, RejectedOp } from "./ops";
 import { buildExtractionPrompt, EXTRACTION_INSTRUCTIONS, type PromptMemory, type PromptMessage } from "./prompt";
 import { describeFailure, dropOvertakenRun, openRun, type RunOpening, recordFailure, recordRunCompleted } from "./runs";

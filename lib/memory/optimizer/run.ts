@@ -12,7 +12,7 @@ import {
   instructionHistory,
   listFeedback,
 } from "@/lib/memory/procedural";
-import { addToPendingInstructionsChange, getSettings, propose } from "@/lib/memory/review";
+import { addToPendingInstructionsChange, instructionsReviewReason, propose } from "@/lib/memory/review";
 import { type Pricing, recordUsage, spentOnDay } from "@/lib/memory/usage";
 import { checkAnswer, type Verdict } from "./answer";
 import {
@@ -173,8 +173,7 @@ async function apply(deps: OptimizerDeps, pass: Parameters<typeof settle>[1]): P
     };
     if (verdict.kind === "change") {
       const { change } = verdict;
-      const review = (await getSettings(tx)).review;
-      if (review === "off") {
+      if (!(await instructionsReviewReason(tx))) {
         const version = await changeInstructions(tx, {
           text: change.text,
           expectedVersion: pass.input.current.version,

@@ -31,6 +31,7 @@ import {
   getMemory,
   type Memory,
   serializeMemory,
+  supersedeMemory,
   updateMemory,
 } from "@/lib/memory/store";
 import { proposalEvent, recordWebhookEvents } from "@/lib/memory/webhooks";
@@ -89,6 +90,16 @@ export async function approveProposal(
           kind: proposal.kind ?? "memory",
           content,
           namespace: relativeNamespace(ctx.principal.root, proposal.namespace),
+          ...(proposal.validFrom ? { validFrom: proposal.validFrom } : {}),
+          ...(proposal.validTo ? { validTo: proposal.validTo } : {}),
+          reason,
+        }));
+      } else if (proposal.op === "update" && proposal.validFrom) {
+        // The fact changed in the world: approving supersedes, as applying the op would have.
+        ({ created: memory } = await supersedeMemory(writer, proposal.memoryId as string, {
+          content,
+          validFrom: proposal.validFrom,
+          expectedVersion: proposal.expectedVersion ?? undefined,
           reason,
         }));
       } else if (proposal.op === "update") {

@@ -24,6 +24,9 @@ export interface Proposal {
   content: unknown;
   text: string | null;
   contentHash: string | null;
+  /** The dates the op gave the fact: an insert's, or the `validFrom` of an update that supersedes. */
+  validFrom: Date | null;
+  validTo: Date | null;
   quote: string | null;
   threadId: string | null;
   messageId: string | null;
@@ -47,6 +50,8 @@ export interface ProposedChange {
   content?: unknown;
   text?: string;
   contentHash?: string;
+  validFrom?: Date;
+  validTo?: Date;
   reason: string;
   provenance?: Provenance;
 }
@@ -93,6 +98,8 @@ export async function propose(ctx: MemoryContext, change: ProposedChange): Promi
         content: change.content ?? null,
         text: change.text ?? null,
         contentHash: change.contentHash ?? null,
+        validFrom: change.validFrom ?? null,
+        validTo: change.validTo ?? null,
         reason: change.reason,
         ...writerColumns(ctx, change.provenance),
         status: "pending",
@@ -221,18 +228,25 @@ export async function matchingProposal(
   unit: UnitOfWork,
   content: { text: string; contentHash: string },
   similarity: number,
-): Promise<{ id: string; status: ProposalStatus } | null> {
-  const [row] = await unit.rows<{ id: string; status: ProposalStatus }>(sql`
-    select ${memoryProposals.id} as id, ${memoryProposals.status} as status from ${memoryProposals}
+): Promise<{ id: string; status: ProposalStatus; decidedAt: Date | null; decisionReason: string | null } | null> {
+  const [row] = await unit.rows<{
+    id: string;
+    status: ProposalStatus;
+    decidedAt: Date | string | null;
+    decisionReason: string | null;
+  }>(sql`
+    select ${memoryProposals.id} as id, ${memoryProposals.status} as status,
+           ${memoryProposals.decidedAt} as "decidedAt", ${memoryProposals.decisionReason} as "decisionReason"
+    from ${memoryProposals}
     where ${memoryProposals.userId} = ${unit.userId}
       and ${memoryProposals.op} in ('insert', 'update')
       and (${memoryProposals.status} = 'pending'
            or (${memoryProposals.status} = 'rejected' and ${memoryProposals.op} = 'insert'))
       and (${memoryProposals.contentHash} = ${content.contentHash}
            or (${memoryProposals.text} is not null and similarity(${memoryProposals.text}, ${content.text}) >= ${similarity}))
-    order by (${memoryProposals.status} = 'pending') desc
+    order by (${memoryProposals.status} = 'pending') desc, ${memoryProposals.decidedAt} desc
     limit 1`);
-  return row ?? null;
+  return row ? { ...row, decidedAt: row.decidedAt === null ? null : new Date(row.decidedAt) } : null;
 }
 
 export function toProposal(ctx: MemoryContext, row: ProposalRow): Proposal {
@@ -246,6 +260,8 @@ export function toProposal(ctx: MemoryContext, row: ProposalRow): Proposal {
     content: row.content,
     text: row.text,
     contentHash: row.contentHash,
+    validFrom: row.validFrom,
+    validTo: row.validTo,
     quote: row.quote,
     threadId: row.threadId,
     messageId: row.messageId,
@@ -270,6 +286,8 @@ export function serializeProposal(proposal: Proposal): ProposalJson {
     kind: given(proposal.kind),
     content: given(proposal.content),
     text: given(proposal.text),
+    validFrom: proposal.validFrom?.toISOString(),
+    validTo: proposal.validTo?.toISOString(),
     quote: given(proposal.quote),
     threadId: given(proposal.threadId),
     messageId: given(proposal.messageId),

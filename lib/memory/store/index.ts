@@ -15,7 +15,7 @@ export {
   memoryHistories,
   memoryHistory,
 } from "./read";
-export { toMemory } from "./rows";
+export { checkValidity, toMemory } from "./rows";
 export {
   createRule,
   deleteRule,

@@ -78,6 +78,9 @@ export const anthropicFormat: WireFormat = {
     return { stream: request.body.stream === true, model: String(request.body.model ?? "") };
   },
   errorBody: anthropicErrorBody,
+  streamError: (error) => [
+    { event: "error", data: { type: "error", error: { type: error.type ?? "api_error", message: error.message } } },
+  ],
   body(reply, context) {
     const blocks = blocksOf(reply, context);
     return {

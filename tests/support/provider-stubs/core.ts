@@ -42,6 +42,24 @@ export interface StubReplyOptions {
    * `SAFETY`/`MAX_TOKENS`...
    */
   finishReason?: string;
+  /**
+   * A failure the provider reports inside a stream it has begun (HTTP 200): after the first `afterEvents` events
+   * (default: every event before the final ones), the format's own error event ({@link WireFormat.streamError}), or
+   * `events` as given, then the end of the stream.
+   */
+  streamError?: StubStreamError;
+}
+
+export interface StubStreamError {
+  message: string;
+  /** The provider's error type (OpenAI `type`, Anthropic `error.type`); each format has a default. */
+  type?: string;
+  code?: string;
+  afterEvents?: number;
+  /** Sent instead of the format's error event, e.g. an OpenAI Responses `response.failed`. */
+  events?: SseEvent[];
+  /** Headers added to the stream's, e.g. `retry-after-ms` to make the SDK's retry of an error it throws quick. */
+  headers?: Record<string, string>;
 }
 
 /** Plain text, streamed in word-sized chunks (or the given chunks), or as one body when the request does not stream. */
@@ -131,6 +149,8 @@ export interface WireFormat {
   body(reply: StubContentReply & StubReplyOptions, context: ReplyContext): unknown;
   /** The streamed answer, in order. */
   events(reply: StubContentReply & StubReplyOptions, context: ReplyContext): SseEvent[];
+  /** The events with which the provider reports a failure inside a begun stream. */
+  streamError(error: StubStreamError, context: ReplyContext): SseEvent[];
   /** Writes one event the way the provider frames it ("data: ...\n\n"). */
   frame?(event: SseEvent): string;
 }
@@ -248,16 +268,26 @@ export async function startStubServer(
       "content-type": "text/event-stream",
       "cache-control": "no-cache",
       connection: "keep-alive",
+      ...reply.streamError?.headers,
     });
     response.flushHeaders();
     const firstFinal = events.findIndex((event) => event.final);
     const cutAt = reply.cut ? (reply.cut.afterEvents ?? (firstFinal === -1 ? events.length : firstFinal)) : undefined;
     const stallAt = reply.stall ? (reply.stall.afterEvents ?? 0) : undefined;
+    const failAt = reply.streamError
+      ? (reply.streamError.afterEvents ?? (firstFinal === -1 ? events.length : firstFinal))
+      : undefined;
     for (let i = 0; i <= events.length; i++) {
       if (i === stallAt && reply.stall) await wait(reply.stall.ms, gone);
       if (response.destroyed || gone.done) return;
       if (i === cutAt) {
         reset(response);
+        return;
+      }
+      if (i === failAt && reply.streamError) {
+        const failure = reply.streamError.events ?? format.streamError(reply.streamError, context);
+        for (const event of failure) await write(response, frame(event));
+        response.end(replied);
         return;
       }
       const event = events[i];

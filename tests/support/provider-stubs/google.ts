@@ -80,6 +80,9 @@ export const googleFormat: WireFormat = {
     return { stream: match[2] === "streamGenerateContent", model: match[1] ?? "" };
   },
   errorBody: googleErrorBody,
+  streamError: (error) => [
+    { data: { error: { code: Number(error.code ?? 500), message: error.message, status: error.type ?? "INTERNAL" } } },
+  ],
   body(reply, context) {
     const text = textPieces(reply).join("");
     const parts = [...(text ? [{ text }] : []), ...functionCallParts(reply)];

@@ -55,6 +55,15 @@ export const openaiChatFormat: WireFormat = {
     return { stream: request.body.stream === true, model: String(request.body.model ?? "") };
   },
   errorBody: openaiErrorBody,
+  // What vLLM, LiteLLM and OpenAI itself send when generation fails mid-stream: the error body as a chunk.
+  streamError: (error) => [
+    {
+      data: {
+        error: { message: error.message, type: error.type ?? "server_error", param: null, code: error.code ?? null },
+      },
+    },
+    { data: "[DONE]" },
+  ],
   body(reply, context) {
     const calls = toolCallsOf(reply, context);
     const text = textOf(reply);

@@ -8,6 +8,7 @@ import {
   type StubHooks,
   type StubReplyOptions,
   type StubScript,
+  type StubStreamError,
   startStubServer,
   type WireFormat,
 } from "./core";
@@ -74,6 +75,40 @@ function responseOf(reply: Reply, context: ReplyContext, output: unknown[], done
   };
 }
 
+/** The Responses API's `error` event (ResponseErrorEvent: code, message and param at the top level). */
+export function responsesErrorEvent(error: StubStreamError, sequence: number): SseEvent {
+  return {
+    event: "error",
+    data: {
+      type: "error",
+      sequence_number: sequence,
+      code: error.code ?? error.type ?? "server_error",
+      message: error.message,
+      param: null,
+    },
+  };
+}
+
+/** A `response.failed` event: the response ends with status "failed" and its `error`. */
+export function responseFailedEvent(message: string, code = "server_error", sequence = 1_000): SseEvent {
+  return {
+    event: "response.failed",
+    data: {
+      type: "response.failed",
+      sequence_number: sequence,
+      response: {
+        id: "resp_failed",
+        object: "response",
+        status: "failed",
+        output: [],
+        error: { code, message },
+        incomplete_details: null,
+        usage: null,
+      },
+    },
+  };
+}
+
 /**
  * OpenAI Responses API (POST {base}/responses), which `openai(model)` of @ai-sdk/openai v4 uses by default: typed
  * events `response.created` … `response.output_text.delta` … `response.completed` (or `response.incomplete`).
@@ -85,6 +120,7 @@ export const openaiResponsesFormat: WireFormat = {
     return { stream: request.body.stream === true, model: String(request.body.model ?? "") };
   },
   errorBody: openaiErrorBody,
+  streamError: (error, context) => [responsesErrorEvent(error, 1_000 + context.index)],
   body(reply, context) {
     return responseOf(reply, context, outputOf(reply, context), true);
   },

@@ -1,4 +1,4 @@
-import { APICallError, RetryError } from "ai";
+import { APICallError, RetryError, StreamProviderError } from "ai";
 import { formatSeconds, ModelTimeoutError } from "./idle-timeout";
 
 /** What went wrong with a provider call, in the terms a person (and an operator's log line) needs. */
@@ -10,19 +10,27 @@ export type ModelFailure =
   | { kind: "unreachable" }
   | { kind: "server"; status: number }
   | { kind: "refused"; status: number; message: string }
+  | { kind: "reported"; message: string; retryable: boolean }
   | { kind: "unknown" };
 
 const MAX_PROVIDER_MESSAGE = 300;
 
 /**
  * Classifies a provider call's failure. The SDK's retries report the last attempt's error; a stream cut after the
- * headers arrives as an APICallError with the 200 it began with.
+ * headers arrives as an APICallError with the 200 it began with. An error the provider sent as an event of a stream
+ * it had begun (an overload, a content filter) is `reported`, in its own words: the status the SDK gives such an
+ * error is inferred from its type, never an HTTP status the provider answered with. Only a key's rejection keeps the
+ * fixed wording, as over HTTP: its message may quote the key.
  */
 export function classifyModelFailure(error: unknown): ModelFailure {
   const last = RetryError.isInstance(error) ? error.lastError : error;
   const timeout = findTimeout(last);
   if (timeout) return { kind: "timeout", ms: timeout.ms };
   const status = statusOf(last);
+  const reported = reportedInStream(last);
+  if (reported && status !== 401 && status !== 403) {
+    return { kind: "reported", message: providerWords(reported.message), retryable: reported.isRetryable };
+  }
   if (status === undefined) {
     return APICallError.isInstance(last) ? { kind: "unreachable" } : { kind: "unknown" };
   }
@@ -30,8 +38,7 @@ export function classifyModelFailure(error: unknown): ModelFailure {
   if (status === 429) return { kind: "rate-limited", status };
   if (status === 401 || status === 403) return { kind: "key", status };
   if (status >= 500 || status === 408) return { kind: "server", status };
-  const message = last instanceof Error ? last.message.replace(/\s+/g, " ").trim() : "";
-  return { kind: "refused", status, message: message.slice(0, MAX_PROVIDER_MESSAGE) };
+  return { kind: "refused", status, message: last instanceof Error ? providerWords(last.message) : "" };
 }
 
 /** Whether the error is the model provider's (or the connection's) rather than this app's own. */
@@ -41,7 +48,8 @@ export function isModelFailure(error: unknown): boolean {
 
 /**
  * The one wording of a provider failure for people: the chat's error message and a failed run's reason. Never an
- * SDK class name; the provider's own message only when it refused the request as sent (it says what to fix).
+ * SDK class name; the provider's own message when it refused the request as sent (it says what to fix) or reported
+ * an error inside its stream (nothing else says what went wrong).
  */
 export function describeModelFailure(error: unknown): string {
   const failure = classifyModelFailure(error);
@@ -60,9 +68,32 @@ export function describeModelFailure(error: unknown): string {
       return `The model provider had a server error (HTTP ${failure.status}); try again shortly.`;
     case "refused":
       return `The model provider refused the request (HTTP ${failure.status}${failure.message ? `: ${failure.message}` : ""}).`;
+    case "reported":
+      return `The model provider reported an error${failure.message ? `: "${failure.message}"` : ""}${failure.retryable ? "; try again shortly." : "."}`;
     case "unknown":
       return "The model could not answer because of an unexpected error; try again.";
   }
+}
+
+/**
+ * The provider's error from inside a stream: the SDK's StreamProviderError for an error event after the stream began,
+ * or the APICallError that @ai-sdk/openai and @ai-sdk/anthropic make of an error event that opens the stream (its
+ * response is the event stream, not an HTTP error). A cut stream's APICallError keeps its 2xx status and is no report.
+ */
+function reportedInStream(error: unknown): { message: string; isRetryable: boolean } | undefined {
+  if (StreamProviderError.isInstance(error)) return error;
+  if (!APICallError.isInstance(error) || error.statusCode === undefined || error.statusCode < 400) return undefined;
+  const contentType = error.responseHeaders?.["content-type"] ?? "";
+  return contentType.startsWith("text/event-stream") ? error : undefined;
+}
+
+/** Key-shaped tokens (OpenAI, Anthropic, Groq, xAI, Google keys and bearer tokens), masked or not. */
+const KEY_SHAPED = /\b(?:sk|pk|rk|gsk|xai)[-_][\w*.-]{8,}|\bAIza[\w-]{20,}|\bBearer\s+\S+/gi;
+
+/** A provider's message as shown to people: one line, bounded, with anything shaped like a key masked. */
+function providerWords(message: string): string {
+  const words = message.replace(/\s+/g, " ").trim().replace(KEY_SHAPED, "[redacted]");
+  return words.length > MAX_PROVIDER_MESSAGE ? `${words.slice(0, MAX_PROVIDER_MESSAGE - 1)}…` : words;
 }
 
 function findTimeout(error: unknown): ModelTimeoutError | undefined {

@@ -1,5 +1,11 @@
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createGoogle } from "@ai-sdk/google";
+import { createOpenAI } from "@ai-sdk/openai";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
+import { type LanguageModel, wrapLanguageModel } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { afterEach, expect, it, vi } from "vitest";
+import { idleTimeoutMiddleware } from "@/lib/ai/idle-timeout";
 import { createModelRegistry, languageModel } from "@/lib/ai/registry";
 import { loadMessages } from "@/lib/chat/threads";
 import { startChatTurn } from "@/lib/chat/turn";
@@ -9,12 +15,20 @@ import type { MemoryContext } from "@/lib/memory/core";
 import { runExtraction } from "@/lib/memory/extraction";
 import { bindingFor, contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
-import { type ProviderStub, type StubScript, startProviderStub } from "../support/provider-stubs";
+import {
+  type ProviderStub,
+  responseFailedEvent,
+  type StubScript,
+  type StubStreamError,
+  startProviderStub,
+  type WireFormatName,
+} from "../support/provider-stubs";
 import { finalMessage } from "./support";
 
 /*
  * How a chat turn ends when the provider misbehaves, over real HTTP: the app's registry pointed at a stub of the
- * OpenAI chat-completions wire format (the openai-compatible package), with MODEL_TIMEOUT_MS at 300 ms.
+ * OpenAI chat-completions wire format (the openai-compatible package), with MODEL_TIMEOUT_MS at 300 ms; for errors
+ * reported inside a stream, the hosted providers' packages too, behind the registry's idle timeout.
  */
 
 const stubs: ProviderStub[] = [];
@@ -30,6 +44,48 @@ async function provider(script: StubScript) {
   );
   return { stub, model: languageModel(registry, "openai-compatible:stub-model") };
 }
+
+/** A hosted provider's package pointed at a stub of its wire format, wrapped as the registry wraps every model. */
+async function hostedProvider(format: WireFormatName, create: (baseURL: string) => LanguageModel, script: StubScript) {
+  const stub = await startProviderStub(format, script);
+  stubs.push(stub);
+  const model = create(stub.baseURL) as LanguageModelV4;
+  return { stub, model: wrapLanguageModel({ model, middleware: idleTimeoutMiddleware(2_000) }) };
+}
+
+const apiKey = "test-key";
+const hosted = {
+  "openai-compatible": (script: StubScript) => provider(script),
+  "OpenAI Responses": (script: StubScript) =>
+    hostedProvider("openai-responses", (baseURL) => createOpenAI({ baseURL, apiKey })("gpt-5-mini"), script),
+  "OpenAI Chat Completions": (script: StubScript) =>
+    hostedProvider("openai-chat", (baseURL) => createOpenAI({ baseURL, apiKey }).chat("gpt-5-mini"), script),
+  Anthropic: (script: StubScript) =>
+    hostedProvider("anthropic", (baseURL) => createAnthropic({ baseURL, apiKey })("claude-sonnet-4-6"), script),
+  Google: (script: StubScript) =>
+    hostedProvider("google", (baseURL) => createGoogle({ baseURL, apiKey })("gemini-2.5-flash"), script),
+};
+
+/** Each provider's own way of failing an answer it has begun, with the words the user must read. */
+const reportedMidAnswer: Array<[keyof typeof hosted, StubStreamError, string]> = [
+  ["openai-compatible", { message: "upstream model overloaded", type: "server_error" }, "upstream model overloaded"],
+  ["OpenAI Responses", { message: "upstream model overloaded", code: "server_error" }, "upstream model overloaded"],
+  [
+    "OpenAI Responses",
+    {
+      message: "The server had an error while processing your request.",
+      events: [responseFailedEvent("The server had an error while processing your request.")],
+    },
+    "The server had an error while processing your request.",
+  ],
+  ["OpenAI Chat Completions", { message: "upstream model overloaded" }, "upstream model overloaded"],
+  ["Anthropic", { message: "Overloaded", type: "overloaded_error" }, "Overloaded"],
+  [
+    "Google",
+    { message: "The model is overloaded. Please try again later.", type: "UNAVAILABLE", code: "503" },
+    "The model is overloaded. Please try again later.",
+  ],
+];
 
 const ask = (threadId: string, id: string, text: string) => ({
   id: threadId,
@@ -150,6 +206,89 @@ describeEachDatabase("chat turns when the provider fails", (use) => {
     expect(answer!.parts.filter((part) => part.type === "tool-search_memory")).toHaveLength(5);
     expect(textOf(answer)).toMatch(/^I ran out of steps before answering: /);
   });
+
+  it.each(reportedMidAnswer)(
+    "%s: an error reported mid-answer reaches the user in the provider's words; the partial answer is stored incomplete with them",
+    async (name, streamError, words) => {
+      const { memory, stored, thread } = await setup();
+      const { model } = await hosted[name]([{ text: "Your sister lives in", streamError }]);
+
+      const failed = await turn(memory, model, ask(thread, "u1", "Where does my sister live?"));
+      expect(failed.error).toContain(`"${words}"`);
+      expect(failed.error).toMatch(/^The model provider reported an error: /);
+      expect(failed.error).not.toMatch(/AI_|Error\b|HTTP/);
+      await vi.waitFor(async () => expect(await stored()).toHaveLength(2));
+      const [, partial] = await stored();
+      expect(textOf(partial)).toBe("Your sister lives in");
+      expect(partial!.metadata).toMatchObject({ incomplete: true, failure: failed.error });
+      expect(failed.onAnswerSaved).not.toHaveBeenCalled();
+    },
+  );
+
+  it.each([
+    ["Anthropic", { message: "Overloaded", type: "overloaded_error", afterEvents: 0 }, "Overloaded"],
+    ["OpenAI Chat Completions", { message: "upstream model overloaded", afterEvents: 0 }, "upstream model overloaded"],
+    ["openai-compatible", { message: "upstream model overloaded", afterEvents: 0 }, "upstream model overloaded"],
+  ] satisfies Array<[keyof typeof hosted, StubStreamError, string]>)(
+    "%s: an error event that opens the stream (a 200, so no HTTP status) is told in the provider's words",
+    async (name, streamError, words) => {
+      const { memory, stored, thread } = await setup();
+      // The SDK retries what the package throws; the header keeps its waits short.
+      const quick = { ...streamError, headers: { "retry-after-ms": "0" } };
+      const { model } = await hosted[name](() => ({ text: "never sent", streamError: quick }));
+
+      const failed = await turn(memory, model, ask(thread, "u1", "Hello?"));
+      expect(failed.error).toContain(`"${words}"`);
+      expect(failed.error).not.toMatch(/HTTP \d/);
+      expect((await stored()).map((message) => message.id)).toEqual(["u1"]);
+    },
+  );
+
+  it("a content filter reported as an error mid-answer gives the provider's reason, without a retry hint", async () => {
+    const { memory, thread } = await setup();
+    const reason = "The response was filtered due to the prompt triggering Azure OpenAI's content management policy.";
+    const { model } = await provider([
+      { text: "Here is how", streamError: { message: reason, type: "invalid_request_error", code: "content_filter" } },
+    ]);
+
+    const filtered = await turn(memory, model, ask(thread, "u1", "Something disallowed"));
+    expect(filtered.error).toBe(`The model provider reported an error: "${reason}".`);
+  });
+
+  it("a provider's message is shown on one line, bounded, with key-shaped tokens masked and no request in it", async () => {
+    const { memory, thread } = await setup();
+    const question = "My passport number is X1234567, where does my sister live?";
+    const message = `Invalid proxy token sk-proj-abcd1234efgh5678ijkl passed.\n\n${"Upstream said: overloaded. ".repeat(40)}`;
+    const { model } = await provider([{ text: "Your sister", streamError: { message } }]);
+
+    const failed = await turn(memory, model, ask(thread, "u1", question));
+    expect(failed.error).toMatch(
+      /^The model provider reported an error: "Invalid proxy token \[redacted\] passed\. Upstream/,
+    );
+    expect(failed.error).not.toContain("sk-proj");
+    expect(failed.error).not.toContain("\n");
+    expect(failed.error).not.toContain("X1234567");
+    expect(failed.error!.length).toBeLessThan(400);
+  });
+
+  it.each(["OpenAI Chat Completions", "Anthropic", "Google"] as const)(
+    "%s: a content filter that stops the answer part-way says so after the words that arrived",
+    async (name) => {
+      const { memory, stored, thread } = await setup();
+      const finishReason = { "OpenAI Chat Completions": "content_filter", Anthropic: "refusal", Google: "SAFETY" }[
+        name
+      ];
+      const { model } = await hosted[name]([{ text: "Your sister lives in", finishReason }]);
+
+      const filtered = await turn(memory, model, ask(thread, "u1", "Where does my sister live?"));
+      expect(filtered.error).toBeUndefined();
+      await vi.waitFor(() => expect(filtered.onAnswerSaved).toHaveBeenCalledTimes(1));
+      const [, answer] = await stored();
+      expect(textOf(answer)).toBe(
+        "Your sister lives inThe answer stops here: the provider's content filter blocked the rest.",
+      );
+    },
+  );
 
   it.each([
     [

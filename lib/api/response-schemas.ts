@@ -75,6 +75,15 @@ export const revertRunResponse = z.strictObject({
     .describe("Memories left as they are: changed since the run (that change stands), purged, or gone."),
 });
 
+export const revertTurnResponse = z.strictObject({
+  messageId: z.string().describe("The answer whose turn was undone."),
+  reverted: z.array(z.uuid()).describe("Memories put back as they were before the turn, each with a new version."),
+  skipped: z
+    .array(z.strictObject({ memoryId: z.string(), reason: z.string() }))
+    .describe("Memories left as they are: changed since the turn (that change stands), purged, or gone."),
+  withdrawn: z.array(z.uuid()).describe("The turn's proposals that still waited for review, now rejected."),
+});
+
 export const extractionQueuedResponse = z.strictObject({ threadId: z.string(), queued: z.literal(true) });
 
 const usageTotalsJson = z.strictObject({

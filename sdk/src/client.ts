@@ -21,6 +21,7 @@ import type {
   PutInstructionsRequest,
   RejectProposalRequest,
   RevertRunResponse,
+  RevertTurnResponse,
   RuleListResponse,
   RuleResponse,
   SearchMemoriesRequest,
@@ -77,6 +78,13 @@ export function createMemoryClient(options: MemoryClientOptions) {
     threads: {
       extraction: (id: string) => r<ThreadExtractionResponse>("GET", thread(id)),
       extractNow: (id: string) => r<ExtractionQueuedResponse>("POST", thread(id)),
+    },
+    messages: {
+      /**
+       * Undoes the memory changes of the chat turn this answer (an assistant message) ended; memories changed since
+       * are `skipped`, the turn's pending proposals `withdrawn`. A second undo is a 409.
+       */
+      revert: (id: string) => r<RevertTurnResponse>("POST", `/api/v1/messages/${encodeURIComponent(id)}/revert`),
     },
     extractionRuns: {
       /** Undoes what the run applied; memories changed since are `skipped`. A second revert is a 409. */

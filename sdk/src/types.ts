@@ -19,6 +19,7 @@ import type {
   memoryResponse,
   meResponse,
   revertRunResponse,
+  revertTurnResponse,
   searchResponse,
   threadExtractionResponse,
   usageResponse,
@@ -61,6 +62,7 @@ export type MeResponse = z.output<typeof meResponse>;
 export type ThreadExtractionResponse = z.output<typeof threadExtractionResponse>;
 export type ExtractionQueuedResponse = z.output<typeof extractionQueuedResponse>;
 export type RevertRunResponse = z.output<typeof revertRunResponse>;
+export type RevertTurnResponse = z.output<typeof revertTurnResponse>;
 export type UsageResponse = z.output<typeof usageResponse>;
 
 /** `limit` a number, sent in the query string. */

@@ -1,7 +1,10 @@
 import "../support/route-mocks";
 import { beforeEach, expect, it } from "vitest";
+import { OfflineLanguageModel } from "@/lib/ai/offline/model";
+import { startChatTurn } from "@/lib/chat/turn";
 import type { MemoryJson } from "@/lib/memory/contract";
 import { runExtraction } from "@/lib/memory/extraction";
+import { finalMessage } from "../chat/support";
 import { addExchange, rawManager, scriptedManager } from "../extraction/support";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
@@ -11,6 +14,7 @@ const itemRoutes = await import("@/app/api/v1/memories/[id]/route");
 const collectionRoutes = await import("@/app/api/v1/memories/route");
 const { POST: searchRoute } = await import("@/app/api/v1/memories/search/route");
 const { POST: revertRoute } = await import("@/app/api/v1/extraction-runs/[id]/revert/route");
+const { POST: revertTurnRoute } = await import("@/app/api/v1/messages/[id]/revert/route");
 
 interface ResponseBody {
   memory: MemoryJson;
@@ -18,6 +22,7 @@ interface ResponseBody {
   results: { memory: MemoryJson }[];
   reverted: string[];
   skipped: { memoryId: string; reason: string }[];
+  withdrawn: string[];
   error: { code: string; message: string };
 }
 
@@ -169,5 +174,35 @@ describeEachDatabase("REST: undo a run, pins, facts in time", (use) => {
     const noRun = "00000000-0000-4000-8000-000000000000";
     expect((await call(revertRoute, { method: "POST", params: { id: noRun } })).status).toBe(404);
     expect((await call(revertRoute, { method: "POST", params: { id: "x' or 1=1" } })).status).toBe(404);
+  });
+
+  it("undoes a chat turn once (then 409); a user's message is a 422, another user's answer a 404", async () => {
+    const ctx = contextFor(use(), me);
+    const turn = await startChatTurn(
+      { memory: ctx, model: new OfflineLanguageModel(), modelId: "offline", contextTokens: 8_000 },
+      {
+        id: "turn-1",
+        trigger: "submit-message",
+        message: { id: "turn-1-q", role: "user", parts: [{ type: "text", text: "I play the cello." }] },
+      },
+    );
+    const answer = await finalMessage(turn.response);
+    const path = `/api/v1/messages/${answer.id}/revert`;
+
+    routeHarness.principal = principalFor(await createUser(use()));
+    expect((await call(revertTurnRoute, { method: "POST", path, params: { id: answer.id } })).status).toBe(404);
+    routeHarness.principal = principalFor(me);
+
+    const first = await call(revertTurnRoute, { method: "POST", path, params: { id: answer.id } });
+    expect(first.status).toBe(200);
+    expect(first.json).toMatchObject({ messageId: answer.id, skipped: [], withdrawn: [] });
+    expect(first.json.reverted).toHaveLength(1);
+    expect((await call(collectionRoutes.GET, {})).json.memories).toEqual([]);
+    const again = await call(revertTurnRoute, { method: "POST", path, params: { id: answer.id } });
+    expect(again.status).toBe(409);
+    expect(again.json.error.message).toMatch(/already undone/);
+    const question = await call(revertTurnRoute, { method: "POST", params: { id: "turn-1-q" } });
+    expect(question.status).toBe(422);
+    expect((await call(revertTurnRoute, { method: "POST", params: { id: "x' or 1=1" } })).status).toBe(404);
   });
 });

@@ -92,7 +92,7 @@ describeEachDatabase("reverting an extraction run", (use) => {
     expect(outcome.skipped).toEqual([
       {
         memoryId: update.id,
-        reason: "changed since the run (the run left version 2, it is now at version 3)",
+        reason: "changed since the run (the run left version 2, it is now at version 3, last changed by you)",
       },
     ]);
     expect(await getMemory(ctx, update.id)).toMatchObject({ text: "User lives in Lisbon, near the river", version: 3 });

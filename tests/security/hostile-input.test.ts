@@ -53,6 +53,7 @@ const revokeSessions = await import("@/app/api/v1/sessions/revoke/route");
 const account = await import("@/app/api/v1/account/route");
 const extraction = await import("@/app/api/v1/threads/[id]/extraction/route");
 const revertRun = await import("@/app/api/v1/extraction-runs/[id]/revert/route");
+const revertTurn = await import("@/app/api/v1/messages/[id]/revert/route");
 const usage = await import("@/app/api/v1/usage/route");
 const webhooks = await import("@/app/api/v1/webhooks/route");
 const webhook = await import("@/app/api/v1/webhooks/[id]/route");
@@ -502,6 +503,15 @@ function endpoints(): Endpoint[] {
       idParam: "id",
     },
     {
+      name: "POST /api/v1/messages/{id}/revert",
+      method: "POST",
+      path: "/api/v1/messages/no-such-message/revert",
+      params: { id: "no-such-message" },
+      handler: revertTurn.POST,
+      access: "caller",
+      idParam: "id",
+    },
+    {
       name: "GET /api/v1/usage",
       method: "GET",
       path: "/api/v1/usage",
@@ -846,6 +856,7 @@ const ROUTE_METHODS: Record<string, string[]> = {
   "api/langgraph/store/namespaces": ["POST"],
   "api/mcp": ["DELETE", "GET", "POST"],
   "api/v1/extraction-runs/[id]/revert": ["POST"],
+  "api/v1/messages/[id]/revert": ["POST"],
   "api/v1/keys": ["GET", "POST"],
   "api/v1/keys/[id]": ["DELETE"],
   "api/v1/me": ["GET"],
@@ -897,6 +908,7 @@ describe("the hostile-input table covers every route", () => {
       "api/langgraph/store/namespaces": lgNamespaces,
       "api/mcp": mcp,
       "api/v1/extraction-runs/[id]/revert": revertRun,
+      "api/v1/messages/[id]/revert": revertTurn,
       "api/v1/keys": keys,
       "api/v1/keys/[id]": key,
       "api/v1/me": me,

@@ -2,6 +2,6 @@
 // and reverting what a run wrote. The offline model (lib/ai/offline) speaks the manager's prompt and ops.
 export { type ExtractionOp, toWireOp, type WireOp } from "./ops";
 export { type PromptMemory, type PromptMessage, parseExtractionPrompt } from "./prompt";
-export { type RevertOutcome, revertRun } from "./revert";
+export { revertRun } from "./revert";
 export { RunSupersededError, runExtraction } from "./run";
 export { failAbandonedRun, failedRunThread, serializeRun, threadExtractionRuns } from "./runs";

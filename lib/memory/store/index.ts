@@ -15,6 +15,7 @@ export {
   memoryHistories,
   memoryHistory,
 } from "./read";
+export { type RevertOutcome, revertWrites, spansOf, type WrittenSpan } from "./revert";
 export { checkValidity, toMemory } from "./rows";
 export {
   createRule,

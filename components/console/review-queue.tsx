@@ -8,7 +8,7 @@ import { decideProposalAction, decideProposalsAction } from "@/app/(console)/mem
 import { Button } from "@/components/ui/button";
 import { contentFromValues, fieldValues } from "@/lib/console/kind-fields";
 import type { ReviewItem } from "@/lib/console/review";
-import { formatDateTime } from "./format";
+import { formatDateTime, formatValidity } from "./format";
 import { FieldInput, KindContentFields } from "./kind-content-fields";
 import { WordDiff } from "./word-diff";
 
@@ -163,6 +163,13 @@ function ProposalCard({
         </p>
       ) : (
         <p className="rounded-md bg-muted/60 p-2 text-sm">{item.text}</p>
+      )}
+      {(item.validFrom || item.validTo) && (
+        <p className="text-muted-foreground text-xs" data-testid="proposal-dates">
+          {item.op === "update" && item.validFrom
+            ? `Changed in the world ${formatValidity(item.validFrom, null)}: approving keeps the old memory as history, closed then.`
+            : `Holds ${formatValidity(item.validFrom, item.validTo)}`}
+        </p>
       )}
       {item.instructions?.stale && (
         <p className="text-amber-700 text-xs dark:text-amber-400" role="note">

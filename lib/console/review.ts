@@ -14,6 +14,9 @@ export interface ReviewItem {
   /** What approving writes: the memory's content for its kind, or the instructions' text. */
   content: unknown;
   text: string;
+  /** The dates the op gives the fact; on an update, `validFrom` means approving supersedes. */
+  validFrom: string | null;
+  validTo: string | null;
   quote: string | null;
   reason: string;
   actor: string;
@@ -49,6 +52,8 @@ export async function loadReviewQueue(
       kind: proposal.kind,
       content: proposal.content,
       text: proposal.text ?? "",
+      validFrom: proposal.validFrom?.toISOString() ?? null,
+      validTo: proposal.validTo?.toISOString() ?? null,
       quote: proposal.quote,
       reason: proposal.reason,
       actor: `${proposal.actor.type} ${proposal.actor.id}`,

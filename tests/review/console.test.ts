@@ -48,6 +48,24 @@ describeEachDatabase("console review, rules and settings", (use) => {
     expect(opera).toBeDefined();
   });
 
+  it("shows the dates a held op carries: a held superseding update says approving keeps the old memory", async () => {
+    const { updateSettings } = await import("@/lib/memory/review");
+    await updateSettings(ctx, { review: "all" });
+    const madrid = await createMemory(ctx, { content: "User lives in Madrid" });
+    const tools = createMemoryTools({ ...ctx, actor: { type: "agent", id: "offline" } });
+    const input = {
+      action: "update" as const,
+      id: madrid.id,
+      content: "User lives in Valencia",
+      validFrom: "2026-10-01",
+    };
+    await tools.manage_memory.execute?.(input, callOptions);
+    const { items } = await loadReviewQueue(ctx, { status: "pending" });
+    expect(items.map((item) => [item.op, item.text, item.validFrom])).toEqual([
+      ["update", "User lives in Valencia", "2026-10-01T00:00:00.000Z"],
+    ]);
+  });
+
   it("bulk approval applies each proposal on its own and names the ones it skipped", async () => {
     const [opera, jazz] = await heldDeletes("User likes opera", "User likes jazz");
     await updateMemory(ctx, jazz!.id, { content: "User likes free jazz" });

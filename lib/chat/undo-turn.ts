@@ -21,7 +21,7 @@ export class TurnNotUndoableError extends AppError {
 }
 
 /**
- * Undoes the memory changes the chat model made in the turn that `answerId` ended (docs/memory-model.md, "Undo a
+ * Undoes the memory changes the chat model made in the turn that `answerId` ended (docs/api.md, "Undo a
  * turn"), in one unit of work: its writes are the versions it made as the chat's agent citing the turn's question;
  * each memory goes back as it was before the turn unless changed since (then skipped and named, as in reverting a run),
  * and the turn's proposals still pending are withdrawn. A turn is undone once; again is a conflict.

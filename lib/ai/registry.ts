@@ -17,7 +17,11 @@ import { OfflineLanguageModel } from "./offline/model";
 export function createModelRegistry(settings: Config = config()) {
   const providers = {
     offline: customProvider({ languageModels: { default: new OfflineLanguageModel() } }),
-    local: customProvider({ embeddingModels: { [LOCAL_EMBEDDING_MODEL]: new LocalEmbeddingModel() } }),
+    local: customProvider({
+      embeddingModels: {
+        [LOCAL_EMBEDDING_MODEL]: new LocalEmbeddingModel({ threads: settings.LOCAL_EMBEDDING_THREADS }),
+      },
+    }),
     openai: createOpenAI({ apiKey: settings.OPENAI_API_KEY }),
     anthropic: createAnthropic({ apiKey: settings.ANTHROPIC_API_KEY }),
     google: createGoogle({ apiKey: settings.GOOGLE_GENERATIVE_AI_API_KEY }),

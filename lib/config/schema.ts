@@ -284,6 +284,12 @@ export const VARIABLES = {
     group: "Models",
     description: "Model that embeds memories for semantic search; `local` needs no key or network",
   },
+  LOCAL_EMBEDDING_THREADS: {
+    ...defaulted(wholeNumber(1, 16), 1),
+    group: "Models",
+    description:
+      "Worker threads of the local embedding model per process, each with its own copy (~100 MB); inference never runs on the event loop",
+  },
   MODEL_TIMEOUT_MS: {
     ...defaulted(wholeNumber(100, 600_000), 30_000),
     group: "Models",

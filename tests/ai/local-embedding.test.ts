@@ -8,7 +8,7 @@ import {
   LOCAL_EMBEDDING_MODEL_ID,
   LocalEmbeddingModel,
   lengthGroupedBatches,
-  loadLocalEncoder,
+  localEncoderPool,
 } from "@/lib/ai/local-embedding";
 import { configuredEmbeddingModel } from "@/lib/ai/models";
 import { createModelRegistry } from "@/lib/ai/registry";
@@ -18,7 +18,8 @@ const model = createModelRegistry(parseConfig({})).embeddingModel("local:use-lit
 const networkAttempts: string[] = [];
 const consoleCalls: unknown[][] = [];
 
-// The model loads once for this file, with every way out of the process blocked and the console watched.
+// The model loads once for this file, with every way out of this thread blocked and the console watched; the encoder's
+// worker threads (lib/ai/local-embedding-worker.mjs) refuse the network themselves, so loading there cannot reach it.
 beforeAll(async () => {
   const fetchStub = vi.spyOn(globalThis, "fetch").mockImplementation(async (input) => {
     networkAttempts.push(`fetch ${String(input)}`);
@@ -81,7 +82,7 @@ describe("local embedding model", () => {
     expect(usage.tokens).toBeGreaterThanOrEqual(values.join(" ").split(" ").length);
   });
 
-  it("serves concurrent calls, taking turns batch by batch", async () => {
+  it("serves concurrent calls, each its own vectors", async () => {
     const a = ["The user is vegetarian.", "The user drives a red Toyota Corolla."];
     const b = ["The user's daughter is called Emma."];
     const [many, one] = await Promise.all([embedMany({ model, values: a }), embed({ model, value: b[0]! })]);
@@ -134,22 +135,39 @@ describe("local embedding model", () => {
     await expect(embedMany({ model, values: ["fine", "  \n"] })).rejects.toThrow(/blank text \(values at index 1\)/);
   });
 
-  it("stops between batches when the call is aborted", async () => {
-    const encoder = await loadLocalEncoder();
+  it("embeds in the pool's worker threads, a batch per task", async () => {
+    const pool = localEncoderPool();
+    const before = pool.completed;
+    const small = new LocalEmbeddingModel({ batchSize: 2 });
+    await embedMany({ model: small, values: ["one fact", "two facts", "three facts"] });
+    expect(pool.completed - before).toBe(2);
+  });
+
+  it("stops before the batches still waiting when the call is aborted", async () => {
+    const pool = localEncoderPool();
+    const before = pool.completed;
     const controller = new AbortController();
-    const spy = vi.spyOn(encoder, "embed").mockImplementationOnce(async (input) => {
-      controller.abort();
-      return input.map(() => new Array(LOCAL_EMBEDDING_DIMENSIONS).fill(0));
-    });
-    try {
-      const small = new LocalEmbeddingModel({ batchSize: 1 });
-      await expect(small.doEmbed({ values: ["one", "two", "three"], abortSignal: controller.signal })).rejects.toThrow(
-        /abort/i,
-      );
-      expect(spy).toHaveBeenCalledTimes(1);
-    } finally {
-      spy.mockRestore();
-    }
+    const small = new LocalEmbeddingModel({ batchSize: 1 });
+    const call = small.doEmbed({ values: ["one", "two", "three"], abortSignal: controller.signal });
+    controller.abort();
+    await expect(call).rejects.toThrow(/abort/i);
+    // Only the batch already handed to the worker ran.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(pool.completed - before).toBe(1);
+  });
+
+  it("embeds a search's query ahead of memories waiting for the worker", async () => {
+    const pool = localEncoderPool();
+    const order: string[] = [];
+    const memories = Array.from({ length: 6 }, (_, i) => `Memory number ${i} about the user's week.`);
+    const backlog = embedMany({ model: new LocalEmbeddingModel({ batchSize: 1 }), values: memories }).then(() =>
+      order.push("memories"),
+    );
+    const query = embed({ model, value: "what did I do?", providerOptions: { local: { purpose: "query" } } }).then(() =>
+      order.push(`query after ${pool.completed}`),
+    );
+    await Promise.all([backlog, query]);
+    expect(order[0]).toMatch(/^query/);
   });
 
   it("warns that it cannot change the number of dimensions", async () => {

@@ -103,7 +103,13 @@ export function embedQuery(ctx: MemoryContext, query: string): Promise<number[] 
   const key = trimEnd(query.trim(), "?.!").toLowerCase();
   const cached = ctx.queryEmbeddings?.get(key);
   if (cached) return cached;
-  const vector = embed({ model: ctx.embeddingModel, value: query }).then(
+  // The local encoder (lib/ai/local-embedding.ts) embeds a query ahead of memories waiting for vectors; other
+  // providers ignore options keyed to another provider.
+  const vector = embed({
+    model: ctx.embeddingModel,
+    value: query,
+    providerOptions: { local: { purpose: "query" } },
+  }).then(
     (result) => result.embedding,
     (error: unknown) => {
       logFailure("query embedding failed; this search is lexical only", error, "warn");

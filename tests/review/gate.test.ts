@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { createMemoryTools } from "@/lib/chat/memory-tools";
+import { createMemoryTools, memoryToolHandlers } from "@/lib/chat/memory-tools";
 import type { ManageMemoryInput, ManageMemoryOutput } from "@/lib/memory/contract";
 import type { MemoryContext } from "@/lib/memory/core";
 import { type ExtractionOp, runExtraction } from "@/lib/memory/extraction";
@@ -207,5 +207,17 @@ describeEachDatabase("the gate every model write passes", (use) => {
     ]);
     const { memory: bologna } = (await approveProposal(ctx, run.proposed[0] as string)) as ApprovedMemory;
     expect(bologna).toMatchObject({ validFrom: new Date("2010-09-01"), validTo: new Date("2014-07-01") });
+  });
+
+  it("an app with a key writes directly through the same tool: review all and a deleted fact do not hold it", async () => {
+    const { ctx } = await setup("all");
+    const old = await createMemory(ctx, { content: "User lives in Lisbon" });
+    await deleteMemory(ctx, old.id);
+    const app: MemoryContext = { ...ctx, actor: { type: "api", id: "key-1" } };
+    const manage = (input: ManageMemoryInput) =>
+      memoryToolHandlers(app).manage_memory.execute(input) as Promise<ManageMemoryOutput>;
+    expect(await manage({ action: "create", content: "User lives in Lisbon" })).toMatchObject({ action: "created" });
+    expect(await manage({ action: "create", content: "User plays the cello" })).toMatchObject({ action: "created" });
+    expect((await listProposals(ctx, { status: "pending" })).proposals).toEqual([]);
   });
 });

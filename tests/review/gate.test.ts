@@ -1,5 +1,7 @@
 import { expect, it } from "vitest";
+import { OfflineLanguageModel } from "@/lib/ai/offline/model";
 import { createMemoryTools, memoryToolHandlers } from "@/lib/chat/memory-tools";
+import { startChatTurn } from "@/lib/chat/turn";
 import type { ManageMemoryInput, ManageMemoryOutput } from "@/lib/memory/contract";
 import type { MemoryContext } from "@/lib/memory/core";
 import { type ExtractionOp, runExtraction } from "@/lib/memory/extraction";
@@ -11,6 +13,7 @@ import {
   updateSettings,
 } from "@/lib/memory/review";
 import { createMemory, deleteMemory, getMemory, listMemories, memoryHistory } from "@/lib/memory/store";
+import { finalMessage } from "../chat/support";
 import { addExchange, scriptedManager } from "../extraction/support";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
@@ -219,5 +222,27 @@ describeEachDatabase("the gate every model write passes", (use) => {
     expect(await manage({ action: "create", content: "User lives in Lisbon" })).toMatchObject({ action: "created" });
     expect(await manage({ action: "create", content: "User plays the cello" })).toMatchObject({ action: "created" });
     expect((await listProposals(ctx, { status: "pending" })).proposals).toEqual([]);
+  });
+
+  it("in a chat with the offline model: a restated deleted fact is proposed, the answer says when it was deleted", async () => {
+    const { ctx } = await setup();
+    const lisbon = await createMemory(ctx, { content: "User lives in Lisbon" });
+    await deleteMemory({ ...ctx, clock: () => NOV_12 }, lisbon.id);
+    const turn = await startChatTurn(
+      { memory: ctx, model: new OfflineLanguageModel(), modelId: "offline", contextTokens: 8_000 },
+      {
+        id: "new-chat",
+        trigger: "submit-message",
+        message: { id: "q-lisbon", role: "user", parts: [{ type: "text", text: "By the way, I live in Lisbon." }] },
+      },
+    );
+    const answer = await finalMessage(turn.response);
+    const said = answer.parts.map((part) => (part.type === "text" ? part.text : "")).join("");
+    expect(said).toMatch(/You deleted this on 12 Nov 2026: remember it again\?/);
+    expect((await listMemories(ctx)).memories).toEqual([]);
+    const [proposal] = (await listProposals(ctx, { status: "pending" })).proposals;
+    expect(proposal).toMatchObject({ op: "insert", threadId: "new-chat", messageId: "q-lisbon" });
+    const { memory } = (await approveProposal(ctx, proposal!.id)) as ApprovedMemory;
+    expect(memory.source).toMatchObject({ type: "chat", threadId: "new-chat", messageId: "q-lisbon" });
   });
 });

@@ -9,8 +9,10 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import type { ChatMessage } from "@/lib/chat/types";
 import { AnswerFeedback } from "./answer-feedback";
+import { AnswerProposals } from "./answer-proposals";
 import { ExtractionStatus } from "./extraction-status";
 import { MemoriesUsed } from "./memories-used";
+import { type Proposal, useTurnReview } from "./thread-proposals";
 import { ToolChip } from "./tool-chip";
 
 interface ChatViewProps {
@@ -60,6 +62,7 @@ export function ChatView({ threadId, initialMessages, models, defaultModel }: Ch
       ? (last.metadata?.failure ?? "The answer broke off.")
       : undefined;
   const endRef = useRef<HTMLDivElement>(null);
+  const review = useTurnReview(threadId, messages);
 
   useEffect(() => {
     if (messages.length > 0) endRef.current?.scrollIntoView({ block: "end" });
@@ -83,17 +86,18 @@ export function ChatView({ threadId, initialMessages, models, defaultModel }: Ch
             <p className="mt-1">Try "Remember that I prefer dark mode", then ask "What are my display preferences?"</p>
           </div>
         ) : null}
-        {messages.map((message) => (
-          <MessageView key={message.id} message={message} />
+        {messages.map((message, index) => (
+          <MessageView
+            key={message.id}
+            message={message}
+            proposals={review.ofAnswer(index)}
+            proposalById={review.byId}
+            onDecided={review.put}
+          />
         ))}
         {status === "submitted" ? <p className="text-muted-foreground text-sm">Thinking…</p> : null}
         {status === "ready" && last?.role === "assistant" && !brokenOff ? (
-          <ExtractionStatus
-            key={messages.length}
-            threadId={threadId}
-            messageCount={messages.length}
-            questionId={messages.findLast((message) => message.role === "user")?.id}
-          />
+          <ExtractionStatus key={messages.length} threadId={threadId} messageCount={messages.length} />
         ) : null}
         {refusal !== undefined ? (
           <Alert tone="error">{refusal}</Alert>
@@ -154,7 +158,17 @@ export function ChatView({ threadId, initialMessages, models, defaultModel }: Ch
   );
 }
 
-function MessageView({ message }: { message: ChatMessage }) {
+function MessageView({
+  message,
+  proposals,
+  proposalById,
+  onDecided,
+}: {
+  message: ChatMessage;
+  proposals: Proposal[];
+  proposalById: ReadonlyMap<string, Proposal>;
+  onDecided: (proposal: Proposal) => void;
+}) {
   if (message.role === "user") {
     return (
       <div className="flex justify-end" data-role="user" id={`message-${message.id}`}>
@@ -175,14 +189,19 @@ function MessageView({ message }: { message: ChatMessage }) {
           );
         }
         if (part.type === "tool-manage_memory" || part.type === "tool-search_memory") {
+          const proposalId =
+            part.type === "tool-manage_memory" && part.state === "output-available" && part.output.action === "proposed"
+              ? part.output.proposalId
+              : undefined;
           return (
             <div key={index}>
-              <ToolChip part={part} />
+              <ToolChip part={part} proposal={proposalId ? proposalById.get(proposalId) : undefined} />
             </div>
           );
         }
         return null;
       })}
+      <AnswerProposals proposals={proposals} onDecided={onDecided} />
       <MemoriesUsed message={message} />
       {message.metadata?.model && !message.metadata.incomplete ? <AnswerFeedback messageId={message.id} /> : null}
     </div>

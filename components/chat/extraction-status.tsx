@@ -31,16 +31,7 @@ const LABEL = { insert: "saved", update: "updated", delete: "deleted" } as const
  * What background extraction made of the conversation so far: "Saving memories…" until a run has read every message,
  * then what it saved, updated or deleted (with links), or a failure with a retry.
  */
-export function ExtractionStatus({
-  threadId,
-  messageCount,
-  questionId,
-}: {
-  threadId: string;
-  messageCount: number;
-  /** The exchange's user message: changes the chat itself held for review cite it. */
-  questionId?: string;
-}) {
+export function ExtractionStatus({ threadId, messageCount }: { threadId: string; messageCount: number }) {
   const [state, setState] = useState<{
     extractedThrough: number;
     runs: RunSummary[];
@@ -98,8 +89,9 @@ export function ExtractionStatus({
   // Everything since the user's last message was read by the run that covers it.
   const covering = state.runs.find((run) => run.status === "succeeded" && run.messages.through >= messageCount);
   const applied = covering?.opsApplied ?? [];
+  // What the chat itself held for review is decided under its answer (answer-proposals.tsx); this counts the run's.
   const awaiting = (state.pendingProposals ?? [])
-    .filter((entry) => (covering && entry.runId === covering.id) || (questionId && entry.messageId === questionId))
+    .filter((entry) => covering && entry.runId === covering.id)
     .reduce((sum, entry) => sum + entry.count, 0);
   const review =
     awaiting > 0 ? (

@@ -1,6 +1,7 @@
-import { Brain, Search, Trash2, TriangleAlert } from "lucide-react";
+import { Brain, Hourglass, Search, Trash2, TriangleAlert } from "lucide-react";
 import Link from "next/link";
 import type { ChatMessage } from "@/lib/chat/types";
+import type { ProposalJson } from "@/lib/memory/contract";
 import { cn } from "@/lib/utils";
 
 type Part = ChatMessage["parts"][number];
@@ -18,11 +19,15 @@ const DONE: Record<string, string> = {
   updated: "Updated",
   superseded: "Updated (the old value kept as history)",
   deleted: "Deleted",
-  proposed: "Awaiting your review",
 };
+/** What a held change would do, by the op the model asked for. */
+const PROPOSED_OP: Record<string, string> = { create: "save", update: "change", delete: "delete" };
 
-/** A readable line for one memory tool call, linking to the memory it touched. */
-export function ToolChip({ part }: { part: ManagePart | SearchPart }) {
+/**
+ * A readable line for one memory tool call, linking to the memory it touched. A change held for review says so, and
+ * how it was decided once `proposal` (the proposal as it now stands) is known.
+ */
+export function ToolChip({ part, proposal }: { part: ManagePart | SearchPart; proposal?: ProposalJson }) {
   if (part.state === "output-error") {
     const verb = part.type === "tool-search_memory" ? "search memories" : `${part.input?.action ?? "change"} memory`;
     return (
@@ -51,12 +56,38 @@ export function ToolChip({ part }: { part: ManagePart | SearchPart }) {
   const { output } = part;
   const Icon = output.action === "deleted" ? Trash2 : Brain;
   if (output.action === "proposed") {
+    const op = PROPOSED_OP[output.op] ?? output.op;
+    const status = proposal?.status ?? "pending";
+    const decided: Record<string, string> = { approved: "Approved", rejected: "Rejected" };
+    const label =
+      status !== "pending"
+        ? `${decided[status] ?? status} (${op})`
+        : `${output.cause === "already_pending" ? "Already awaiting" : "Awaiting"} your review (${op})`;
+    const href =
+      status === "approved" && proposal?.memoryId && output.op !== "delete"
+        ? `/memories/${proposal.memoryId}`
+        : "/memories/review";
     return (
-      <Chip icon={<Trash2 className="size-3.5" aria-hidden />}>
-        <Link href="/memories/review" className="hover:underline" data-testid="memory-chip">
-          {DONE.proposed} (delete): {output.text}
-        </Link>
-      </Chip>
+      <div className="space-y-1">
+        <Chip
+          icon={
+            output.op === "delete" ? (
+              <Trash2 className="size-3.5" aria-hidden />
+            ) : (
+              <Hourglass className="size-3.5" aria-hidden />
+            )
+          }
+        >
+          <Link href={href} className="hover:underline" data-testid="memory-chip" data-status={status}>
+            {label}: {output.text}
+          </Link>
+        </Chip>
+        {output.cause === "restated" ? (
+          <p className="text-muted-foreground text-xs" data-testid="memory-chip-reason">
+            {output.reason}
+          </p>
+        ) : null}
+      </div>
     );
   }
   return (

@@ -14,6 +14,7 @@ import { ExtractionStatus } from "./extraction-status";
 import { MemoriesUsed } from "./memories-used";
 import { type Proposal, useTurnReview } from "./thread-proposals";
 import { ToolChip } from "./tool-chip";
+import { UndoTurn, writtenBy } from "./undo-turn";
 
 interface ChatViewProps {
   threadId: string;
@@ -93,6 +94,8 @@ export function ChatView({ threadId, initialMessages, models, defaultModel }: Ch
             proposals={review.ofAnswer(index)}
             proposalById={review.byId}
             onDecided={review.put}
+            // A turn still being written has not finished its writes: nothing to undo yet.
+            onUndone={busy && message === last ? undefined : review.reload}
           />
         ))}
         {status === "submitted" ? <p className="text-muted-foreground text-sm">Thinking…</p> : null}
@@ -163,11 +166,14 @@ function MessageView({
   proposals,
   proposalById,
   onDecided,
+  onUndone,
 }: {
   message: ChatMessage;
   proposals: Proposal[];
   proposalById: ReadonlyMap<string, Proposal>;
   onDecided: (proposal: Proposal) => void;
+  /** Absent while the answer is still being written. */
+  onUndone?: () => void;
 }) {
   if (message.role === "user") {
     return (
@@ -178,6 +184,7 @@ function MessageView({
       </div>
     );
   }
+  const turn = writtenBy(message);
   return (
     <div className="max-w-[85%] space-y-2 text-sm" data-role="assistant" id={`message-${message.id}`}>
       {message.parts.map((part, index) => {
@@ -202,6 +209,9 @@ function MessageView({
         return null;
       })}
       <AnswerProposals proposals={proposals} onDecided={onDecided} />
+      {onUndone && (turn.changed || proposals.some((proposal) => proposal.status === "pending")) ? (
+        <UndoTurn answerId={message.id} written={turn.written} onUndone={onUndone} />
+      ) : null}
       <MemoriesUsed message={message} />
       {message.metadata?.model && !message.metadata.incomplete ? <AnswerFeedback messageId={message.id} /> : null}
     </div>

@@ -5,6 +5,9 @@ export interface HttpAnswer {
   body: unknown;
 }
 
+/** One request on a client's own connection, its API key already in the headers. */
+export type Call = (method: "GET" | "POST", route: string, body?: unknown) => Promise<HttpAnswer>;
+
 /** Below Node's keep-alive timeout (5 s), which `next start` keeps. */
 const REUSE_IDLE_MS = 4_000;
 

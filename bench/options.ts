@@ -11,7 +11,9 @@ import { type ScaleName, scales } from "./data/scales";
  *   generated data and on the conversational dataset (with and without speaker names); per-category recall@10,
  *   embedding cost, and a weight curve for stores with `searchWithWeight`
  * - http: the real app (`next start` on the production build) with a scratch PGlite and a scratch PostgreSQL
- *   database: batch (or single) ingest rate, p50/p95/p99 of GET /api/v1/me and POST /api/v1/memories/search
+ *   database, each in the default configuration (the bundled encoder, hybrid search) and then EMBEDDING_MODEL=none:
+ *   batch ingest rate, single-POST rate from several clients, p50/p95/p99 of GET /api/v1/me and
+ *   POST /api/v1/memories/search, and how long after a write a lexical and a vector search return it
  */
 export const SUITES = ["search", "ingest", "chat", "extraction", "list", "recall", "http"] as const;
 export type Suite = (typeof SUITES)[number];
@@ -32,7 +34,14 @@ export interface BenchOptions {
   embedding: string;
   /** Vector weights of the weight curve (recall@10 at each), for stores that expose searchWithWeight. */
   weights: number[];
-  http: { memories: number; ingestMemories: number; requests: number };
+  http: {
+    memories: number;
+    ingestMemories: number;
+    requests: number;
+    singleClients: number;
+    singlePosts: number;
+    searchableWrites: number;
+  };
 }
 
 const DEFAULT_POSTGRES = "postgres://postgres@127.0.0.1:5432/test";
@@ -69,8 +78,15 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     embedding: values.embedding ?? process.env.BENCH_EMBEDDING_MODEL ?? LOCAL_EMBEDDING_MODEL_ID,
     weights: parseWeights(values.weights ?? (smoke ? "0,0.5,1" : "0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1")),
     http: smoke
-      ? { memories: 100, ingestMemories: 200, requests: 20 }
-      : { memories: 1_000, ingestMemories: 10_000, requests: 300 },
+      ? { memories: 100, ingestMemories: 200, requests: 20, singleClients: 2, singlePosts: 10, searchableWrites: 3 }
+      : {
+          memories: 1_000,
+          ingestMemories: 10_000,
+          requests: 300,
+          singleClients: 8,
+          singlePosts: 50,
+          searchableWrites: 20,
+        },
   };
 }
 

@@ -62,14 +62,19 @@ export function headlines(results: BenchResults): Headline[] {
     out.push({ name, value: figure.recall.at10 * 100, unit: "%", better: "higher" });
   }
   for (const figure of results.http ?? []) {
-    out.push({ name: `HTTP search p50, ${figure.database}`, value: figure.search.p50, unit: "ms", better: "lower" });
-    out.push({ name: `HTTP /me p50, ${figure.database}`, value: figure.me.p50, unit: "ms", better: "lower" });
-    out.push({
-      name: `HTTP batch ingest, ${figure.database}`,
-      value: figure.ingest.rate,
-      unit: "/s",
-      better: "higher",
-    });
+    if ("skipped" in figure) continue;
+    // A run before configurations had one setup, named by its database alone.
+    const where = "configuration" in figure ? `${figure.database}, ${figure.configuration}` : figure.database;
+    out.push({ name: `HTTP search p50, ${where}`, value: figure.search.p50, unit: "ms", better: "lower" });
+    out.push({ name: `HTTP /me p50, ${where}`, value: figure.me.p50, unit: "ms", better: "lower" });
+    out.push({ name: `HTTP batch ingest, ${where}`, value: figure.ingest.rate, unit: "/s", better: "higher" });
+    if (!("configuration" in figure)) continue;
+    out.push({ name: `HTTP single POST, ${where}`, value: figure.singlePost.rate, unit: "/s", better: "higher" });
+    const { lexical, vector } = figure.searchable;
+    out.push({ name: `HTTP lexical searchable p50, ${where}`, value: lexical.ms.p50, unit: "ms", better: "lower" });
+    if (vector) {
+      out.push({ name: `HTTP vector searchable p50, ${where}`, value: vector.ms.p50, unit: "ms", better: "lower" });
+    }
   }
   return out;
 }

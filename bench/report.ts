@@ -3,11 +3,12 @@ import path from "node:path";
 import type { Machine } from "./machine";
 import type { ChatFigure } from "./suites/chat";
 import type { ExtractionFigure } from "./suites/extraction";
-import type { HttpFigure } from "./suites/http";
+import type { HttpFigure, HttpRun, HttpSkipped, LegacyHttpFigure } from "./suites/http";
 import type { IngestFigure } from "./suites/ingest";
 import type { ListFigure } from "./suites/list";
 import type { EmbeddingCostFigure, RecallFigure } from "./suites/recall";
 import type { SearchFigure } from "./suites/search";
+import type { SearchableFigure } from "./suites/searchable";
 
 export interface LoadFigure {
   store: string;
@@ -39,7 +40,8 @@ export interface BenchResults {
     evidenceSharingAWord?: number;
   }>;
   embeddingCost?: EmbeddingCostFigure[];
-  http?: HttpFigure[];
+  /** Runs before configurations hold LegacyHttpFigure only. */
+  http?: Array<HttpRun | LegacyHttpFigure>;
   /** EXPLAIN (ANALYZE, BUFFERS) of the statements whose shape is ours. */
   explain: Record<string, string>;
   notes: string[];
@@ -190,41 +192,173 @@ export function renderReport(results: BenchResults): string {
     );
   }
   if (results.recall?.length) out.push(...renderRecall(results));
-  if (results.http?.length) {
-    out.push("\nThe app over HTTP (next start, sequential keep-alive requests after a warm-up, one API key)\n");
-    out.push(
-      table(
-        [
-          "database",
-          "memories",
-          "ingest",
-          "ingest memories/s",
-          "ingest memories/s, clients at once",
-          "GET /api/v1/me p50 / p95 / p99 ms",
-          "POST /api/v1/memories/search p50 / p95 / p99 ms",
-          "search recall@10",
-          "startup s",
-        ],
-        results.http.map((figure) => [
-          figure.database,
-          figure.memories.toLocaleString("en"),
-          figure.ingest.endpoint === "batch"
-            ? `${figure.ingest.memories.toLocaleString("en")} in batches of ${figure.ingest.batchSize}`
-            : `${figure.ingest.memories.toLocaleString("en")} single POSTs (no batch route)`,
-          figure.ingest.rate.toFixed(0),
-          figure.ingest.parallel
-            ? `${figure.ingest.parallel.rate.toFixed(0)} (${figure.ingest.parallel.clients} clients)`
-            : "",
-          triple(figure.me),
-          triple(figure.search),
-          pct(figure.searchRecallAt10),
-          (figure.startupMs / 1_000).toFixed(1),
-        ]),
-      ),
-    );
-  }
+  if (results.http?.length) out.push(...renderHttp(results.http));
   if (results.notes.length > 0) out.push(`\n${results.notes.map((note) => `- ${note}`).join("\n")}`);
   return out.join("\n");
+}
+
+/** A run's figures over HTTP: configured runs (the default first), or the one table of a run before them. */
+export function renderHttp(figures: ReadonlyArray<HttpRun | LegacyHttpFigure>): string[] {
+  const runs = figures.filter(isConfigured);
+  const legacy = figures.filter((figure): figure is LegacyHttpFigure => !isConfigured(figure));
+  return [...(runs.length > 0 ? renderConfigured(runs) : []), ...(legacy.length > 0 ? renderLegacyHttp(legacy) : [])];
+}
+
+const isConfigured = (figure: HttpRun | LegacyHttpFigure): figure is HttpRun => "configuration" in figure;
+const isSkipped = (figure: HttpRun): figure is HttpSkipped => "skipped" in figure;
+
+/** The table runs before configurations were printed with, unchanged: docs/performance.md quotes one. */
+function renderLegacyHttp(figures: readonly LegacyHttpFigure[]): string[] {
+  const out: string[] = [];
+  out.push("\nThe app over HTTP (next start, sequential keep-alive requests after a warm-up, one API key)\n");
+  out.push(
+    table(
+      [
+        "database",
+        "memories",
+        "ingest",
+        "ingest memories/s",
+        "ingest memories/s, clients at once",
+        "GET /api/v1/me p50 / p95 / p99 ms",
+        "POST /api/v1/memories/search p50 / p95 / p99 ms",
+        "search recall@10",
+        "startup s",
+      ],
+      figures.map((figure) => [
+        figure.database,
+        figure.memories.toLocaleString("en"),
+        figure.ingest.endpoint === "batch"
+          ? `${figure.ingest.memories.toLocaleString("en")} in batches of ${figure.ingest.batchSize}`
+          : `${figure.ingest.memories.toLocaleString("en")} single POSTs (no batch route)`,
+        figure.ingest.rate.toFixed(0),
+        figure.ingest.parallel
+          ? `${figure.ingest.parallel.rate.toFixed(0)} (${figure.ingest.parallel.clients} clients)`
+          : "",
+        triple(figure.me),
+        triple(figure.search),
+        pct(figure.searchRecallAt10),
+        (figure.startupMs / 1_000).toFixed(1),
+      ]),
+    ),
+  );
+  return out;
+}
+
+/**
+ * Per database and configuration, in the order they ran with each configuration's rows together (the default's
+ * first); a ratio is of the same database's figure in the last configuration (vectors off), from the same run.
+ */
+function renderConfigured(runs: readonly HttpRun[]): string[] {
+  const configurations = [...new Set(runs.map((run) => run.configuration))];
+  const ordered = [...runs].sort(
+    (a, b) => configurations.indexOf(a.configuration) - configurations.indexOf(b.configuration),
+  );
+  const measured = ordered.filter((run): run is HttpFigure => !isSkipped(run));
+  const reference = configurations.at(-1);
+  const base = (figure: HttpFigure) =>
+    measured.find((other) => other.database === figure.database && other.configuration === reference);
+  const where = (run: HttpRun) => [run.database, run.configuration];
+  const out: string[] = [];
+  out.push(
+    "\nThe app over HTTP (next start on the production build, each database in each configuration with a fresh " +
+      "database; what ran is what its /api/health said)\n",
+  );
+  out.push(
+    table(
+      ["database", "configuration", "/api/health", "search ran", "startup s", "vectors caught up after the loads, s"],
+      ordered.map((run) => [
+        ...where(run),
+        `database: ${run.health.database}, vector: ${run.health.vector}, embedding: ${run.health.embedding ?? "null"}`,
+        isSkipped(run) ? `skipped: ${run.skipped}` : legsOf(run.searchLegs),
+        isSkipped(run) ? "" : (run.startupMs / 1_000).toFixed(1),
+        isSkipped(run) || run.vectorsCaughtUpMs === undefined
+          ? ""
+          : run.vectorsCaughtUpMs === null
+            ? "not quiet in time"
+            : (run.vectorsCaughtUpMs / 1_000).toFixed(1),
+      ]),
+    ),
+  );
+  if (measured.length === 0) return out;
+  const clients = measured[0]?.ingest.parallel.clients;
+  const singleClients = measured[0]?.singlePost.clients;
+  out.push(
+    `\nIngest over HTTP (memories/s; single ratio = single-POST rate ÷ the same database's with ${reference})\n`,
+  );
+  out.push(
+    table(
+      [
+        "database",
+        "configuration",
+        `batches of ${measured[0]?.ingest.batchSize ?? "–"}, 1 client`,
+        `batches, ${clients} clients at once`,
+        `single POSTs, ${singleClients} clients at once`,
+        "single POST p50 / p95 ms",
+        "single ratio",
+      ],
+      measured.map((figure) => [
+        ...where(figure),
+        // --smoke loads fewer memories than one batch holds, and the first batch is untimed.
+        figure.ingest.memories > 0 ? figure.ingest.rate.toFixed(0) : "–",
+        figure.ingest.parallel.rate.toFixed(0),
+        figure.singlePost.rate.toFixed(0),
+        `${ms(figure.singlePost.latencyMs.p50)} / ${ms(figure.singlePost.latencyMs.p95)}`,
+        ratio(figure.singlePost.rate, base(figure)?.singlePost.rate),
+      ]),
+    ),
+  );
+  out.push(
+    `\nRequests over HTTP (sequential keep-alive requests after a warm-up, one API key; search in the server's default ` +
+      `mode; ratio = p50 ÷ the same database's p50 with ${reference})\n`,
+  );
+  out.push(
+    table(
+      [
+        "database",
+        "configuration",
+        "memories",
+        "GET /api/v1/me p50 / p95 / p99 ms",
+        "POST /api/v1/memories/search p50 / p95 / p99 ms",
+        "search p50 ratio",
+        "search recall@10",
+      ],
+      measured.map((figure) => [
+        ...where(figure),
+        figure.memories.toLocaleString("en"),
+        triple(figure.me),
+        triple(figure.search),
+        ratio(figure.search.p50, base(figure)?.search.p50),
+        pct(figure.searchRecallAt10),
+      ]),
+    ),
+  );
+  const probe = measured[0]?.searchable;
+  out.push(
+    "\nWrite to searchable (a new memory POSTed, then a lexical and a vector search for it at once until each " +
+      `returns it, every ${probe?.intervalMs} ms; ms from the write's answer to the finding search's answer)\n`,
+  );
+  out.push(
+    table(
+      ["database", "configuration", "writes", "lexical p50 / p95 ms", "vector p50 / p95 ms"],
+      measured.map((figure) => [
+        ...where(figure),
+        String(figure.searchable.writes),
+        searchable(figure.searchable.lexical, figure.searchable),
+        figure.searchable.vector ? searchable(figure.searchable.vector, figure.searchable) : "no vectors",
+      ]),
+    ),
+  );
+  return out;
+}
+
+function legsOf(legs: readonly string[]): string {
+  if (legs.includes("lexical") && legs.includes("vector")) return "hybrid (lexical + vector)";
+  return legs.join(" + ") || "no results";
+}
+
+function searchable(figure: SearchableFigure, of: { writes: number; timeoutMs: number }): string {
+  const times = `${ms(figure.ms.p50)} / ${ms(figure.ms.p95)}`;
+  return figure.found === of.writes ? times : `${times} (${figure.found} found in ${of.timeoutMs / 1_000} s)`;
 }
 
 function renderRecall(results: BenchResults): string[] {

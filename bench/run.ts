@@ -16,7 +16,7 @@ import { writePage } from "./performance-page";
 import { type BenchResults, renderReport, writeResults } from "./report";
 import { measureChat } from "./suites/chat";
 import { measureExtraction } from "./suites/extraction";
-import { measureHttp } from "./suites/http";
+import { ensureBuild, HTTP_CONFIGURATIONS, measureHttp } from "./suites/http";
 import { measureIngest } from "./suites/ingest";
 import { measureList } from "./suites/list";
 import { embeddingCosts, evidenceSharingAWord, measureRecall } from "./suites/recall";
@@ -242,8 +242,12 @@ async function main() {
     await run("http", async () => {
       results.http = [];
       const http = { ...options.http, seed: options.seed, postgresUrl: options.postgresUrl, log };
-      results.http.push(await measureHttp("pglite", http));
-      if (scratch) results.http.push(await measureHttp("postgres", http));
+      ensureBuild(log);
+      for (const kind of scratch ? (["pglite", "postgres"] as const) : (["pglite"] as const)) {
+        for (const configuration of HTTP_CONFIGURATIONS) {
+          results.http.push(await measureHttp(kind, configuration, http));
+        }
+      }
     });
   } finally {
     const vectorStores = [...(vectorLedger ? [vectorLedger] : []), ...(bm25Vectors ? [bm25Vectors] : [])];

@@ -9,9 +9,11 @@ import { type Database, openPglite, openPostgres } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
 import { type GeneratedMemory, generateUser } from "../data/generator";
 import { createScratchDatabase } from "../databases";
-import { HttpConnection } from "../http-client";
+import { type Call, HttpConnection } from "../http-client";
 import { type LatencySummary, mean, recallAtK, summarize, timed } from "../metrics";
 import { chunks } from "../peers/store";
+import { processGroupCpuMs, waitUntilIdle } from "../waiting";
+import { type WriteToSearchable, writeToSearchable } from "./searchable";
 
 /** What the bench asks of the batch endpoint per request (it takes up to 1,000). */
 export const HTTP_BATCH_SIZE = 500;
@@ -21,6 +23,38 @@ export const HTTP_INGEST_CLIENTS = 4;
 const WARMUP_REQUESTS = 200;
 const STARTUP_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 10_000;
+/** Between a search that did not yet return a new memory and the next: each vector search embeds its query too. */
+const SEARCHABLE_POLL_MS = 100;
+const SEARCHABLE_TIMEOUT_MS = 60_000;
+/**
+ * Quiet: under a tenth of a core for 3 s. The embedding job keeps a core busy while memories wait, and a job queue
+ * polls each second, so a gap between two users' jobs stays well under the window.
+ */
+const QUIET = { windowMs: 3_000, maxShare: 0.1, timeoutMs: 30 * 60_000 };
+
+export interface HttpConfiguration {
+  name: string;
+  /** The server's environment on top of the bench's own ("" unsets what the shell may have set). */
+  env: Record<string, string>;
+  /** Whether the configuration is there to time vectors: where the server then says it runs none, it is skipped. */
+  vectors: boolean;
+}
+
+/**
+ * What `npm install && npm run dev` runs first (EMBEDDING_MODEL unset is the bundled local encoder, and search is
+ * hybrid wherever the database has pgvector), then vectors off, on each database.
+ */
+export const HTTP_CONFIGURATIONS: readonly HttpConfiguration[] = [
+  { name: "default", env: { EMBEDDING_MODEL: "" }, vectors: true },
+  { name: "EMBEDDING_MODEL=none", env: { EMBEDDING_MODEL: "none" }, vectors: false },
+];
+
+/** What GET /api/health said the server runs: what the figures are of, whatever the configuration asked for. */
+export interface HttpHealth {
+  database: string;
+  vector: boolean;
+  embedding: string | null;
+}
 
 export interface HttpOptions {
   /** The searched user's memories. */
@@ -28,14 +62,30 @@ export interface HttpOptions {
   /** Memories another user loads through the batch route for the ingest rate (its first request is a warm-up). */
   ingestMemories: number;
   requests: number;
+  /** Clients (each its own user and key) sending single POSTs at once, and POSTs each sends after an untimed one. */
+  singleClients: number;
+  singlePosts: number;
+  /** Writes whose write-to-searchable time is measured. */
+  searchableWrites: number;
   seed: number;
   /** Admin connection string of the local PostgreSQL, for a scratch database of the server's own. */
   postgresUrl: string;
   log: (message: string) => void;
 }
 
-export interface HttpFigure {
+interface HttpRunOf {
   database: string;
+  /** HttpConfiguration.name */
+  configuration: string;
+  health: HttpHealth;
+}
+
+/** A configuration not measured, and why (the server did not run what the configuration is there to time). */
+export interface HttpSkipped extends HttpRunOf {
+  skipped: string;
+}
+
+export interface HttpFigure extends HttpRunOf {
   memories: number;
   /** From spawning `next start` to the first healthy answer. */
   startupMs: number;
@@ -52,33 +102,62 @@ export interface HttpFigure {
     /** HTTP_INGEST_CLIENTS clients loading ingestMemories between them at once, in batches of HTTP_BATCH_SIZE. */
     parallel: { clients: number; memories: number; rate: number };
   };
+  /**
+   * Where vectors run: from the end of the loads until the server was quiet, i.e. the vectors of everything loaded
+   * were written, to within QUIET.windowMs (null: not quiet within QUIET.timeoutMs). The searches are timed after it,
+   * as are the probes.
+   */
+  vectorsCaughtUpMs?: number | null;
   me: LatencySummary;
+  /** POST /api/v1/memories/search in the server's default mode. */
   search: LatencySummary;
   /** recall@10 of the HTTP search answers (the generated topics), a check that the figures are of real searches. */
   searchRecallAt10: number;
+  /** The legs whose values the timed searches' results carried (`lexical`, `vector`): what the default mode ran. */
+  searchLegs: string[];
+  /** POST /api/v1/memories from singleClients clients at once, each its own user, after the searches. */
+  singlePost: { clients: number; memories: number; rate: number; latencyMs: LatencySummary };
+  searchable: WriteToSearchable;
 }
 
+export type HttpRun = HttpFigure | HttpSkipped;
+
+/** The figure of a run before configurations: EMBEDDING_MODEL=none and WORKER=off were the only setup. */
+export type LegacyHttpFigure = Pick<
+  HttpFigure,
+  "database" | "memories" | "startupMs" | "ingest" | "me" | "search" | "searchRecallAt10"
+>;
+
 /**
- * The app as deployed: `next start` on the production build with a scratch database (PGlite in a temp directory,
- * or a scratch database on the local PostgreSQL), a user and an API key written before the server opens it,
- * memories loaded over HTTP, then sequential keep-alive requests after a warm-up. The server is stopped however the
- * run ends.
+ * The app as installed: `next start` on the production build (ensureBuild first) in `configuration` with a scratch
+ * database (PGlite in a temp directory, or a scratch database on the local PostgreSQL), users and API keys written
+ * before the server opens it, memories loaded over HTTP, then sequential keep-alive requests after a warm-up, single
+ * POSTs from several clients at once, and the write-to-searchable probes. The server is stopped however the run ends.
  */
-export async function measureHttp(kind: "pglite" | "postgres", options: HttpOptions): Promise<HttpFigure> {
-  ensureBuild(options.log);
+export async function measureHttp(
+  kind: "pglite" | "postgres",
+  configuration: HttpConfiguration,
+  options: HttpOptions,
+): Promise<HttpRun> {
   const scratch = await scratchDatabase(kind, options.postgresUrl);
   try {
     const database = await scratch.open();
-    const searcher = await withUserAndKey(database, "search");
-    const loader = await withUserAndKey(database, "ingest");
-    const parallel: string[] = [];
-    for (let client = 1; client <= HTTP_INGEST_CLIENTS; client++) {
-      parallel.push((await withUserAndKey(database, `ingest-${client}`)).key);
-    }
+    const keyOf = async (name: string) => (await withUserAndKey(database, name)).key;
+    const keys: Keys = { search: await keyOf("search"), ingest: await keyOf("ingest"), parallel: [], single: [] };
+    for (let client = 1; client <= HTTP_INGEST_CLIENTS; client++) keys.parallel.push(await keyOf(`ingest-${client}`));
+    for (let client = 1; client <= options.singleClients; client++) keys.single.push(await keyOf(`single-${client}`));
     await database.close();
-    const server = await startServer(scratch.env, options.log);
+    const server = await startServer({ ...scratch.env, ...configuration.env }, configuration.name, options.log);
     try {
-      return await exercise(server, { search: searcher.key, ingest: loader.key, parallel }, scratch, options);
+      const health = await readHealth(server.url);
+      const run = { database: scratch.label, configuration: configuration.name, health };
+      options.log(`${scratch.label}, ${configuration.name}: /api/health says ${JSON.stringify(health)}`);
+      // PostgreSQL without pgvector runs the default with no vector leg: the same lexical path EMBEDDING_MODEL=none
+      // times next. Timed twice, the default's row would read as if vectors cost nothing there.
+      if (configuration.vectors && !health.vector) {
+        return { ...run, skipped: "the server runs no vectors here, so its default is the EMBEDDING_MODEL=none path" };
+      }
+      return { ...run, ...(await exercise(server, keys, scratch, health, options)) };
     } catch (error) {
       throw new Error(
         `${scratch.label}: ${error instanceof Error ? error.message : String(error)}; the server printed:\n${server.output()}`,
@@ -134,6 +213,22 @@ async function scratchDatabase(kind: "pglite" | "postgres", adminUrl: string): P
   };
 }
 
+interface Keys {
+  search: string;
+  ingest: string;
+  parallel: string[];
+  single: string[];
+}
+
+async function readHealth(url: string): Promise<HttpHealth> {
+  const response = await fetch(`${url}/api/health`);
+  const body = (await response.json()) as Partial<HttpHealth>;
+  if (!response.ok || typeof body.database !== "string" || typeof body.vector !== "boolean") {
+    throw new Error(`/api/health answered ${response.status}: ${JSON.stringify(body)}`);
+  }
+  return { database: body.database, vector: body.vector, embedding: body.embedding ?? null };
+}
+
 async function withUserAndKey(database: Database, name: string): Promise<{ userId: string; key: string }> {
   const [user] = await database.unbound.db
     .insert(users)
@@ -161,9 +256,10 @@ const BUILD_SOURCES = [
 
 /**
  * Builds when there is no production build, or when a source is newer than it: the bench would otherwise time the app
- * as it was at the last build (CI builds in `npm test` just before the bench).
+ * as it was at the last build (CI builds in `npm test` just before the bench). Called once before every run, so that
+ * the configurations compared are of the same build.
  */
-function ensureBuild(log: (message: string) => void) {
+export function ensureBuild(log: (message: string) => void) {
   const buildId = path.join(process.cwd(), ".next", "BUILD_ID");
   const stale = existsSync(buildId) ? newestChange(BUILD_SOURCES) > statSync(buildId).mtimeMs : true;
   if (!stale) return;
@@ -196,6 +292,8 @@ async function freePort(): Promise<number> {
 
 interface RunningServer {
   url: string;
+  /** Its process group: the server and whatever it started. */
+  group: number;
   startupMs: number;
   /** The last 4,000 characters the server printed. */
   output(): string;
@@ -203,7 +301,11 @@ interface RunningServer {
 }
 
 /** `next start` in its own process group (so stopping it stops its workers too), healthy or thrown. */
-async function startServer(env: Record<string, string>, log: (message: string) => void): Promise<RunningServer> {
+async function startServer(
+  env: Record<string, string>,
+  name: string,
+  log: (message: string) => void,
+): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
@@ -218,9 +320,10 @@ async function startServer(env: Record<string, string>, log: (message: string) =
         ...process.env,
         NODE_ENV: "production",
         AUTH_SECRET: "bench-only-secret-not-for-production-0123456789",
-        WORKER: "off",
-        // Lexical search: vectors off (unset would mean the bundled local encoder), whatever the shell has.
-        EMBEDDING_MODEL: "none",
+        // The install's defaults whatever the shell has: the worker runs in the server (it writes the vectors), one
+        // encoder thread. The configuration sets EMBEDDING_MODEL.
+        WORKER: "",
+        LOCAL_EMBEDDING_THREADS: "",
         // Sequential requests from one key would otherwise hit the default 300 a minute.
         API_RATE_LIMIT_PER_MINUTE: "10000000",
         DATABASE_URL: "",
@@ -237,13 +340,14 @@ async function startServer(env: Record<string, string>, log: (message: string) =
   child.stderr?.on("data", keep);
   const stop = () => stopServer(child);
   try {
-    log(`next start on ${url} (${Object.keys(env).join(", ")})`);
+    log(`next start on ${url}, ${name} (${Object.keys(env).join(", ")})`);
     await waitHealthy(url, child, () => output);
   } catch (error) {
     await stop();
     throw error;
   }
-  return { url, startupMs: performance.now() - started, output: () => output, stop };
+  if (child.pid === undefined) throw new Error("next start has no pid");
+  return { url, group: child.pid, startupMs: performance.now() - started, output: () => output, stop };
 }
 
 async function waitHealthy(url: string, child: ChildProcess, output: () => string): Promise<void> {
@@ -280,10 +384,11 @@ async function stopServer(child: ChildProcess): Promise<void> {
 
 async function exercise(
   server: RunningServer,
-  keys: { search: string; ingest: string; parallel: string[] },
+  keys: Keys,
   scratch: ScratchDatabase,
+  health: HttpHealth,
   options: HttpOptions,
-): Promise<HttpFigure> {
+): Promise<Omit<HttpFigure, keyof HttpRunOf>> {
   const connections: Array<{ close(): void }> = [];
   const caller = (key: string): Call => {
     const connection = HttpConnection.keptOpen(server.url);
@@ -301,17 +406,41 @@ async function exercise(
   );
   const ingest = { ...sequential, parallel };
   await scratch.settle();
+  // Only the embedding job runs on after its writes have answered.
+  const quiet = async (what: string) => {
+    if (!health.vector) return undefined;
+    if (processGroupCpuMs(server.group) === undefined) {
+      options.log("no /proc to read the server's CPU time: not waiting for its vectors");
+      return undefined;
+    }
+    options.log(`waiting for the server to go quiet (${what})`);
+    const { ms, share } = await waitUntilIdle(() => processGroupCpuMs(server.group) ?? 0, QUIET);
+    const used = `${(share * 100).toFixed(1)}% of a core in the last ${QUIET.windowMs / 1_000} s`;
+    options.log(
+      ms === undefined
+        ? `not quiet in time (${used}): measuring on`
+        : `quiet from ${(ms / 1_000).toFixed(1)} s (${used})`,
+    );
+    return ms ?? null;
+  };
+  const vectorsCaughtUpMs = await quiet("the vectors of the loaded memories");
 
   const me = async () => {
     const answer = await call("GET", "/api/v1/me");
     if (answer.status !== 200) throw new Error(`GET /api/v1/me answered ${answer.status}`);
   };
   const queries = user.queries.length > 0 ? user.queries : [{ text: "what editor do I use?", relevant: [] }];
+  const legs = new Set<string>();
   const search = async (index: number) => {
     const query = queries[index % queries.length] as { text: string; relevant: string[] };
     const answer = await call("POST", "/api/v1/memories/search", { query: query.text, limit: 10 });
     if (answer.status !== 200) throw new Error(`POST /api/v1/memories/search answered ${answer.status}`);
-    const results = (answer.body as { results: Array<{ memory: { key: string } }> }).results;
+    const results = (answer.body as { results: Array<{ memory: { key: string }; lexical?: number; vector?: number }> })
+      .results;
+    for (const result of results) {
+      if (result.lexical !== undefined) legs.add("lexical");
+      if (result.vector !== undefined) legs.add("vector");
+    }
     return query.relevant.length > 0
       ? recallAtK(
           results.map((result) => result.memory.key),
@@ -333,15 +462,60 @@ async function exercise(
     searchMs.push(ms);
     if (i < queries.length && Number.isFinite(value)) recalls.push(value);
   }
+  const singlePost = await postAtOnce(
+    keys.single.map((key) => caller(key)),
+    options,
+  );
+  await quiet("the vectors of the single POSTs");
+  options.log(`write-to-searchable: ${options.searchableWrites} writes`);
+  const searchable = await writeToSearchable(
+    { write: call, lexical: caller(keys.search), vector: health.vector ? caller(keys.search) : undefined },
+    { writes: options.searchableWrites, intervalMs: SEARCHABLE_POLL_MS, timeoutMs: SEARCHABLE_TIMEOUT_MS },
+  );
   for (const connection of connections) connection.close();
   return {
-    database: scratch.label,
     memories: options.memories,
     startupMs: server.startupMs,
     ingest,
+    ...(vectorsCaughtUpMs === undefined ? {} : { vectorsCaughtUpMs }),
     me: summarize(meMs),
     search: summarize(searchMs),
     searchRecallAt10: mean(recalls),
+    searchLegs: [...legs].sort(),
+    singlePost,
+    searchable,
+  };
+}
+
+/**
+ * Each client sends its own user's memories one POST at a time, all clients at once: memories written per second, and
+ * each request's time. Every client's first POST is untimed, as the batch loads' first request is.
+ */
+async function postAtOnce(callers: Call[], options: HttpOptions): Promise<HttpFigure["singlePost"]> {
+  const memories = callers.map(
+    (_, client) =>
+      generateUser(options.seed + 100 + client, { name: `http single ${client}`, memories: options.singlePosts + 1 }, 0)
+        .memories,
+  );
+  const post = async (call: Call, memory: GeneratedMemory | undefined) => {
+    if (!memory) return;
+    const answer = await call("POST", "/api/v1/memories", bodyOf(memory));
+    if (answer.status !== 201) throw new Error(`POST /api/v1/memories answered ${answer.status}`);
+  };
+  await Promise.all(callers.map((call, client) => post(call, memories[client]?.[0])));
+  const latencies: number[] = [];
+  const start = performance.now();
+  await Promise.all(
+    callers.map(async (call, client) => {
+      for (const memory of memories[client]?.slice(1) ?? []) latencies.push((await timed(() => post(call, memory))).ms);
+    }),
+  );
+  const seconds = (performance.now() - start) / 1_000;
+  return {
+    clients: callers.length,
+    memories: latencies.length,
+    rate: latencies.length / seconds,
+    latencyMs: summarize(latencies),
   };
 }
 
@@ -352,11 +526,13 @@ async function exercise(
  */
 async function loadAtOnce(callers: Call[], options: HttpOptions) {
   const share = Math.floor(options.ingestMemories / callers.length);
-  // Per client: the untimed first batch, then the timed ones.
+  // Per client: the untimed first batch, then the timed ones. A first batch larger than the share (in --smoke) would
+  // only give the encoder more to catch up with.
+  const first = Math.min(HTTP_BATCH_SIZE, share);
   const batches = callers.map((_, client) => {
-    const spec = { name: `http ingest ${client}`, memories: share + HTTP_BATCH_SIZE };
-    const [first = [], ...rest] = chunks(generateUser(options.seed + 10 + client, spec, 0).memories, HTTP_BATCH_SIZE);
-    return { first, rest };
+    const spec = { name: `http ingest ${client}`, memories: share + first };
+    const memories = generateUser(options.seed + 10 + client, spec, 0).memories;
+    return { first: memories.slice(0, first), rest: chunks(memories.slice(first), HTTP_BATCH_SIZE) };
   });
   const post = async (call: Call, part: readonly GeneratedMemory[]) => {
     const answer = await call("POST", "/api/v1/memories/batch", { memories: part.map(bodyOf) });
@@ -372,8 +548,6 @@ async function loadAtOnce(callers: Call[], options: HttpOptions) {
   const memories = share * callers.length;
   return { clients: callers.length, memories, rate: memories / ((performance.now() - start) / 1_000) };
 }
-
-type Call = (method: "GET" | "POST", route: string, body?: unknown) => Promise<{ status: number; body: unknown }>;
 
 const bodyOf = (memory: GeneratedMemory) => ({ kind: memory.kind, content: memory.content, key: memory.key });
 

@@ -143,6 +143,12 @@ test("Undo under an answer puts back what its turn saved, and names what was edi
   await expect(restated.getByTestId("turn-undone")).toContainText("0 changes reverted, 1 proposal withdrawn.");
   await expect(held).toHaveAttribute("data-status", "rejected");
   await expect(held).toContainText("withdrawn: the chat turn was undone");
+
+  // Reloaded, the first answer says its changes were undone and offers no second Undo.
+  await page.reload();
+  await expect(page.getByTestId("turn-undone")).toHaveCount(1);
+  await expect(page.getByTestId("turn-undone")).toContainText("This answer's memory changes were undone");
+  await expect(page.getByRole("button", { name: /^Undo/ })).toHaveCount(0);
 });
 
 /**

@@ -210,7 +210,12 @@ function MessageView({
       })}
       <AnswerProposals proposals={proposals} onDecided={onDecided} />
       {onUndone && (turn.changed || proposals.some((proposal) => proposal.status === "pending")) ? (
-        <UndoTurn answerId={message.id} written={turn.written} onUndone={onUndone} />
+        <UndoTurn
+          answerId={message.id}
+          undoneAt={message.metadata?.memoryRevertedAt}
+          written={turn.written}
+          onUndone={onUndone}
+        />
       ) : null}
       <MemoriesUsed message={message} />
       {message.metadata?.model && !message.metadata.incomplete ? <AnswerFeedback messageId={message.id} /> : null}

@@ -3,6 +3,7 @@
 import { Undo2 } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
+import { formatDateTime } from "@/components/console/format";
 import { Button } from "@/components/ui/button";
 import type { ChatMessage } from "@/lib/chat/types";
 
@@ -28,10 +29,13 @@ const outcomes = new Map<string, Undone>();
  */
 export function UndoTurn({
   answerId,
+  undoneAt,
   written,
   onUndone,
 }: {
   answerId: string;
+  /** When the turn was undone before this page loaded. */
+  undoneAt?: string;
   written: ReadonlyMap<string, Written>;
   onUndone: () => void;
 }) {
@@ -98,6 +102,13 @@ export function UndoTurn({
           </ul>
         ) : null}
       </div>
+    );
+  }
+  if (undoneAt) {
+    return (
+      <p className="text-muted-foreground text-xs" data-testid="turn-undone">
+        This answer's memory changes were undone ({formatDateTime(undoneAt)}).
+      </p>
     );
   }
   return (

@@ -122,7 +122,14 @@ export async function loadMessages(ctx: UserBinding, threadId: string): Promise<
     id: row.id,
     role: row.role,
     parts: upgradeStoredParts(row.parts as unknown[]),
-    ...(row.metadata ? { metadata: row.metadata } : {}),
+    ...(row.metadata || row.memoryRevertedAt
+      ? {
+          metadata: {
+            ...row.metadata,
+            ...(row.memoryRevertedAt ? { memoryRevertedAt: row.memoryRevertedAt.toISOString() } : {}),
+          },
+        }
+      : {}),
   }));
 }
 

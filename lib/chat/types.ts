@@ -20,6 +20,8 @@ export interface ChatMessageMetadata {
   instructionsVersion?: number;
   /** Why an incomplete answer broke off, as the person was told. */
   failure?: string;
+  /** An answer: when the memory changes of its turn were undone (read from the stored message, never sent). */
+  memoryRevertedAt?: string;
 }
 
 export type ChatTools = InferUITools<ReturnType<typeof createMemoryTools>>;

@@ -1,5 +1,6 @@
 import { expect, it } from "vitest";
 import { OfflineLanguageModel } from "@/lib/ai/offline/model";
+import { loadMessages } from "@/lib/chat/threads";
 import { startChatTurn } from "@/lib/chat/turn";
 import { undoTurn } from "@/lib/chat/undo-turn";
 import type { MemoryContext } from "@/lib/memory/core";
@@ -60,6 +61,9 @@ describeEachDatabase("undoing a chat turn's memory changes", (use) => {
       actor: { type: "user" },
     });
 
+    const stored = await loadMessages(memory, "t-undo");
+    expect(stored.find((message) => message.id === first.id)?.metadata?.memoryRevertedAt).toEqual(expect.any(String));
+    expect(stored.find((message) => message.id === second.id)?.metadata?.memoryRevertedAt).toBeUndefined();
     await expect(undoTurn(memory, first.id)).rejects.toMatchObject({
       code: "conflict",
       message: expect.stringMatching(/already undone/),

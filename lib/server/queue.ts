@@ -190,10 +190,17 @@ export class JobQueue {
    */
   async scheduleEmbedding(userId: string): Promise<void> {
     await this.boss.send(EMBEDDING_QUEUE, { userId } satisfies EmbeddingJobData, { singletonKey: userId });
+    // A worker of this process takes it now rather than at its next poll: a new memory is found by meaning as soon as
+    // its vector is computed (bench/suites/http.ts times write-to-searchable). Other processes' workers poll.
+    for (const worker of this.#embeddingWorkers) this.boss.notifyWorker(worker);
   }
 
+  readonly #embeddingWorkers: string[] = [];
+
   async workEmbeddings(handle: (data: EmbeddingJobData) => Promise<void>) {
-    return this.#workEach<EmbeddingJobData>(EMBEDDING_QUEUE, 1, (job) => handle(job.data));
+    const worker = await this.#workEach<EmbeddingJobData>(EMBEDDING_QUEUE, 1, (job) => handle(job.data));
+    this.#embeddingWorkers.push(worker);
+    return worker;
   }
 
   /** Queues attempts of webhook deliveries, each not before `startAfter` (now when absent), grouped by user. */

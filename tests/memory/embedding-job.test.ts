@@ -96,3 +96,34 @@ describeEachDatabase("vectors computed by a queued job", (use, backend) => {
     expect(rows?.models).toEqual(["test:v1", "test:v2"]);
   });
 });
+
+describeEachDatabase("a scheduled embedding in the process that works the queue", (use, backend) => {
+  if (backend !== "pglite") return;
+  let queue: JobQueue;
+  const model = topicModel("wake");
+  const contexts = new Map<string, MemoryContext>();
+  beforeAll(async () => {
+    // Polling this rarely, only the wake-up can explain a vector within the wait below.
+    queue = await JobQueue.open(use(), { pollingIntervalSeconds: 60 });
+    await queue.workEmbeddings(async ({ userId }) => {
+      await embedMissing(contexts.get(userId)!);
+    });
+  });
+  afterAll(async () => {
+    await queue.stop(5_000);
+  });
+
+  it("wakes that process's worker instead of waiting for its next poll", async () => {
+    const userId = await createUser(use());
+    const ctx: MemoryContext = {
+      ...contextFor(use(), userId),
+      embeddingModel: model,
+      scheduleEmbedding: (id) => queue.scheduleEmbedding(id),
+    };
+    contexts.set(userId, ctx);
+    // The worker's first poll (at start) has passed: the job below is new to it.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await createMemory(ctx, { content: "Works as a nurse in Toronto" });
+    await waitFor(async () => (await embeddingBacklog(ctx)) === 0, "the vector");
+  });
+});

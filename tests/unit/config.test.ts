@@ -25,6 +25,7 @@ describe("the configuration", () => {
       AUTH_GITHUB_SECRET: undefined,
       ADMIN_EMAILS: [],
       GUEST_TTL_DAYS: 30,
+      LOCAL_EMBEDDING_THREADS: 1,
       CHAT_MODEL: "offline",
       CHAT_MODELS: [],
       CHAT_CONTEXT_TOKENS: 8_000,

@@ -315,9 +315,10 @@ async function matchingTombstone(
   const [row] = await unit.rows<{ id: string; at: Date | string; actorType: string; quote: string | null }>(sql`
     select m.id as id, v.created_at as at, v.actor_type as "actorType", v.quote as quote
     from ${memories} m
+    -- Both sides name the user by value: Citus plans the statement on that user's shard (docs/configuration.md).
     join lateral (
       select created_at, actor_type, quote from ${memoryVersions}
-      where user_id = m.user_id and memory_id = m.id and op = 'delete'
+      where user_id = ${unit.userId} and memory_id = m.id and op = 'delete'
       order by version desc limit 1
     ) v on true
     where m.user_id = ${unit.userId}

@@ -98,7 +98,11 @@ describeEachDatabase("vectors computed by a queued job", (use, backend) => {
 });
 
 describeEachDatabase("a scheduled embedding in the process that works the queue", (use, backend) => {
-  if (backend !== "pglite") return;
+  // The PostgreSQL and the Citus cluster on the test machines have no pgvector: nothing is scheduled there.
+  if (backend !== "pglite") {
+    it.skip("needs pgvector", () => {});
+    return;
+  }
   let queue: JobQueue;
   const model = topicModel("wake");
   const contexts = new Map<string, MemoryContext>();

@@ -15,7 +15,7 @@ import {
 } from "@/lib/memory/core";
 import {
   checkValidity,
-  createMemoryOnce,
+  createMemory,
   deleteMemory,
   enforceRules,
   existingFact,
@@ -24,7 +24,7 @@ import {
   supersedeMemory,
   updateMemory,
 } from "@/lib/memory/store";
-import { getProposal, matchingProposal, type Proposal, type ProposedChange, propose } from "./proposals";
+import { matchingProposal, type Proposal, type ProposedChange, propose } from "./proposals";
 import { getSettings, type ReviewMode } from "./settings";
 
 /*
@@ -153,10 +153,8 @@ async function gateInsert(
   if (screened) return screened;
   const why = await reviewReason(ctx, turn, "insert");
   if (why) return { decision: "held", proposal: await propose(ctx, change), why, restated: false };
-  const { memory, created } = await createMemoryOnce(ctx, input);
-  return created
-    ? { decision: "applied", memory }
-    : { decision: "unchanged", memory, why: `already remembered as memory ${memory.id}` };
+  // No second same-fact lookup: the gate holds the user's writer lock since existingFact looked (see gate()).
+  return { decision: "applied", memory: await createMemory(ctx, input) };
 }
 
 async function gateUpdate(
@@ -276,11 +274,11 @@ async function screenRestatement(
   // People and apps with a key say what to keep themselves: they are not second-guessed by earlier decisions.
   if (!MODEL_ACTORS.has(ctx.actor.type)) return null;
   const content = { text: prepared.text, contentHash: prepared.contentHash };
-  const proposal = await asUser(ctx, (unit) => matchingProposal(unit, content, RESTATEMENT_SIMILARITY));
+  const proposal = await asUser(ctx, (unit) => matchingProposal(ctx, unit, content, RESTATEMENT_SIMILARITY));
   if (proposal?.status === "pending") {
     return {
       decision: "awaiting",
-      proposal: await getProposal(ctx, proposal.id),
+      proposal,
       why: `already awaiting the user's review as proposal ${proposal.id}`,
     };
   }

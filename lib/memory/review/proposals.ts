@@ -222,31 +222,26 @@ export async function countPendingProposals(ctx: MemoryContext): Promise<number>
 
 /**
  * A rejected insert with this content (same hash, or text this similar) or a pending proposal of it: the same fact
- * is suppressed like a tombstone, and is not proposed twice. Returns the proposal and how it stands.
+ * is suppressed like a tombstone, and is not proposed twice. Returns the proposal, a pending one first.
  */
 export async function matchingProposal(
+  ctx: MemoryContext,
   unit: UnitOfWork,
   content: { text: string; contentHash: string },
   similarity: number,
-): Promise<{ id: string; status: ProposalStatus; decidedAt: Date | null; decisionReason: string | null } | null> {
-  const [row] = await unit.rows<{
-    id: string;
-    status: ProposalStatus;
-    decidedAt: Date | string | null;
-    decisionReason: string | null;
-  }>(sql`
-    select ${memoryProposals.id} as id, ${memoryProposals.status} as status,
-           ${memoryProposals.decidedAt} as "decidedAt", ${memoryProposals.decisionReason} as "decisionReason"
-    from ${memoryProposals}
-    where ${memoryProposals.userId} = ${unit.userId}
+): Promise<Proposal | null> {
+  const [row] = await unit.db
+    .select()
+    .from(memoryProposals)
+    .where(sql`${memoryProposals.userId} = ${unit.userId}
       and ${memoryProposals.op} in ('insert', 'update')
       and (${memoryProposals.status} = 'pending'
            or (${memoryProposals.status} = 'rejected' and ${memoryProposals.op} = 'insert'))
       and (${memoryProposals.contentHash} = ${content.contentHash}
-           or (${memoryProposals.text} is not null and similarity(${memoryProposals.text}, ${content.text}) >= ${similarity}))
-    order by (${memoryProposals.status} = 'pending') desc, ${memoryProposals.decidedAt} desc
-    limit 1`);
-  return row ? { ...row, decidedAt: row.decidedAt === null ? null : new Date(row.decidedAt) } : null;
+           or (${memoryProposals.text} is not null and similarity(${memoryProposals.text}, ${content.text}) >= ${similarity}))`)
+    .orderBy(sql`(${memoryProposals.status} = 'pending') desc`, sql`${memoryProposals.decidedAt} desc`)
+    .limit(1);
+  return row ? toProposal(ctx, row) : null;
 }
 
 export function toProposal(ctx: MemoryContext, row: ProposalRow): Proposal {

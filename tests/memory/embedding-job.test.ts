@@ -1,6 +1,7 @@
 import { MockEmbeddingModelV4 } from "ai/test";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import type { Database } from "@/lib/db/client";
 import type { MemoryContext } from "@/lib/memory/core";
 import { embeddingBacklog, embeddingBacklogAcrossUsers, embedMissing, searchMemories } from "@/lib/memory/search";
 import { createMemories, createMemory } from "@/lib/memory/store";
@@ -19,11 +20,26 @@ const topicModel = (modelId: string) =>
     }),
   });
 
-async function waitFor(probe: () => Promise<boolean>, what: string) {
-  for (let waited = 0; !(await probe()); waited += 100) {
-    if (waited > 20_000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+const waitForNoBacklog = (ctx: MemoryContext) =>
+  vi.waitFor(async () => expect(await embeddingBacklog(ctx)).toBe(0), { timeout: 20_000, interval: 100 });
+
+/** A queue working the embeddings of the contexts a test registers, open for the suite's tests. */
+function embeddingQueue(use: () => Database, pollingIntervalSeconds: number) {
+  const contexts = new Map<string, MemoryContext>();
+  let queue: JobQueue;
+  beforeAll(async () => {
+    queue = await JobQueue.open(use(), { pollingIntervalSeconds });
+    await queue.workEmbeddings(async ({ userId }) => {
+      const ctx = contexts.get(userId)!;
+      while ((await embedMissing(ctx)) > 0) {
+        // until nothing is missing
+      }
+    });
+  });
+  afterAll(async () => {
+    await queue.stop(5_000);
+  });
+  return { contexts, schedule: (userId: string) => queue.scheduleEmbedding(userId) };
 }
 
 describeEachDatabase("vectors computed by a queued job", (use, backend) => {
@@ -38,34 +54,21 @@ describeEachDatabase("vectors computed by a queued job", (use, backend) => {
     return;
   }
 
-  let queue: JobQueue;
   const model = topicModel("v1");
-  const contexts = new Map<string, MemoryContext>();
-  beforeAll(async () => {
-    queue = await JobQueue.open(use(), { pollingIntervalSeconds: 0.5 });
-    await queue.workEmbeddings(async ({ userId }) => {
-      const ctx = contexts.get(userId)!;
-      while ((await embedMissing(ctx)) > 0) {
-        // until nothing is missing
-      }
-    });
-  });
-  afterAll(async () => {
-    await queue.stop(5_000);
-  });
+  const { contexts, schedule } = embeddingQueue(use, 0.5);
 
   it("after the write commits, off the request: the write returns before any vector exists", async () => {
     const userId = await createUser(use());
     const ctx: MemoryContext = {
       ...contextFor(use(), userId),
       embeddingModel: model,
-      scheduleEmbedding: (id) => queue.scheduleEmbedding(id),
+      scheduleEmbedding: schedule,
     };
     contexts.set(userId, ctx);
     const calls = model.doEmbedCalls.length;
     await createMemories(ctx, [{ content: "Works as a nurse in Toronto" }, { content: "Lives in a small city" }]);
     expect(model.doEmbedCalls.length).toBe(calls);
-    await waitFor(async () => (await embeddingBacklog(ctx)) === 0, "the vectors");
+    await waitForNoBacklog(ctx);
     // One provider call for the batch, and the paraphrase is found by meaning.
     expect(model.doEmbedCalls.slice(calls).flatMap((call) => call.values)).toHaveLength(2);
     const [hit] = await searchMemories(ctx, { query: "what's my job?", mode: "vector" });
@@ -81,15 +84,15 @@ describeEachDatabase("vectors computed by a queued job", (use, backend) => {
     const across = await embeddingBacklogAcrossUsers(use(), model);
     expect(across.users).toContain(userId);
     contexts.set(userId, first);
-    await queue.scheduleEmbedding(userId);
-    await waitFor(async () => (await embeddingBacklog(first)) === 0, "the backfill");
+    await schedule(userId);
+    await waitForNoBacklog(first);
 
     const next = topicModel("v2");
     const switched = { ...plain, embeddingModel: next };
     expect(await embeddingBacklog(switched)).toBe(2);
     contexts.set(userId, switched);
-    await queue.scheduleEmbedding(userId);
-    await waitFor(async () => (await embeddingBacklog(switched)) === 0, "the re-embedding");
+    await schedule(userId);
+    await waitForNoBacklog(switched);
     const [rows] = await use().unbound.rows<{ models: string[] }>(
       sql`select array_agg(distinct model order by model) as models from memory_embeddings where user_id = ${userId}::uuid`,
     );
@@ -103,31 +106,21 @@ describeEachDatabase("a scheduled embedding in the process that works the queue"
     it.skip("needs pgvector", () => {});
     return;
   }
-  let queue: JobQueue;
   const model = topicModel("wake");
-  const contexts = new Map<string, MemoryContext>();
-  beforeAll(async () => {
-    // Polling this rarely, only the wake-up can explain a vector within the wait below.
-    queue = await JobQueue.open(use(), { pollingIntervalSeconds: 60 });
-    await queue.workEmbeddings(async ({ userId }) => {
-      await embedMissing(contexts.get(userId)!);
-    });
-  });
-  afterAll(async () => {
-    await queue.stop(5_000);
-  });
+  // Polling this rarely, only the wake-up can explain a vector within the wait below.
+  const { contexts, schedule } = embeddingQueue(use, 60);
 
   it("wakes that process's worker instead of waiting for its next poll", async () => {
     const userId = await createUser(use());
     const ctx: MemoryContext = {
       ...contextFor(use(), userId),
       embeddingModel: model,
-      scheduleEmbedding: (id) => queue.scheduleEmbedding(id),
+      scheduleEmbedding: schedule,
     };
     contexts.set(userId, ctx);
     // The worker's first poll (at start) has passed: the job below is new to it.
     await new Promise((resolve) => setTimeout(resolve, 500));
     await createMemory(ctx, { content: "Works as a nurse in Toronto" });
-    await waitFor(async () => (await embeddingBacklog(ctx)) === 0, "the vector");
+    await waitForNoBacklog(ctx);
   });
 });

@@ -21,11 +21,14 @@ describe("npm run admin, as the operator runs it", () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+  // Each run starts Node, compiles the script's imports and boots PGlite: seconds each, many more on a loaded CI
+  // machine, so the test's time limit is the two runs' own.
+  const RUN_TIMEOUT_MS = 60_000;
   const run = (...args: string[]) =>
     spawnSync(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
       env: { ...process.env, DATABASE_URL: "", PGLITE_DIR: dataDir },
       encoding: "utf8",
-      timeout: 120_000,
+      timeout: RUN_TIMEOUT_MS,
     });
 
   it("grants the flag to an existing user and says so; an unknown email exits non-zero, changing nothing", async () => {
@@ -45,7 +48,7 @@ describe("npm run admin, as the operator runs it", () => {
     } finally {
       await database.close();
     }
-  });
+  }, 2 * RUN_TIMEOUT_MS + 10_000);
 });
 
 describe("admin command arguments", () => {

@@ -4,6 +4,7 @@ import { config } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
 import { logFailure, redactErrorsInConsole } from "@/lib/log";
 import { warmWordLexemes } from "@/lib/memory/search";
+import { startProcessTelemetry } from "./telemetry";
 
 /**
  * Runs once when a Next.js server process starts: fail fast on bad configuration, open and migrate the database, and
@@ -21,6 +22,8 @@ export async function startServer() {
     console.error(`\n${(error as Error).message}\n`);
     process.exit(1);
   }
+  // Before anything else is served, so the first request is traced (docs/observability.md).
+  const telemetry = startProcessTelemetry();
   const database = await getDatabase();
   void warmWordLexemes(database).catch((error) => logFailure("Warming search's word lexemes", error, "warn"));
   if (config().WORKER === "inline") {
@@ -28,7 +31,9 @@ export async function startServer() {
     const stop = await startWorker();
     for (const signal of ["SIGTERM", "SIGINT"] as const) {
       process.once(signal, () => {
-        void stop().finally(() => process.exit(0));
+        void stop()
+          .then(() => telemetry.shutdown())
+          .finally(() => process.exit(0));
       });
     }
   }

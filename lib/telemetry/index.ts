@@ -8,6 +8,8 @@ import {
   SpanStatusCode,
   trace,
 } from "@opentelemetry/api";
+import type { Telemetry, TelemetryOptions } from "ai";
+import { existingProcessState } from "@/lib/process-state";
 
 /**
  * Spans through the OpenTelemetry API only: without an SDK registered (lib/telemetry/sdk.ts, when OTEL_* is set)
@@ -85,9 +87,13 @@ export function currentTraceId(): string | undefined {
  * The AI SDK's per-call telemetry settings: its spans (when an SDK is registered) keep models and token counts but
  * not prompts, outputs or tool arguments, which the SDK records by default.
  */
-export function modelTelemetry(functionId: string) {
-  return { functionId, recordInputs: false, recordOutputs: false } as const;
+export function modelTelemetry(functionId: string): TelemetryOptions {
+  const integration = existingProcessState<Telemetry>(AI_TELEMETRY);
+  return { functionId, recordInputs: false, recordOutputs: false, ...(integration && { integrations: [integration] }) };
 }
+
+/** Where lib/telemetry/sdk.ts keeps the AI SDK's OpenTelemetry integration while traces are on. */
+export const AI_TELEMETRY = "ai-telemetry";
 
 export function errorClass(error: unknown): string {
   return error instanceof Error ? error.name || "Error" : typeof error;

@@ -9,10 +9,10 @@ import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { MeterProvider, type MetricReader, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
 import { BatchSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
-import { registerTelemetry } from "ai";
 import { config } from "@/lib/config";
 import { logFailure } from "@/lib/log";
 import { clearProcessState, existingProcessState, processState } from "@/lib/process-state";
+import { AI_TELEMETRY } from "./index";
 
 /** What the process's gauges read when metrics are collected (a scrape of /api/metrics, an OTLP export). */
 export interface GaugeSources {
@@ -72,9 +72,10 @@ function start(sources: GaugeSources): Telemetry {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
     trace.setGlobalTracerProvider(tracerProvider);
-    // The AI SDK's spans (each model call, each tool call) under the app's; prompts and outputs are left out per call
-    // (modelTelemetry in lib/telemetry).
-    registerTelemetry(new OpenTelemetry({ tracer: tracerProvider.getTracer("ai") }));
+    // The AI SDK's spans (each model call, each tool call) under the app's, handed to each call with prompts and
+    // outputs left out (modelTelemetry in lib/telemetry) rather than registered globally, so shutdown removes them.
+    const aiTracer = tracerProvider.getTracer("ai");
+    processState(AI_TELEMETRY, () => new OpenTelemetry({ tracer: aiTracer }));
   }
 
   const serializer = new PrometheusSerializer(undefined, undefined, undefined, false, true);
@@ -96,6 +97,7 @@ function start(sources: GaugeSources): Telemetry {
         context.disable();
         propagation.disable();
       }
+      clearProcessState(AI_TELEMETRY);
       clearProcessState("telemetry");
     },
   };

@@ -1,10 +1,10 @@
 // Standalone worker (extraction and embedding jobs) for scale-out: `npm run worker` (set WORKER=off on the web processes).
 import { getDatabase } from "../lib/db";
-import { redactErrorsInConsole } from "../lib/log";
+import { structureConsole } from "../lib/log";
 import { startProcessTelemetry } from "../lib/server/telemetry";
 import { startWorker } from "../lib/server/worker";
 
-redactErrorsInConsole();
+structureConsole();
 const telemetry = startProcessTelemetry();
 const stop = await startWorker();
 const database = await getDatabase();

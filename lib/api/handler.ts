@@ -1,5 +1,7 @@
+import { randomUUID } from "node:crypto";
 import type { ApiKeyScope } from "@/lib/auth/api-keys";
 import type { Principal } from "@/lib/auth/principal";
+import { withLogFields } from "@/lib/log";
 import type { MemoryContext } from "@/lib/memory/core";
 import { memoryContextFor } from "@/lib/server/memory-context";
 import { instruments, secondsSince } from "@/lib/telemetry/metrics";
@@ -18,7 +20,10 @@ export function callerRoute<Params = Record<string, never>>(
   handle: (request: CallerRequest<Params>) => Promise<Response>,
   options: { keyHeader?: KeyHeader } = {},
 ) {
-  return async (request: Request, context: { params: Promise<Params> }): Promise<Response> => {
+  return (request: Request, context: { params: Promise<Params> }): Promise<Response> =>
+    withLogFields({ request_id: randomUUID() }, () => answer(request, context));
+
+  async function answer(request: Request, context: { params: Promise<Params> }): Promise<Response> {
     const startedAt = performance.now();
     const params = await context.params;
     let response: Response;
@@ -35,7 +40,7 @@ export function callerRoute<Params = Record<string, never>>(
       "http.response.status_code": response.status,
     });
     return response;
-  };
+  }
 }
 
 /**

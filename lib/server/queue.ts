@@ -1,7 +1,7 @@
 import { fromPglite, type JobWithMetadata, PgBoss } from "pg-boss";
 import { config } from "@/lib/config";
 import type { Database } from "@/lib/db/client";
-import { logFailure } from "@/lib/log";
+import { logFailure, withLogFields } from "@/lib/log";
 import { errorClass, inSpan, linksTo, traceCarrier } from "@/lib/telemetry";
 import { instruments } from "@/lib/telemetry/metrics";
 
@@ -270,19 +270,21 @@ export class JobQueue {
         if (!job) return;
         // Its own trace, linked to the request that queued it: a job may run long after that request ended.
         const links = linksTo((job.data as Traced).trace);
-        await inSpan(
-          `job ${queue}`,
-          { "job.id": job.id, "job.queue": queue, "job.retry_count": job.retryCount },
-          async () => {
-            try {
-              await handle(job);
-              instruments().jobs.add(1, { queue, outcome: "completed" });
-            } catch (error) {
-              instruments().jobs.add(1, { queue, outcome: "failed", "error.type": errorClass(error) });
-              throw queueSafeError(error);
-            }
-          },
-          { links, root: true },
+        await withLogFields({ job_id: job.id, queue }, () =>
+          inSpan(
+            `job ${queue}`,
+            { "job.id": job.id, "job.queue": queue, "job.retry_count": job.retryCount },
+            async () => {
+              try {
+                await handle(job);
+                instruments().jobs.add(1, { queue, outcome: "completed" });
+              } catch (error) {
+                instruments().jobs.add(1, { queue, outcome: "failed", "error.type": errorClass(error) });
+                throw queueSafeError(error);
+              }
+            },
+            { links, root: true },
+          ),
         );
       },
     );

@@ -2,7 +2,7 @@ import { recordSocketAddresses } from "@/lib/api/client-address";
 import { resolveAuthSecret } from "@/lib/auth/secret";
 import { config } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
-import { logFailure, redactErrorsInConsole } from "@/lib/log";
+import { logFailure, structureConsole } from "@/lib/log";
 import { warmWordLexemes } from "@/lib/memory/search";
 import { startProcessTelemetry } from "./telemetry";
 
@@ -14,7 +14,7 @@ import { startProcessTelemetry } from "./telemetry";
 export async function startServer() {
   // First, before anything is awaited: the sign-in limits count per socket address from the first request on.
   recordSocketAddresses();
-  redactErrorsInConsole();
+  structureConsole();
   try {
     config();
     resolveAuthSecret();

@@ -1,11 +1,14 @@
+import { format } from "node:util";
 import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { simulateReadableStream } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startChatTurn } from "@/lib/chat/turn";
 import type { Database } from "@/lib/db/client";
+import { structureConsole, withLogFields } from "@/lib/log";
 import { JobQueue } from "@/lib/server/queue";
 import { handleExtractionJob } from "@/lib/server/worker";
+import { inSpan } from "@/lib/telemetry";
 import { startTelemetry, type Telemetry } from "@/lib/telemetry/sdk";
 import { finalMessage } from "../chat/support";
 import { contextFor, createUser } from "../memory/support";
@@ -122,6 +125,23 @@ it("a chat turn is one trace: model and tool spans under the turn, its extractio
 
   const exported = receiver.bodies.join("\n");
   for (const text of WRITTEN) expect(exported, `a span carries "${text}"`).not.toContain(text);
+});
+
+it("a log line written in a span names its trace and the job it belongs to", async () => {
+  const lines: string[] = [];
+  const target = { warn: (...args: unknown[]) => lines.push(format(...args)) } as unknown as Console;
+  for (const level of ["error", "info", "log", "debug", "trace"] as const) target[level] = target.warn;
+  structureConsole(target);
+  await withLogFields({ job_id: "job-42" }, () => inSpan("logging", {}, async () => target.warn("a job line")));
+  await telemetry.flush();
+  const [span] = receiver.spans.filter((candidate) => candidate.name === "logging");
+  expect(JSON.parse(lines[0]!)).toEqual({
+    time: expect.any(String),
+    level: "warn",
+    job_id: "job-42",
+    trace_id: span!.traceId,
+    msg: "a job line",
+  });
 });
 
 function attribute(span: ReceivedSpan, key: string): unknown {

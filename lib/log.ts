@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import { format, types } from "node:util";
+import { processState } from "@/lib/process-state";
 import { currentTraceId } from "@/lib/telemetry";
 
 /**
@@ -57,6 +58,7 @@ export function structureConsole(target: Console = console): void {
       const traceId = currentTraceId();
       const message = format(...args.map((arg) => (isError(arg) ? describeErrorWithStack(arg) : arg)));
       const line = { time: new Date().toISOString(), level, ...fields.getStore(), trace_id: traceId, msg: message };
+      if (level === "error" || level === "warn") keep("logged-problems", line);
       write(JSON.stringify(line));
     };
   }
@@ -127,6 +129,42 @@ export function logFailedAttempt(
     .map(([key, value]) => `${key}=${String(value).replace(/\s+/g, "_")}`)
     .join(" ");
   console.warn(`${context}: ${text}`);
+  keep("failed-attempts", { time: new Date().toISOString(), context, error: line.error, status });
+}
+
+/** How many of the latest problems a process keeps for the console's System page. */
+const KEPT = 50;
+
+export interface LoggedProblem {
+  time: string;
+  level: string;
+  msg: string;
+  trace_id?: string;
+  request_id?: string;
+  job_id?: string;
+}
+
+export interface FailedAttempt {
+  time: string;
+  context: string;
+  error: string;
+  status?: number;
+}
+
+function keep(name: "logged-problems" | "failed-attempts", entry: LoggedProblem | FailedAttempt): void {
+  const list = processState(name, () => [] as object[]);
+  list.unshift(entry);
+  list.length = Math.min(list.length, KEPT);
+}
+
+/** The latest warnings and errors this process logged once its console was structured, newest first. */
+export function recentProblems(): readonly LoggedProblem[] {
+  return processState("logged-problems", () => [] as LoggedProblem[]);
+}
+
+/** The latest failed attempts at a model call (logFailedAttempt) in this process, newest first. */
+export function recentFailedAttempts(): readonly FailedAttempt[] {
+  return processState("failed-attempts", () => [] as FailedAttempt[]);
 }
 
 function statusCodeOf(error: unknown): number | undefined {

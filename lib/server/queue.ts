@@ -268,7 +268,8 @@ export class JobQueue {
       },
       async ([job]) => {
         if (!job) return;
-        // Its own trace, linked to the request that queued it: a job may run long after that request ended.
+        // Linked to the request that queued it, not its child: a job may run long after that request ended. pg-boss
+        // runs the handler in its own `process` span, which starts a trace of its own; this one goes under it.
         const links = linksTo((job.data as Traced).trace);
         await withLogFields({ job_id: job.id, queue }, () =>
           inSpan(
@@ -283,7 +284,7 @@ export class JobQueue {
                 throw queueSafeError(error);
               }
             },
-            { links, root: true },
+            { links },
           ),
         );
       },

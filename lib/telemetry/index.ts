@@ -24,9 +24,9 @@ export async function inSpan<T>(
   name: string,
   attributes: Attributes,
   work: (span: Span) => Promise<T>,
-  options: { links?: Link[]; root?: boolean } = {},
+  options: { links?: Link[] } = {},
 ): Promise<T> {
-  const parent = options.root ? ROOT_CONTEXT : context.active();
+  const parent = context.active();
   const span = trace.getTracer(TRACER).startSpan(name, { attributes, links: options.links }, parent);
   try {
     return await context.with(trace.setSpan(parent, span), () => work(span));

@@ -19,8 +19,18 @@ function Section({ title, children }: { title: string; children: React.ReactNode
   );
 }
 
-function Table({ head, rows, testId }: { head: string[]; rows: React.ReactNode[][]; testId: string }) {
-  if (rows.length === 0) return <p className="text-muted-foreground text-sm">None.</p>;
+function Table({
+  head,
+  rows,
+  testId,
+  empty,
+}: {
+  head: string[];
+  rows: React.ReactNode[][];
+  testId: string;
+  empty: string;
+}) {
+  if (rows.length === 0) return <p className="text-muted-foreground text-sm">{empty}</p>;
   return (
     <div className="overflow-x-auto rounded-xl border bg-card">
       <table className="w-full text-left text-sm" data-testid={testId}>
@@ -69,6 +79,7 @@ export default async function SystemPage() {
       <Section title="Queues">
         <Table
           testId="system-queues"
+          empty="No job is waiting or running."
           head={["Queue", "State", "Jobs"]}
           rows={status.queues.map((row) => [row.queue, row.state, formatCount(row.jobs)])}
         />
@@ -83,6 +94,7 @@ export default async function SystemPage() {
       <Section title="Failed runs, last 24 hours">
         <Table
           testId="system-failed-runs"
+          empty="No run failed."
           head={["Kind", "Failed", "Latest"]}
           rows={status.failedRuns.map((row) => [
             row.kind,
@@ -92,6 +104,7 @@ export default async function SystemPage() {
         />
         <Table
           testId="system-failure-classes"
+          empty="No model call has failed in this process lately."
           head={["Where", "Error class", "HTTP status", "Attempts", "Latest"]}
           rows={status.failureClasses.map((row) => [
             row.context,
@@ -105,6 +118,7 @@ export default async function SystemPage() {
       <Section title="Recent problems">
         <Table
           testId="system-problems"
+          empty="Nothing logged as a warning or an error in this process lately."
           head={["Time", "Level", "Message", "Trace"]}
           rows={status.problems.map((row) => [
             formatDateTime(row.time),

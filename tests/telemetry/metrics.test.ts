@@ -10,6 +10,7 @@ import { embeddingBacklogAcrossUsers, embedMissing } from "@/lib/memory/search";
 import { createMemory } from "@/lib/memory/store";
 import { createWebhook } from "@/lib/memory/webhooks";
 import { JobQueue } from "@/lib/server/queue";
+import { currentTraceId, inSpan, traceCarrier } from "@/lib/telemetry";
 import { startTelemetry, type Telemetry } from "@/lib/telemetry/sdk";
 import { finalMessage } from "../chat/support";
 import { addExchange } from "../extraction/support";
@@ -220,4 +221,9 @@ it("event-loop delay reports a loop held busy", async () => {
   await new Promise((resolve) => setTimeout(resolve, 50));
   expect(await read("nodejs_eventloop_delay_max")).toBeGreaterThanOrEqual(0.2);
   expect(await read("nodejs_eventloop_delay_p99")).toBeGreaterThan(0);
+});
+
+it("without OTEL_EXPORTER_OTLP_ENDPOINT, spans are no-ops: no trace id to log, no trace context on queued jobs", async () => {
+  const inside = await inSpan("unexported", {}, async () => ({ traceId: currentTraceId(), carrier: traceCarrier() }));
+  expect(inside).toEqual({ traceId: undefined, carrier: undefined });
 });

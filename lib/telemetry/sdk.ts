@@ -12,6 +12,7 @@ import { BatchSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
 import { config } from "@/lib/config";
 import { logFailure } from "@/lib/log";
 import { clearProcessState, existingProcessState, processState } from "@/lib/process-state";
+import { trimEnd } from "@/lib/text/trim";
 import { AI_TELEMETRY } from "./index";
 
 /** What the process's gauges read when metrics are collected (a scrape of /api/metrics, an OTLP export). */
@@ -51,7 +52,7 @@ export function runningTelemetry(): Telemetry | undefined {
 function start(sources: GaugeSources): Telemetry {
   const { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_SERVICE_NAME: serviceName } = config();
   const resource = resourceFromAttributes({ "service.name": serviceName });
-  const base = endpoint?.replace(/\/+$/, "");
+  const base = endpoint === undefined ? undefined : trimEnd(endpoint, "/");
   const scrape = new PrometheusExporter({ preventServerStart: true, withoutScopeInfo: true });
   const readers: MetricReader[] = [scrape];
   if (base) {

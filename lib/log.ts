@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { format, types } from "node:util";
 import { processState } from "@/lib/process-state";
 import { currentTraceId } from "@/lib/telemetry";
@@ -65,6 +65,11 @@ export function structureConsole(target: Console = console): void {
 }
 
 const fields = new AsyncLocalStorage<Readonly<Record<string, string>>>();
+
+/** Runs `work` as one request: a new `request_id` on every line it logs (API routes, server actions). */
+export function asRequest<T>(work: () => T): T {
+  return withLogFields({ request_id: randomUUID() }, work);
+}
 
 /** Runs `work` with `added` (a request's id, a job's) on every line it logs, beside those already set. */
 export function withLogFields<T>(added: Readonly<Record<string, string>>, work: () => T): T {

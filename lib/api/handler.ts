@@ -1,7 +1,6 @@
-import { randomUUID } from "node:crypto";
 import type { ApiKeyScope } from "@/lib/auth/api-keys";
 import type { Principal } from "@/lib/auth/principal";
-import { withLogFields } from "@/lib/log";
+import { asRequest } from "@/lib/log";
 import type { MemoryContext } from "@/lib/memory/core";
 import { memoryContextFor } from "@/lib/server/memory-context";
 import { instruments, secondsSince } from "@/lib/telemetry/metrics";
@@ -20,8 +19,8 @@ export function callerRoute<Params = Record<string, never>>(
   handle: (request: CallerRequest<Params>) => Promise<Response>,
   options: { keyHeader?: KeyHeader } = {},
 ) {
-  return (request: Request, context: { params: Promise<Params> }): Promise<Response> =>
-    withLogFields({ request_id: randomUUID() }, () => answer(request, context));
+  return async (request: Request, context: { params: Promise<Params> }): Promise<Response> =>
+    asRequest(() => answer(request, context));
 
   async function answer(request: Request, context: { params: Promise<Params> }): Promise<Response> {
     const startedAt = performance.now();

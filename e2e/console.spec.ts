@@ -220,6 +220,31 @@ test("an admin browses a user's memories read-only, the user sees it in the acce
   await Promise.all([owner.close(), admin.close(), stranger.close()]);
 });
 
+test("an admin's System page shows queues, backlog, failures and problems; anyone else gets 404", async ({
+  browser,
+}) => {
+  const guest = await browser.newContext();
+  const guestPage = await newGuest(guest);
+  expect((await guestPage.goto("/memories/system"))?.status()).toBe(404);
+
+  const admin = await browser.newContext();
+  const adminPage = await admin.newPage();
+  await adminPage.goto("/login");
+  await adminPage.getByLabel("Email").fill("admin@example.com");
+  await adminPage.getByLabel("Password").fill("correct horse battery");
+  await adminPage.getByRole("button", { name: "Sign in" }).click();
+  await expect(adminPage.getByTestId("user-menu")).toContainText("admin@example.com");
+  await adminPage.goto("/memories");
+  await adminPage.getByRole("link", { name: "System", exact: true }).click();
+  await expect(adminPage.getByRole("heading", { level: 1 })).toHaveText("System");
+  for (const section of ["Queues", "Embedding backlog", "Failed runs, last 24 hours", "Recent problems"]) {
+    await expect(adminPage.getByRole("region", { name: section })).toBeVisible();
+  }
+  await expect(adminPage.getByTestId("system-backlog")).toContainText(/for a vector|No embedding model/);
+  await adminPage.screenshot({ path: `${SCREENS}/console-system.png`, fullPage: true });
+  await Promise.all([guest.close(), admin.close()]);
+});
+
 test("the runs page and the list work at phone width and in dark mode", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto("/memories/runs");

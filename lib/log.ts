@@ -1,5 +1,8 @@
-import { createHash } from "node:crypto";
-import { types } from "node:util";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { createHash, randomUUID } from "node:crypto";
+import { format, types } from "node:util";
+import { processState } from "@/lib/process-state";
+import { currentTraceId } from "@/lib/telemetry";
 
 /**
  * Server logs must never carry secrets or what people told the app. Errors are where both leak: a provider's error
@@ -38,20 +41,39 @@ export function logFailure(context: string, error: unknown, level: "error" | "wa
   console[level](`${context}: ${describeError(error)}`);
 }
 
-const redacted = new WeakSet<Console>();
+const structured = new WeakSet<Console>();
 
 /**
- * Makes every call on the process console log errors as describeErrorWithStack, so errors that the framework or a
- * library logs by itself (an unhandled error in a server action, a default onError) are as safe as our own lines.
+ * Makes every call on the process console write one JSON object per line (docs/observability.md): the time, the
+ * level, the request's or job's id and the trace's (withLogFields, lib/telemetry) and the message, with errors written
+ * as describeErrorWithStack, so errors that the framework or a library logs by itself (an unhandled error in a server
+ * action, a default onError) are as safe as our own lines.
  */
-export function redactErrorsInConsole(target: Console = console): void {
-  if (redacted.has(target)) return;
-  redacted.add(target);
+export function structureConsole(target: Console = console): void {
+  if (structured.has(target)) return;
+  structured.add(target);
   for (const level of ["error", "warn", "info", "log", "debug", "trace"] as const) {
     const write = target[level].bind(target);
-    target[level] = (...args: unknown[]) =>
-      write(...args.map((arg) => (isError(arg) ? describeErrorWithStack(arg) : arg)));
+    target[level] = (...args: unknown[]) => {
+      const traceId = currentTraceId();
+      const message = format(...args.map((arg) => (isError(arg) ? describeErrorWithStack(arg) : arg)));
+      const line = { time: new Date().toISOString(), level, ...fields.getStore(), trace_id: traceId, msg: message };
+      if (level === "error" || level === "warn") keep("logged-problems", line);
+      write(JSON.stringify(line));
+    };
   }
+}
+
+const fields = new AsyncLocalStorage<Readonly<Record<string, string>>>();
+
+/** Runs `work` as one request: a new `request_id` on every line it logs (API routes, server actions). */
+export function asRequest<T>(work: () => T): T {
+  return withLogFields({ request_id: randomUUID() }, work);
+}
+
+/** Runs `work` with `added` (a request's id, a job's) on every line it logs, beside those already set. */
+export function withLogFields<T>(added: Readonly<Record<string, string>>, work: () => T): T {
+  return fields.run({ ...fields.getStore(), ...added }, work);
 }
 
 function isError(value: unknown): value is Error {
@@ -112,6 +134,42 @@ export function logFailedAttempt(
     .map(([key, value]) => `${key}=${String(value).replace(/\s+/g, "_")}`)
     .join(" ");
   console.warn(`${context}: ${text}`);
+  keep("failed-attempts", { time: new Date().toISOString(), context, error: line.error, status });
+}
+
+/** How many of the latest problems a process keeps for the console's System page. */
+const KEPT = 50;
+
+export interface LoggedProblem {
+  time: string;
+  level: string;
+  msg: string;
+  trace_id?: string;
+  request_id?: string;
+  job_id?: string;
+}
+
+export interface FailedAttempt {
+  time: string;
+  context: string;
+  error: string;
+  status?: number;
+}
+
+function keep(name: "logged-problems" | "failed-attempts", entry: LoggedProblem | FailedAttempt): void {
+  const list = processState(name, () => [] as object[]);
+  list.unshift(entry);
+  list.length = Math.min(list.length, KEPT);
+}
+
+/** The latest warnings and errors this process logged once its console was structured, newest first. */
+export function recentProblems(): readonly LoggedProblem[] {
+  return processState("logged-problems", () => [] as LoggedProblem[]);
+}
+
+/** The latest failed attempts at a model call (logFailedAttempt) in this process, newest first. */
+export function recentFailedAttempts(): readonly FailedAttempt[] {
+  return processState("failed-attempts", () => [] as FailedAttempt[]);
 }
 
 function statusCodeOf(error: unknown): number | undefined {

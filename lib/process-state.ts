@@ -18,3 +18,8 @@ export function processState<T>(name: string, create: () => T): T {
 export function clearProcessState(name: string): void {
   delete (globalThis as typeof globalThis & Record<symbol, unknown>)[Symbol.for(`memory-ledger.${name}`)];
 }
+
+/** The state `name` if something created it, without creating it. */
+export function existingProcessState<T>(name: string): T | undefined {
+  return (globalThis as typeof globalThis & Record<symbol, T | undefined>)[Symbol.for(`memory-ledger.${name}`)];
+}

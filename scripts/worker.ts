@@ -1,9 +1,11 @@
 // Standalone worker (extraction and embedding jobs) for scale-out: `npm run worker` (set WORKER=off on the web processes).
 import { getDatabase } from "../lib/db";
-import { redactErrorsInConsole } from "../lib/log";
+import { structureConsole } from "../lib/log";
+import { startProcessTelemetry } from "../lib/server/telemetry";
 import { startWorker } from "../lib/server/worker";
 
-redactErrorsInConsole();
+structureConsole();
+const telemetry = startProcessTelemetry();
 const stop = await startWorker();
 const database = await getDatabase();
 console.log(`extraction worker ready (${database.kind})`);
@@ -14,6 +16,7 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
     if (stopping) return;
     stopping = true;
     await stop();
+    await telemetry.shutdown();
     await database.close();
     process.exit(0);
   });

@@ -20,14 +20,17 @@ const TABS: NavTab[] = [
   { href: "/memories/transfer", label: "Export & import", match: (path) => path.startsWith("/memories/transfer") },
   { href: "/memories/access-log", label: "Access log", match: (path) => path.startsWith("/memories/access-log") },
 ];
-const ADMIN: NavTab = { href: "/memories/admin", label: "Admin", match: (path) => path.startsWith("/memories/admin") };
+const ADMIN: NavTab[] = [
+  { href: "/memories/admin", label: "Admin", match: (path) => path.startsWith("/memories/admin") },
+  { href: "/memories/system", label: "System", match: (path) => path.startsWith("/memories/system") },
+];
 
 export function ConsoleNav({ isAdmin, pendingReview = 0 }: { isAdmin: boolean; pendingReview?: number }) {
   const tabs = TABS.map((tab) => (tab.href === "/memories/review" ? { ...tab, count: pendingReview } : tab));
   return (
     <NavTabs
       label="Memory console"
-      tabs={isAdmin ? [...tabs, ADMIN] : tabs}
+      tabs={isAdmin ? [...tabs, ...ADMIN] : tabs}
       className="-mx-1 mb-6 overflow-x-auto border-b pb-2"
     />
   );

@@ -1,7 +1,9 @@
 import type { ApiKeyScope } from "@/lib/auth/api-keys";
 import type { Principal } from "@/lib/auth/principal";
+import { asRequest } from "@/lib/log";
 import type { MemoryContext } from "@/lib/memory/core";
 import { memoryContextFor } from "@/lib/server/memory-context";
+import { instruments, secondsSince } from "@/lib/telemetry/metrics";
 import { actorFor, type Caller, type KeyHeader, requireScope, resolveCaller } from "./caller";
 import { toErrorResponse } from "./errors";
 
@@ -17,14 +19,42 @@ export function callerRoute<Params = Record<string, never>>(
   handle: (request: CallerRequest<Params>) => Promise<Response>,
   options: { keyHeader?: KeyHeader } = {},
 ) {
-  return async (request: Request, context: { params: Promise<Params> }): Promise<Response> => {
+  return async (request: Request, context: { params: Promise<Params> }): Promise<Response> =>
+    asRequest(() => answer(request, context));
+
+  async function answer(request: Request, context: { params: Promise<Params> }): Promise<Response> {
+    const startedAt = performance.now();
+    const params = await context.params;
+    let response: Response;
     try {
       const caller = await resolveCaller(request, options.keyHeader);
-      return await handle({ request, params: await context.params, caller });
+      response = await handle({ request, params, caller });
     } catch (error) {
-      return toErrorResponse(error);
+      response = toErrorResponse(error);
     }
-  };
+    // Until the response starts: a streamed answer (the chat) is timed to its first byte.
+    instruments().requestDuration.record(secondsSince(startedAt), {
+      "http.route": routeOf(request, params),
+      "http.request.method": request.method,
+      "http.response.status_code": response.status,
+    });
+    return response;
+  }
+}
+
+/**
+ * The route's pattern, as its folder names it (`/api/v1/memories/[id]`): each segment that is a route parameter's
+ * value is written as the parameter, so ids never become metric labels.
+ */
+function routeOf(request: Request, params: unknown): string {
+  const names = new Map<string, string>();
+  for (const [name, value] of Object.entries((params ?? {}) as Record<string, string | string[]>)) {
+    for (const part of Array.isArray(value) ? value : [value]) names.set(part, `[${name}]`);
+  }
+  return new URL(request.url).pathname
+    .split("/")
+    .map((segment) => names.get(decodeURIComponent(segment)) ?? segment)
+    .join("/");
 }
 
 /** What a memory route receives once the caller is known. */

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
 import { type Database, getDatabase } from "@/lib/db";
 import { type ActionResult, actionFailure, type Failure, parseInput } from "@/lib/errors";
+import { asRequest } from "@/lib/log";
 import type { MemoryContext } from "@/lib/memory/core";
 import { memoryContextFor } from "@/lib/server/memory-context";
 import { actionPrincipal } from "./caller";
@@ -36,7 +37,9 @@ export function sessionAction<Input, Parsed, R extends object>(
   input: z.ZodType<Parsed, Input>,
   work: (input: Parsed, session: ActionSession) => Promise<R>,
 ): (input: Input) => Promise<SessionActionResult<R>> {
-  return async (raw) => {
+  return async (raw) => asRequest(() => run(raw));
+
+  async function run(raw: Input): Promise<SessionActionResult<R>> {
     try {
       const principal = await actionPrincipal();
       const parsed = parseInput(input, raw);
@@ -47,5 +50,5 @@ export function sessionAction<Input, Parsed, R extends object>(
     } catch (error) {
       return actionFailure(error) as SessionActionResult<R>;
     }
-  };
+  }
 }

@@ -18,6 +18,7 @@ import { type MemoryContext, withUnit } from "@/lib/memory/core";
 import { currentInstructions } from "@/lib/memory/procedural";
 import { listRules } from "@/lib/memory/store";
 import { addUsage, type Pricing, recordUsage, type TokenUsage, tokensOnDay } from "@/lib/memory/usage";
+import { modelTelemetry, openSpan } from "@/lib/telemetry";
 import { recordMemoryAccess } from "./access-log";
 import { planContextWindow, transcript } from "./context-window";
 import { answerStream } from "./endings";
@@ -83,6 +84,21 @@ export interface ChatTurn {
  * tools, then store the answer and log which memories shaped it.
  */
 export async function startChatTurn(options: ChatTurnOptions, request: ChatRequest): Promise<ChatTurn> {
+  // The turn's span lasts until its answer is stored: recall, the model calls and tools, and the extraction it queues.
+  const span = openSpan("chat turn", { "chat.thread.id": request.id, "chat.model": options.modelId });
+  try {
+    return await span.run(() => runChatTurn(options, request, span));
+  } catch (error) {
+    span.end(error);
+    throw error;
+  }
+}
+
+async function runChatTurn(
+  options: ChatTurnOptions,
+  request: ChatRequest,
+  span: ReturnType<typeof openSpan>,
+): Promise<ChatTurn> {
   const { memory, model, modelId } = options;
   await checkDailyTokens(options);
   const { history, thread } = await openTurn(memory, request);
@@ -96,6 +112,7 @@ export async function startChatTurn(options: ChatTurnOptions, request: ChatReque
     history,
     questionText,
   );
+  span.span.setAttribute("chat.recalled", recalled.length);
 
   // Fixed up front so the ledger row of this turn names the answer it paid for.
   const answerId = newMessageId();
@@ -109,6 +126,7 @@ export async function startChatTurn(options: ChatTurnOptions, request: ChatReque
     tools,
     stopWhen: isStepCount(MAX_STEPS),
     abortSignal: options.abortSignal,
+    telemetry: modelTelemetry("chat"),
     // The default logs the whole provider error, whose request body is this prompt: memories and messages.
     onError: ({ error }) => logFailure("the chat model failed", error),
     onEnd: ({ totalUsage }) => {
@@ -139,10 +157,10 @@ export async function startChatTurn(options: ChatTurnOptions, request: ChatReque
             ...(standing ? { instructionsVersion: standing.version } : {}),
           }
         : undefined,
-    onEnd: async (end) => {
+    onEnd: closingSpan(span, async (end) => {
       await ledgerWrite;
       await saveAnswer(options, thread.id, history, recalled, end);
-    },
+    }),
     onError: describeModelFailure,
     // Tool errors are already written for the user by the memory tools; keep them visible in the chips.
     redactToolErrors: false,
@@ -152,6 +170,26 @@ export async function startChatTurn(options: ChatTurnOptions, request: ChatReque
     if (!thread.title) await titleThread(options, thread.id, questionText);
   };
   return { response: createUIMessageStreamResponse({ stream }), afterResponse };
+}
+
+/**
+ * `store` in the turn's span, which it then ends. In the span, not the reader's context (which a stream's callbacks
+ * run in), so the extraction the stored answer queues is linked to this turn.
+ */
+function closingSpan<End extends { outcome: UIMessageStreamOutcome }>(
+  span: ReturnType<typeof openSpan>,
+  store: (end: End) => Promise<void>,
+) {
+  return (end: End) =>
+    span.run(async () => {
+      try {
+        await store(end);
+        span.end(end.outcome.status === "failed" ? end.outcome.error : undefined);
+      } catch (error) {
+        span.end(error);
+        throw error;
+      }
+    });
 }
 
 async function checkDailyTokens({ memory, dailyTokens }: ChatTurnOptions) {
@@ -297,6 +335,7 @@ async function summarize(
     model,
     instructions: SUMMARIZE_INSTRUCTIONS,
     prompt: `${earlier}Conversation:\n${transcript(fold)}`,
+    telemetry: modelTelemetry("chat-summary"),
   });
   return { text: text.trim(), usage: totalUsage };
 }
@@ -307,6 +346,7 @@ async function titleThread(options: ChatTurnOptions, threadId: string, firstMess
       model: options.model,
       instructions: TITLE_INSTRUCTIONS,
       prompt: firstMessage.slice(0, 2_000),
+      telemetry: modelTelemetry("chat-title"),
     });
     await recordTurnUsage(options, { usage: totalUsage, threadId });
     const title = text

@@ -29,6 +29,7 @@ export const GROUPS = [
   "Background work",
   "Rate limits",
   "Webhooks",
+  "Observability",
 ] as const;
 
 /**
@@ -405,6 +406,24 @@ export const VARIABLES = {
     ...defaulted(wholeNumber(1, 36_500), 30),
     group: "Webhooks",
     description: "Days a finished webhook delivery stays in the delivery log before the daily prune",
+  },
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    ...optional(url("an `http://` or `https://` URL", /^https?:\/\//), "unset (no traces or metrics sent)"),
+    group: "Observability",
+    description:
+      "OpenTelemetry collector (OTLP/HTTP): traces go to `/v1/traces` and metrics to `/v1/metrics` under it; other `OTEL_EXPORTER_OTLP_*` variables are read by the exporter",
+  },
+  OTEL_SERVICE_NAME: {
+    ...defaulted(text(), "memory-ledger"),
+    group: "Observability",
+    description: "The `service.name` the process's traces and metrics carry",
+  },
+  METRICS_TOKEN: {
+    ...optional(text(), "unset (admins only)"),
+    group: "Observability",
+    description:
+      "`Authorization: Bearer` token that may read `GET /api/metrics` (Prometheus text) besides an admin's session",
+    secret: true,
   },
 } satisfies Record<string, Variable>;
 

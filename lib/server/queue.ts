@@ -1,7 +1,9 @@
 import { fromPglite, type JobWithMetadata, PgBoss } from "pg-boss";
 import { config } from "@/lib/config";
 import type { Database } from "@/lib/db/client";
-import { logFailure } from "@/lib/log";
+import { logFailure, withLogFields } from "@/lib/log";
+import { errorClass, inSpan, linksTo, traceCarrier } from "@/lib/telemetry";
+import { instruments } from "@/lib/telemetry/metrics";
 
 /** The schema pg-boss keeps its tables in, beside the app's. */
 export const QUEUE_SCHEMA = "pgboss";
@@ -156,7 +158,7 @@ export class JobQueue {
    * pushed back instead of a second job being added, so a burst of exchanges becomes one run that reads them all.
    */
   async enqueue(job: ExtractionJobData, debounceMs: number): Promise<void> {
-    await this.boss.upsert(EXTRACTION_QUEUE, job, {
+    await this.boss.upsert(EXTRACTION_QUEUE, traced(job), {
       singletonKey: `${job.userId}:${job.threadId}`,
       startAfter: new Date(Date.now() + debounceMs),
     });
@@ -164,7 +166,7 @@ export class JobQueue {
 
   /** Schedules an optimizer pass over the user's new feedback after `debounceMs` of quiet, like enqueue. */
   async enqueueOptimizer(job: OptimizerJobData, debounceMs: number): Promise<void> {
-    await this.boss.upsert(OPTIMIZER_QUEUE, job, {
+    await this.boss.upsert(OPTIMIZER_QUEUE, traced(job), {
       singletonKey: job.userId,
       startAfter: new Date(Date.now() + debounceMs),
     });
@@ -189,7 +191,7 @@ export class JobQueue {
    * running may have passed the new memory, so one more may wait behind it.
    */
   async scheduleEmbedding(userId: string): Promise<void> {
-    await this.boss.send(EMBEDDING_QUEUE, { userId } satisfies EmbeddingJobData, { singletonKey: userId });
+    await this.boss.send(EMBEDDING_QUEUE, traced({ userId } satisfies EmbeddingJobData), { singletonKey: userId });
     // A worker of this process takes it now rather than at its next poll: a new memory is found by meaning as soon as
     // its vector is computed (bench/suites/http.ts times write-to-searchable). Other processes' workers poll.
     for (const worker of this.#embeddingWorkers) this.boss.notifyWorker(worker);
@@ -209,7 +211,7 @@ export class JobQueue {
     await this.boss.insert(
       WEBHOOK_QUEUE,
       jobs.map(({ backlog, ...data }) => ({
-        data,
+        data: traced(data),
         group: { id: data.userId },
         // pg-boss serves higher priorities first: a delivery's place in its user's backlog, negated, makes the users
         // with something waiting take turns (lib/memory/webhooks/outbox.ts). Retries and the sweep's re-queues keep 0.
@@ -266,19 +268,50 @@ export class JobQueue {
       },
       async ([job]) => {
         if (!job) return;
-        try {
-          await handle(job);
-        } catch (error) {
-          throw queueSafeError(error);
-        }
+        // Linked to the request that queued it, not its child: a job may run long after that request ended. pg-boss
+        // runs the handler in its own `process` span, which starts a trace of its own; this one goes under it.
+        const links = linksTo((job.data as Traced).trace);
+        await withLogFields({ job_id: job.id, queue }, () =>
+          inSpan(
+            `job ${queue}`,
+            { "job.id": job.id, "job.queue": queue, "job.retry_count": job.retryCount },
+            async () => {
+              try {
+                await handle(job);
+                instruments().jobs.add(1, { queue, outcome: "completed" });
+              } catch (error) {
+                instruments().jobs.add(1, { queue, outcome: "failed", "error.type": errorClass(error) });
+                throw queueSafeError(error);
+              }
+            },
+            { links },
+          ),
+        );
       },
     );
+  }
+
+  /** Jobs waiting (created, retry) or running (active) per queue and state, read from pg-boss's job table. */
+  async depths(): Promise<Array<{ queue: string; state: string; jobs: number }>> {
+    const { rows } = await this.boss.getDb().executeSql(
+      `select name as queue, state::text as state, count(*)::int as jobs from ${QUEUE_SCHEMA}.job
+       where state in ('created', 'retry', 'active') group by name, state`,
+    );
+    return rows as Array<{ queue: string; state: string; jobs: number }>;
   }
 
   /** Stops taking jobs and waits for the running one; an unfinished job returns to the queue for another worker. */
   async stop(timeoutMs = 30_000): Promise<void> {
     await this.boss.stop({ graceful: true, timeout: timeoutMs, close: true });
   }
+}
+
+/** A job's data with the trace context of the request that queued it, when that request was traced. */
+type Traced = { trace?: Record<string, string> };
+
+function traced<T extends object>(data: T): T & Traced {
+  const carrier = traceCarrier();
+  return carrier ? { ...data, trace: carrier } : data;
 }
 
 type AttemptMeta = { jobId: string; finalAttempt: boolean };

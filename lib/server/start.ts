@@ -2,8 +2,9 @@ import { recordSocketAddresses } from "@/lib/api/client-address";
 import { resolveAuthSecret } from "@/lib/auth/secret";
 import { config } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
-import { logFailure, redactErrorsInConsole } from "@/lib/log";
+import { logFailure, structureConsole } from "@/lib/log";
 import { warmWordLexemes } from "@/lib/memory/search";
+import { startProcessTelemetry } from "./telemetry";
 
 /**
  * Runs once when a Next.js server process starts: fail fast on bad configuration, open and migrate the database, and
@@ -13,7 +14,7 @@ import { warmWordLexemes } from "@/lib/memory/search";
 export async function startServer() {
   // First, before anything is awaited: the sign-in limits count per socket address from the first request on.
   recordSocketAddresses();
-  redactErrorsInConsole();
+  structureConsole();
   try {
     config();
     resolveAuthSecret();
@@ -21,6 +22,8 @@ export async function startServer() {
     console.error(`\n${(error as Error).message}\n`);
     process.exit(1);
   }
+  // Before anything else is served, so the first request is traced (docs/observability.md).
+  const telemetry = startProcessTelemetry();
   const database = await getDatabase();
   void warmWordLexemes(database).catch((error) => logFailure("Warming search's word lexemes", error, "warn"));
   if (config().WORKER === "inline") {
@@ -28,7 +31,9 @@ export async function startServer() {
     const stop = await startWorker();
     for (const signal of ["SIGTERM", "SIGINT"] as const) {
       process.once(signal, () => {
-        void stop().finally(() => process.exit(0));
+        void stop()
+          .then(() => telemetry.shutdown())
+          .finally(() => process.exit(0));
       });
     }
   }

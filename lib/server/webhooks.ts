@@ -10,6 +10,8 @@ import {
   pruneWebhookDeliveries,
   type TargetPolicy,
 } from "@/lib/memory/webhooks";
+import { inSpan } from "@/lib/telemetry";
+import { instruments } from "@/lib/telemetry/metrics";
 import type { JobQueue } from "./queue";
 
 /**
@@ -47,7 +49,12 @@ export async function startWebhookWorker(
   const retry = (delivery: Parameters<JobQueue["sendWebhookDeliveries"]>[0][number], startAfter: Date) =>
     queue.sendWebhookDeliveries([delivery], startAfter);
   await queue.workWebhookDeliveries(async (job) => {
-    await attemptDelivery(database, job, delivery, retry);
+    const attributes = { "webhook.delivery.id": job.deliveryId, "webhook.attempt": job.attempt };
+    await inSpan("webhook delivery", attributes, async (span) => {
+      const outcome = await attemptDelivery(database, job, delivery, retry);
+      span.setAttribute("webhook.outcome", outcome);
+      instruments().webhookDeliveries.add(1, { outcome });
+    });
   });
   await queue.workWebhookPrune(async () => {
     await pruneWebhookDeliveries(database, { now: systemClock(), retentionDays });

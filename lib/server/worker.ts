@@ -12,6 +12,8 @@ import { failAbandonedRun, runExtraction } from "@/lib/memory/extraction";
 import { runOptimizer } from "@/lib/memory/optimizer";
 import { embeddingBacklogAcrossUsers, embedMissing } from "@/lib/memory/search";
 import type { EmbeddingJobData, ExtractionJobData, JobQueue, OptimizerJobData } from "@/lib/server/queue";
+import { errorClass, inSpan } from "@/lib/telemetry";
+import { instruments } from "@/lib/telemetry/metrics";
 import { getJobQueue } from "./jobs";
 import { memoryContextFor } from "./memory-context";
 import { startWebhookWorker } from "./webhooks";
@@ -35,20 +37,23 @@ export async function handleExtractionJob(
   meta: { jobId: string; finalAttempt: boolean },
 ) {
   const modelId = config().EXTRACTION_MODEL;
-  await runExtraction(
-    {
-      ctx: await jobContext(database, data.userId, modelId),
-      model: chatLanguageModel(modelId),
-      modelId,
-      pricing: pricingFor(modelId),
-      dailyBudgetUsd: config().EXTRACTION_DAILY_BUDGET_USD,
-    },
-    {
-      threadId: data.threadId,
-      jobId: meta.jobId,
-      finalAttempt: meta.finalAttempt,
-      answeredOnly: data.answeredOnly,
-    },
+  const ctx = await jobContext(database, data.userId, modelId);
+  await tracedRun("extraction", { "chat.thread.id": data.threadId, "job.id": meta.jobId, model: modelId }, () =>
+    runExtraction(
+      {
+        ctx,
+        model: chatLanguageModel(modelId),
+        modelId,
+        pricing: pricingFor(modelId),
+        dailyBudgetUsd: config().EXTRACTION_DAILY_BUDGET_USD,
+      },
+      {
+        threadId: data.threadId,
+        jobId: meta.jobId,
+        finalAttempt: meta.finalAttempt,
+        answeredOnly: data.answeredOnly,
+      },
+    ),
   );
 }
 
@@ -59,16 +64,41 @@ export async function handleOptimizerJob(
   meta: { jobId: string; finalAttempt: boolean },
 ) {
   const modelId = config().EXTRACTION_MODEL;
-  await runOptimizer(
-    {
-      ctx: await jobContext(database, data.userId, modelId),
-      model: chatLanguageModel(modelId),
-      modelId,
-      pricing: pricingFor(modelId),
-      dailyBudgetUsd: config().EXTRACTION_DAILY_BUDGET_USD,
-    },
-    meta,
+  const ctx = await jobContext(database, data.userId, modelId);
+  await tracedRun("optimizer", { "job.id": meta.jobId, model: modelId }, () =>
+    runOptimizer(
+      {
+        ctx,
+        model: chatLanguageModel(modelId),
+        modelId,
+        pricing: pricingFor(modelId),
+        dailyBudgetUsd: config().EXTRACTION_DAILY_BUDGET_USD,
+      },
+      meta,
+    ),
   );
+}
+
+/**
+ * A run of the memory manager or the optimizer in its span, counted by its outcome: the run's status, or `error` when
+ * the attempt threw (the queue retries it).
+ */
+async function tracedRun<T extends { status: string }>(
+  kind: "extraction" | "optimizer",
+  attributes: Record<string, string>,
+  run: () => Promise<T>,
+): Promise<T> {
+  return inSpan(`${kind} run`, { "run.kind": kind, ...attributes }, async (span) => {
+    try {
+      const outcome = await run();
+      span.setAttribute("run.status", outcome.status);
+      instruments().runs.add(1, { kind, outcome: outcome.status });
+      return outcome;
+    } catch (error) {
+      instruments().runs.add(1, { kind, outcome: "error", "error.type": errorClass(error) });
+      throw error;
+    }
+  });
 }
 
 /** Embeds every memory of the job's user that has no current vector, a batch per provider call. */

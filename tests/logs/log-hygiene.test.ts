@@ -6,7 +6,7 @@ import { toErrorResponse } from "@/lib/api/errors";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { startChatTurn } from "@/lib/chat/turn";
 import { extractionRuns } from "@/lib/db/schema";
-import { describeError, describeErrorWithStack, redactErrorsInConsole } from "@/lib/log";
+import { describeError, describeErrorWithStack, structureConsole, withLogFields } from "@/lib/log";
 import { createMemory } from "@/lib/memory/store";
 import { JobQueue } from "@/lib/server/queue";
 import { bearer, call } from "../api-keys/support";
@@ -176,16 +176,22 @@ describe("error descriptions", () => {
     expect(describeErrorWithStack(leaky())).toMatch(/^AI_APICallError: Bad Request\n\s+at /);
   });
 
-  it("makes the console log errors that a framework or library prints by itself the same way", () => {
+  it("makes the console write one JSON object a line, with errors a framework or library prints by itself redacted", () => {
     const lines: string[] = [];
     const target = { error: (...args: unknown[]) => lines.push(format(...args)) } as unknown as Console;
     for (const level of levels) if (level !== "error") target[level] = target.error;
-    redactErrorsInConsole(target);
-    redactErrorsInConsole(target);
+    structureConsole(target);
+    structureConsole(target);
     target.error("⨯", leaky());
-    target.warn(leaky(), { digest: "123" });
+    withLogFields({ job_id: "job-7" }, () => target.warn(leaky(), { digest: "123" }));
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^⨯ AI_APICallError: Bad Request\n\s+at /);
+    expect(lines.every((line) => !line.includes("\n"))).toBe(true);
+    const [first, second] = lines.map((line) => JSON.parse(line));
+    expect(first).toMatchObject({
+      level: "error",
+      msg: expect.stringMatching(/^⨯ AI_APICallError: Bad Request\n\s+at /),
+    });
+    expect(second).toMatchObject({ level: "warn", job_id: "job-7" });
     expect(lines.join("\n")).not.toContain("ORCHID-5521");
     expect(lines.join("\n")).not.toContain("7319-QUARTZ");
   });

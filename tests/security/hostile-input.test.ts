@@ -74,6 +74,7 @@ const lgNamespaces = await import("@/app/api/langgraph/store/namespaces/route");
 const mcp = await import("@/app/api/mcp/route");
 const chat = await import("@/app/(chat)/api/chat/route");
 const health = await import("@/app/api/health/route");
+const metricsRoute = await import("@/app/api/metrics/route");
 const exportRoute = await import("@/app/(console)/memories/export/route");
 const nextauth = await import("@/app/(auth)/api/auth/[...nextauth]/route");
 const guest = await import("@/app/(auth)/api/auth/guest/route");
@@ -834,6 +835,8 @@ function endpoints(): Endpoint[] {
       },
     },
     { name: "GET /api/health", method: "GET", path: "/api/health", handler: health.GET, access: "public" },
+    // An admin's session or the metrics token (not an API key); the fixture's session is no admin's.
+    { name: "GET /api/metrics", method: "GET", path: "/api/metrics", handler: metricsRoute.GET, access: "session" },
     {
       name: "GET /memories/export",
       method: "GET",
@@ -851,6 +854,7 @@ const ROUTE_METHODS: Record<string, string[]> = {
   "(chat)/api/chat": ["POST"],
   "(console)/memories/export": ["GET"],
   "api/health": ["GET"],
+  "api/metrics": ["GET"],
   "api/langgraph/store/items": ["DELETE", "GET", "PUT"],
   "api/langgraph/store/items/search": ["POST"],
   "api/langgraph/store/namespaces": ["POST"],
@@ -903,6 +907,7 @@ describe("the hostile-input table covers every route", () => {
       "(chat)/api/chat": chat,
       "(console)/memories/export": exportRoute,
       "api/health": health,
+      "api/metrics": metricsRoute,
       "api/langgraph/store/items": lgItems,
       "api/langgraph/store/items/search": lgSearch,
       "api/langgraph/store/namespaces": lgNamespaces,

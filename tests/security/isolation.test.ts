@@ -150,6 +150,7 @@ const SURFACES = [
   "console page /memories/access-log",
   "console page /memories/usage",
   "console page /memories/admin",
+  "console page /memories/system",
   "console page /memories/transfer",
   "console loader listMemoryUses",
   "console loader loadSourceMessage",
@@ -1053,6 +1054,7 @@ add("console page /memories/access-log", SESSION, "a cursor whose id is not an e
 );
 add("console page /memories/admin", SESSION, "the user picker", refused(404), () => consolePages.admin());
 add("console page /memories/admin", SESSION, "a search for A", refused(404), () => consolePages.admin({ q: "Alice" }));
+add("console page /memories/system", SESSION, "the system status", refused(404), () => consolePages.system());
 add("console page /memories/transfer", SESSION, "export and import", own(200), () => consolePages.transfer());
 add("settings page /settings/keys", SESSION, "B's keys", own(200), () => consolePages.keys());
 add("settings page /settings/webhooks", SESSION, "B's webhooks", own(200), () => consolePages.webhooks());

@@ -17,6 +17,7 @@ import ReviewPage from "@/app/(console)/memories/review/page";
 import RulesPage from "@/app/(console)/memories/rules/page";
 import * as runActions from "@/app/(console)/memories/runs/actions";
 import RunsPage from "@/app/(console)/memories/runs/page";
+import SystemPage from "@/app/(console)/memories/system/page";
 import TransferPage from "@/app/(console)/memories/transfer/page";
 import UsagePage from "@/app/(console)/memories/usage/page";
 import * as keyActions from "@/app/(console)/settings/keys/actions";
@@ -352,6 +353,7 @@ export const consolePages = {
   usage: () => page(() => UsagePage()),
   admin: (values: Record<string, string> = {}) => page(() => AdminPage({ searchParams: searchParams(values) })),
   transfer: () => page(() => TransferPage()),
+  system: () => page(() => SystemPage()),
   keys: () => page(() => ApiKeysPage()),
   webhooks: () => page(() => WebhooksPage()),
   review: (values: Record<string, string> = {}) => page(() => ReviewPage({ searchParams: searchParams(values) })),

@@ -20,6 +20,7 @@ vi.mock("@/lib/server/jobs", async (original) => ({
       (await harness()).enqueued.push(job);
     },
     scheduleEmbedding: async () => {},
+    depths: async () => [],
     enqueueOptimizer: async (job: { userId: string }) => {
       (await harness()).optimizerJobs.push(job);
     },

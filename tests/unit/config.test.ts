@@ -54,6 +54,9 @@ describe("the configuration", () => {
       TRUST_PROXY: 0,
       WEBHOOK_ALLOW_PRIVATE: false,
       WEBHOOK_DELIVERY_RETENTION_DAYS: 30,
+      OTEL_EXPORTER_OTLP_ENDPOINT: undefined,
+      OTEL_SERVICE_NAME: "memory-ledger",
+      METRICS_TOKEN: undefined,
     };
     expect(parseConfig({})).toStrictEqual(defaults);
     const blank = Object.fromEntries(Object.keys(VARIABLES).map((name) => [name, " "]));

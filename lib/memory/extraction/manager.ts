@@ -9,6 +9,7 @@ import {
   Output,
   zodSchema,
 } from "ai";
+import { modelTelemetry } from "@/lib/telemetry";
 import { type ManagerAnswer, managerAnswerSchema, parseManagerAnswer } from "./ops";
 
 /**
@@ -26,6 +27,7 @@ export async function askManager(
       model,
       instructions: request.instructions,
       prompt: request.prompt,
+      telemetry: modelTelemetry("extraction"),
       output: Output.object({
         schema: jsonSchema<unknown>(() => wire.jsonSchema, { validate: (value) => ({ success: true, value }) }),
         name: "memory_ops",

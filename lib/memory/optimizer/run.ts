@@ -14,6 +14,7 @@ import {
 } from "@/lib/memory/procedural";
 import { addToPendingInstructionsChange, instructionsReviewReason, propose } from "@/lib/memory/review";
 import { type Pricing, recordUsage, spentOnDay } from "@/lib/memory/usage";
+import { modelTelemetry } from "@/lib/telemetry";
 import { checkAnswer, type Verdict } from "./answer";
 import {
   buildOptimizerPrompt,
@@ -103,6 +104,7 @@ async function askOptimizer(model: LanguageModel, prompt: string) {
       model,
       instructions: OPTIMIZER_INSTRUCTIONS,
       prompt,
+      telemetry: modelTelemetry("optimizer"),
       output: Output.object({
         schema: jsonSchema<unknown>(() => wire.jsonSchema, { validate: (value) => ({ success: true, value }) }),
         name: "instructions_change",

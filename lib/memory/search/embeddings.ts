@@ -6,6 +6,7 @@ import { asUser } from "@/lib/db/unit-of-work";
 import { logFailure } from "@/lib/log";
 import { canEmbed, type MemoryContext, textArray } from "@/lib/memory/core";
 import { ownedUnder } from "@/lib/memory/store";
+import { inSpan, modelTelemetry } from "@/lib/telemetry";
 import { trimEnd } from "@/lib/text/trim";
 
 /** The identity rows are stored under; a different model gets its own rows. */
@@ -47,7 +48,16 @@ export async function embedMissing(ctx: MemoryContext, options: { batchSize?: nu
       limit ${options.batchSize ?? 64}`),
   );
   if (targets.length === 0) return 0;
-  const { embeddings } = await embedMany({ model: ctx.embeddingModel, values: targets.map((target) => target.text) });
+  const { embeddings } = await inSpan(
+    "embedding batch",
+    { "embedding.model": model, "embedding.count": targets.length },
+    () =>
+      embedMany({
+        model: ctx.embeddingModel,
+        values: targets.map((target) => target.text),
+        telemetry: modelTelemetry("embedding"),
+      }),
+  );
   await asUser(ctx, (unit) =>
     unit.rows(sql`
       insert into memory_embeddings (user_id, memory_id, model, embedding, content_hash)
@@ -109,6 +119,7 @@ export function embedQuery(ctx: MemoryContext, query: string): Promise<number[] 
     model: ctx.embeddingModel,
     value: query,
     providerOptions: { local: { purpose: "query" } },
+    telemetry: modelTelemetry("embedding-query"),
   }).then(
     (result) => result.embedding,
     (error: unknown) => {

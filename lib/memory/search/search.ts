@@ -6,6 +6,8 @@ import { parseInput, ValidationError } from "@/lib/errors";
 import { LIMITS, memoryFiltersSchema, queryInput, SEARCH_MODES, type SearchMode } from "@/lib/memory/contract";
 import { canEmbed, type MemoryContext } from "@/lib/memory/core";
 import { filterConditions, type SearchResult, toMemory } from "@/lib/memory/store";
+import { inSpan } from "@/lib/telemetry";
+import { instruments, secondsSince } from "@/lib/telemetry/metrics";
 import { embeddingModelKey, embedQuery, vectorLiteral } from "./embeddings";
 import { lexicalRanking, TYPO_THRESHOLD } from "./lexical";
 import { isOverviewQuestion, overview } from "./overview";
@@ -52,6 +54,19 @@ interface Ranked {
  * rank by: it gets their profile, most used and latest memories instead. Ties break by recency, then id.
  */
 export async function searchMemories(ctx: MemoryContext, raw: SearchMemoriesInput): Promise<SearchResult[]> {
+  const startedAt = performance.now();
+  return inSpan("memory search", {}, async (span) => {
+    const { mode, results } = await search(ctx, raw);
+    span.setAttributes({ "search.mode": mode, "search.results": results.length });
+    instruments().searchDuration.record(secondsSince(startedAt), { mode });
+    return results;
+  });
+}
+
+async function search(
+  ctx: MemoryContext,
+  raw: SearchMemoriesInput,
+): Promise<{ mode: SearchMode | "overview"; results: SearchResult[] }> {
   const { query, limit, mode: requested, vectorWeight, ...filters } = parseInput(searchMemoriesInputSchema, raw);
   const vectors = canEmbed(ctx);
   if (requested === "vector" && !vectors) {
@@ -64,23 +79,28 @@ export async function searchMemories(ctx: MemoryContext, raw: SearchMemoriesInpu
     requested === "vector" ? "vector" : vectors && requested !== "lexical" ? "hybrid" : "lexical";
   // Without asOf the world is as of today: a superseded fact is history, not an answer.
   const openAt = ctx.clock();
-  if (isOverviewQuestion(query)) return overview(ctx, filters, limit, openAt);
+  if (isOverviewQuestion(query)) return { mode: "overview", results: await overview(ctx, filters, limit, openAt) };
   const scope = filterConditions(ctx, filters, { openAt });
   const pool = Math.max(limit * 5, 50);
   const vectorPool = Math.max(pool, VECTOR_POOL);
   const queryVector = mode === "lexical" ? undefined : await embedQuery(ctx, query);
-  return asUser(
+  const results = await asUser(
     ctx,
     async (unit) => {
-      if (mode === "lexical") return lexicalResults(ctx, unit, scope, query, limit);
+      if (mode === "lexical")
+        return inSpan("search lexical leg", {}, () => lexicalResults(ctx, unit, scope, query, limit));
       // Both legs at once: on PostgreSQL the second statement goes out without waiting for the first's answer.
       const [lexical, vector] = await Promise.all([
         mode === "vector"
           ? []
-          : lexicalRanking(ctx.database, unit, scope, query, pool).then((ranking) =>
-              unit.rows<{ id: string; score: number }>(ranking),
+          : inSpan("search lexical leg", {}, () =>
+              lexicalRanking(ctx.database, unit, scope, query, pool).then((ranking) =>
+                unit.rows<{ id: string; score: number }>(ranking),
+              ),
             ),
-        queryVector ? vectorRanking(ctx, unit, scope, queryVector, vectorPool) : [],
+        queryVector
+          ? inSpan("search vector leg", {}, () => vectorRanking(ctx, unit, scope, queryVector, vectorPool))
+          : [],
       ]);
       const ranked = fuse(
         lexical.map((hit) => ({ id: String(hit.id), score: Number(hit.score) })),
@@ -101,6 +121,7 @@ export async function searchMemories(ctx: MemoryContext, raw: SearchMemoriesInpu
       plan_cache_mode: ctx.database.kind === "postgres" && mode === "lexical" ? "force_generic_plan" : "auto",
     },
   );
+  return { mode, results };
 }
 
 /** Lexical mode in one statement: the ranking joined to the memories it ranks. */

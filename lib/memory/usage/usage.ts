@@ -1,6 +1,7 @@
 import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import { modelUsage } from "@/lib/db/schema";
 import { asUser, type UserBinding } from "@/lib/db/unit-of-work";
+import { instruments } from "@/lib/telemetry/metrics";
 
 export type UsageKind = (typeof modelUsage.$inferSelect)["kind"];
 export const USAGE_KINDS: readonly UsageKind[] = ["chat", "extraction"];
@@ -49,6 +50,11 @@ export async function recordUsage(binding: UserBinding & { clock: () => Date }, 
       createdAt: binding.clock(),
     }),
   );
+  const labels = { purpose: entry.kind, model: entry.model };
+  const { modelTokens, modelCost } = instruments();
+  modelTokens.add(entry.usage.inputTokens ?? 0, { ...labels, direction: "input" });
+  modelTokens.add(entry.usage.outputTokens ?? 0, { ...labels, direction: "output" });
+  if (entry.costUsd !== null) modelCost.add(entry.costUsd, labels);
 }
 
 /** The UTC day `at` falls in, as [start, end). */

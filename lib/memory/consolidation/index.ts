@@ -11,6 +11,7 @@ export {
 } from "./prompt";
 export { type ConsolidationJob, type ConsolidationOutcome, runConsolidation } from "./run";
 export {
+  addedSinceLastRun,
   type ConsolidationRun,
   ConsolidationRunNotFoundError,
   type ConsolidationTrigger,

@@ -67,26 +67,46 @@ export async function claimRun(
       .limit(1);
     if (other && other.jobId !== job.jobId) return { busy: `consolidation run ${other.id} is in progress` };
     const taking = { status: "running" as const, jobId: job.jobId, model: job.modelId, startedAt: now };
-    const attempts = sql`${consolidationRuns.attempts} + 1`;
-    const [named] = job.runId
-      ? await db
-          .update(consolidationRuns)
-          .set({ ...taking, attempts })
-          .where(and(where(ctx, job.runId), inArray(consolidationRuns.status, ["queued", "running"])))
-          .returning()
-      : other
-        ? await db
-            .update(consolidationRuns)
-            .set({ ...taking, attempts })
-            .where(where(ctx, other.id))
-            .returning()
+    const take = (id: string) =>
+      db
+        .update(consolidationRuns)
+        .set({ ...taking, attempts: sql`${consolidationRuns.attempts} + 1` })
+        .where(and(where(ctx, id), inArray(consolidationRuns.status, ["queued", "running"])))
+        .returning();
+    // A retry takes its own run again; a job queued while another waited was dropped (one waiting job per user),
+    // so the waiting one takes the oldest run waiting.
+    const [waiting] =
+      other || job.runId
+        ? []
         : await db
-            .insert(consolidationRuns)
-            .values({ userId, trigger: job.trigger, ...taking, attempts: 1, createdAt: now })
-            .returning();
-    if (!named) return { busy: `consolidation run ${job.runId} is no longer waiting` };
+            .select({ id: consolidationRuns.id })
+            .from(consolidationRuns)
+            .where(and(eq(consolidationRuns.userId, userId), eq(consolidationRuns.status, "queued")))
+            .orderBy(consolidationRuns.createdAt)
+            .limit(1);
+    const runId = other?.id ?? job.runId ?? waiting?.id;
+    const [named] = runId
+      ? await take(runId)
+      : await db
+          .insert(consolidationRuns)
+          .values({ userId, trigger: job.trigger, ...taking, attempts: 1, createdAt: now })
+          .returning();
+    if (!named) return { busy: `consolidation run ${runId} is no longer waiting` };
     return { run: named };
   });
+}
+
+/** Memories the user added since their last consolidation run began (all of them before a first run). */
+export async function addedSinceLastRun(ctx: MemoryContext): Promise<number> {
+  const userId = ctx.principal.userId;
+  const [row] = await asUser(ctx, (unit) =>
+    unit.rows<{ added: number }>(sql`
+      select count(*)::int as added from memories m
+      where m.user_id = ${userId} and m.status = 'active'
+        and m.created_at > coalesce(
+          (select max(r.created_at) from consolidation_runs r where r.user_id = ${userId}), '-infinity'::timestamptz)`),
+  );
+  return Number(row?.added ?? 0);
 }
 
 /** The run's end: its status, and why when it did not succeed. */

@@ -74,7 +74,9 @@ export default async function MemoryPage({
           <span>· last changed by {formatActor(memory.actor, owner.id, ownerLabel)}</span>
           <span>· {formatDateTime(memory.updatedAt)}</span>
           {memory.namespace.length ? <span className="font-mono">· {memory.namespace.join(".")}</span> : null}
+          {memory.support > 1 ? <span data-testid="memory-support">· said {memory.support} times</span> : null}
         </div>
+        <MergeLinks memory={memory} as={as} />
         {readOnly ? null : (
           <div className="flex flex-wrap gap-2">
             {memory.status === "active" ? <PinButton id={memory.id} pinned={memory.pinned} /> : null}
@@ -116,5 +118,36 @@ function Section({ title, children }: { title: string; children: React.ReactNode
       </h2>
       {children}
     </section>
+  );
+}
+
+/** Where a consolidation run folded this memory, or which memories it folded into it (each kept with its source). */
+function MergeLinks({ memory, as }: { memory: Memory; as: string | undefined }) {
+  const href = (id: string) => (as ? `/memories/${id}?as=${as}` : `/memories/${id}`);
+  if (memory.mergedInto) {
+    return (
+      <p className="text-muted-foreground text-sm">
+        Merged into{" "}
+        <Link href={href(memory.mergedInto)} className="underline underline-offset-2">
+          another memory
+        </Link>{" "}
+        by a tidy-up; kept here with its history and source.
+      </p>
+    );
+  }
+  if (memory.mergedFrom.length === 0) return null;
+  return (
+    <p className="text-muted-foreground text-sm">
+      Merged from{" "}
+      {memory.mergedFrom.map((id, index) => (
+        <span key={id}>
+          {index > 0 ? ", " : ""}
+          <Link href={href(id)} className="underline underline-offset-2">
+            memory {index + 1}
+          </Link>
+        </span>
+      ))}
+      , each with its own source.
+    </p>
   );
 }

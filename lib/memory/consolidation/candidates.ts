@@ -7,7 +7,7 @@ import { asUser, type UnitOfWork, type UserBinding } from "@/lib/db/unit-of-work
 import { textArray } from "@/lib/memory/core";
 
 /** Trigram similarity from which two memories of one namespace and kind count as saying the same. */
-export const DUPLICATE_SIMILARITY = 0.75;
+export const DUPLICATE_SIMILARITY = 0.7;
 /** Memories shown to the model in one group at most; a larger cluster is cut into groups of this size. */
 export const GROUP_SIZE = 8;
 

@@ -59,32 +59,56 @@ const subject = (alias: string) =>
   sql.raw(
     `array_to_string((regexp_split_to_array(regexp_replace(lower(btrim(${alias}.text)), '^the user\\M', 'user'), '\\s+'))[1:3], ' ')`,
   );
-const wordCount = (alias: string) => sql.raw(`array_length(regexp_split_to_array(btrim(${alias}.text), '\\s+'), 1)`);
+const wordCount = (alias: string) => sql.raw(wordCountOf(alias));
+
+/** The last two words, lower-cased, without punctuation: restatements of one fact tend to end alike. */
+const tail = (alias: string) =>
+  sql.raw(
+    `array_to_string((regexp_split_to_array(regexp_replace(lower(btrim(${alias}.text)), '[^[:alnum:][:space:]'']+', '', 'g'), '\\s+'))[greatest(1, ${wordCountOf(alias)} - 1):], ' ')`,
+  );
+function wordCountOf(alias: string): string {
+  return `array_length(regexp_split_to_array(btrim(${alias}.text), '\\s+'), 1)`;
+}
 
 /**
  * Pairs of the user's live memories of one namespace and kind that say the same (same content hash, or trigram
- * similarity ≥ DUPLICATE_SIMILARITY) or fill the same subject slot with another value (same first three words, a
- * value after them). A pair a succeeded run already judged and kept apart at these versions is not a candidate.
+ * similarity ≥ DUPLICATE_SIMILARITY between memories ending in the same two words) or fill the same subject slot with
+ * another value (same first three words, a value after them). Each is an equality join, so a user's memories are
+ * paired within those blocks, never all with all. A pair a succeeded run already judged and kept apart at these
+ * versions is not a candidate.
  */
 function pairsStatement(userId: string, now: Date): SQL {
   const today = now.toISOString();
   return sql`
-    select a.id as a, b.id as b,
-      case when a.content_hash = b.content_hash or similarity(a.text, b.text) >= ${DUPLICATE_SIMILARITY}
-        then 'duplicate' else 'slot' end as relation
-    from memories a
-    join memories b on b.user_id = a.user_id and b.namespace = a.namespace and b.kind = a.kind and a.id < b.id
-    where a.user_id = ${userId} and b.user_id = ${userId}
-      and ${live("a", today)} and ${live("b", today)}
-      and (a.content_hash = b.content_hash
-           or similarity(a.text, b.text) >= ${DUPLICATE_SIMILARITY}
-           or (${wordCount("a")} > 3 and ${wordCount("b")} > 3 and ${subject("a")} = ${subject("b")}))
-      and not exists (
-        select 1 from consolidation_runs r
-        where r.user_id = ${userId} and r.status = 'succeeded' and r.reverted_at is null
-          and r.groups @> jsonb_build_array(jsonb_build_object('kept', jsonb_build_array(
-                jsonb_build_object('id', a.id, 'version', a.version),
-                jsonb_build_object('id', b.id, 'version', b.version)))))`;
+    with live as (
+      select m.id, m.version, m.namespace, m.kind, m.text, m.content_hash,
+        ${subject("m")} as subject, ${tail("m")} as tail, ${wordCount("m")} as words
+      from memories m
+      where m.user_id = ${userId} and ${live("m", today)}
+    ),
+    paired as (
+      select a.id as a, a.version as av, b.id as b, b.version as bv, true as same from live a
+      join live b on b.namespace = a.namespace and b.kind = a.kind and b.content_hash = a.content_hash and a.id < b.id
+      union
+      select a.id, a.version, b.id, b.version, true from live a
+      join live b on b.namespace = a.namespace and b.kind = a.kind and b.tail = a.tail and a.id < b.id
+      where similarity(a.text, b.text) >= ${DUPLICATE_SIMILARITY}
+      union
+      select a.id, a.version, b.id, b.version,
+        a.content_hash = b.content_hash or similarity(a.text, b.text) >= ${DUPLICATE_SIMILARITY}
+      from live a
+      join live b on b.namespace = a.namespace and b.kind = a.kind and b.subject = a.subject and a.id < b.id
+      where a.words > 3 and b.words > 3
+    )
+    select distinct on (p.a, p.b) p.a, p.b, case when p.same then 'duplicate' else 'slot' end as relation
+    from paired p
+    where not exists (
+      select 1 from consolidation_runs r
+      where r.user_id = ${userId} and r.status = 'succeeded' and r.reverted_at is null
+        and r.groups @> jsonb_build_array(jsonb_build_object('kept', jsonb_build_array(
+              jsonb_build_object('id', p.a, 'version', p.av),
+              jsonb_build_object('id', p.b, 'version', p.bv)))))
+    order by p.a, p.b, p.same desc`;
 }
 
 /** The user's live time-bound memories whose text names a date before today (and no validTo says it ended). */

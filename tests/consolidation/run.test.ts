@@ -1,5 +1,7 @@
 import { expect, it } from "vitest";
 import { OfflineLanguageModel } from "@/lib/ai/offline/model";
+import { exportNamespace } from "@/lib/console/export";
+import { importNamespace } from "@/lib/console/import";
 import {
   getConsolidationRun,
   memoryHealth,
@@ -9,7 +11,7 @@ import {
 import type { MemoryContext } from "@/lib/memory/core";
 import { approveProposal, listProposals } from "@/lib/memory/review";
 import { searchMemories as search } from "@/lib/memory/search";
-import { createMemory, getMemory, type Memory } from "@/lib/memory/store";
+import { createMemory, getMemory, listMemories, type Memory } from "@/lib/memory/store";
 import { rawManager } from "../extraction/support";
 import { contextFor, createUser, steppingClock } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
@@ -122,6 +124,21 @@ describeEachDatabase("consolidation runs", (use) => {
     const after = await Promise.all(Object.values(m).map((memory) => getMemory(ctx, memory.id)));
     expect(after.map(stateOf)).toEqual(before);
     await expect(revertConsolidationRun(ctx, outcome.runId)).rejects.toMatchObject({ code: "conflict" });
+  });
+
+  it("exports a merged memory and imports the memory it went into, not the merged one again", async () => {
+    const { database, ctx, extractor } = await setup();
+    const kept = await createMemory(extractor, { content: "User drinks oat milk" });
+    await createMemory(extractor, { content: "User drinks oat milk." });
+    await runConsolidation(offline(ctx), job());
+    let file = "";
+    for await (const chunk of exportNamespace(ctx)) file += chunk;
+
+    const target = contextFor(database, await createUser(database));
+    const imported = await importNamespace(target, { file, apply: true });
+    expect(imported).toMatchObject({ ok: true, created: 1, summary: { counts: { create: 1, unchanged: 1 } } });
+    const { memories } = await listMemories(target, { status: "all" });
+    expect(memories.map((memory) => [memory.text, memory.status])).toEqual([[kept.text, "active"]]);
   });
 
   it("rejects each bad op with its reason and applies the others", async () => {

@@ -5,6 +5,11 @@ import type { ConsolidationWrite } from "@/lib/memory/review";
 import type { CandidateGroup, CandidateMemory } from "./candidates";
 import { consolidationWireOpSchema } from "./prompt";
 
+const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const OPS = new Set(["merge", "supersede", "expire"]);
+/** Ids of one op kept in the run record at most. */
+const GROUP_LIMIT = 50;
+
 /** Ops applied from one group's answer at most; the rest are rejected one by one, naming the limit. */
 export const MAX_GROUP_OPS = 20;
 
@@ -124,7 +129,13 @@ function citedIds(raw: unknown): string[] {
 function redacted(raw: unknown): unknown {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return typeof raw;
   const { op, ids, into, validTo } = raw as Record<string, unknown>;
-  return { op, ids, into, validTo };
+  const id = (value: unknown) => (typeof value === "string" && ID.test(value) ? value : typeof value);
+  return {
+    op: typeof op === "string" && OPS.has(op) ? op : typeof op,
+    ids: Array.isArray(ids) ? ids.slice(0, GROUP_LIMIT).map(id) : typeof ids,
+    into: into === null || into === undefined ? null : id(into),
+    validTo: typeof validTo === "string" && /^\d{4}-\d{2}-\d{2}$/.test(validTo) ? validTo : null,
+  };
 }
 
 function readJson(text: string): unknown {

@@ -5,6 +5,7 @@ import { importNamespace } from "@/lib/console/import";
 import {
   getConsolidationRun,
   memoryHealth,
+  queueConsolidationRun,
   revertConsolidationRun,
   runConsolidation,
 } from "@/lib/memory/consolidation";
@@ -139,6 +140,35 @@ describeEachDatabase("consolidation runs", (use) => {
     expect(imported).toMatchObject({ ok: true, created: 1, summary: { counts: { create: 1, unchanged: 1 } } });
     const { memories } = await listMemories(target, { status: "all" });
     expect(memories.map((memory) => [memory.text, memory.status])).toEqual([[kept.text, "active"]]);
+  });
+
+  it("never runs two runs of one user at once: a run asked for meanwhile is skipped, saying why", async () => {
+    const { ctx, extractor } = await setup();
+    await planted(extractor);
+    const first = await queueConsolidationRun(ctx, "manual");
+    const second = await queueConsolidationRun(ctx, "manual");
+    // The first run's model call is where it waits: the second run starts then.
+    let during: unknown;
+    const model = new OfflineLanguageModel();
+    const waiting = {
+      ...model,
+      specificationVersion: model.specificationVersion,
+      provider: model.provider,
+      modelId: model.modelId,
+      supportedUrls: model.supportedUrls,
+      doStream: model.doStream.bind(model),
+      doGenerate: async (options: Parameters<typeof model.doGenerate>[0]) => {
+        during ??= await runConsolidation(offline(ctx), { ...job(), runId: second.id });
+        return model.doGenerate(options);
+      },
+    };
+    const outcome = await runConsolidation({ ctx, model: waiting, modelId: "offline" }, { ...job(), runId: first.id });
+    expect(outcome).toMatchObject({ status: "succeeded", runId: first.id, applied: 3 });
+    expect(during).toEqual({ status: "skipped", reason: `consolidation run ${first.id} is in progress` });
+    expect(await getConsolidationRun(ctx, second.id)).toMatchObject({
+      status: "skipped",
+      error: `consolidation run ${first.id} is in progress`,
+    });
   });
 
   it("rejects each bad op with its reason and applies the others", async () => {

@@ -65,7 +65,17 @@ export async function claimRun(
         ),
       )
       .limit(1);
-    if (other && other.jobId !== job.jobId) return { busy: `consolidation run ${other.id} is in progress` };
+    if (other && other.jobId !== job.jobId) {
+      const busy = `consolidation run ${other.id} is in progress`;
+      // The run a person asked for says why it did not run, rather than wait as queued for ever.
+      if (job.runId) {
+        await db
+          .update(consolidationRuns)
+          .set({ status: "skipped", error: busy, finishedAt: now })
+          .where(and(where(ctx, job.runId), eq(consolidationRuns.status, "queued")));
+      }
+      return { busy };
+    }
     const taking = { status: "running" as const, jobId: job.jobId, model: job.modelId, startedAt: now };
     const take = (id: string) =>
       db

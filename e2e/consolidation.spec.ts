@@ -5,12 +5,14 @@ test("Tidy up now merges a planted duplicate and the health card shows it gone",
   const { key } = await guestWithKey(page);
   // Written by an app with a key, as an agent would: a tidy-up may change them without asking (a person's own edit
   // would only be proposed).
+  const ids: string[] = [];
   for (const content of ["User loves hiking in the mountains", "The user loves hiking in the mountains."]) {
     const response = await request.post("/api/v1/memories", {
       headers: { authorization: `Bearer ${key}` },
       data: { content },
     });
     expect(response.status()).toBe(201);
+    ids.push(((await response.json()) as { memory: { id: string } }).memory.id);
   }
 
   await page.goto("/memories");
@@ -32,4 +34,9 @@ test("Tidy up now merges a planted duplicate and the health card shows it gone",
     await request.get("/api/v1/consolidation-runs", { headers: { authorization: `Bearer ${key}` } })
   ).json()) as { runs: Array<{ status: string; opsApplied: Array<{ op: string }> }> };
   expect(runs.runs).toMatchObject([{ status: "succeeded", opsApplied: [{ op: "merge" }] }]);
+
+  // The memory that stands says it was said twice and lists the other wording.
+  await page.goto(`/memories/${ids[0]}`);
+  await expect(page.getByTestId("memory-support")).toContainText("said 2 times");
+  await expect(page.getByTestId("merged-from")).toContainText("The user loves hiking in the mountains.");
 });

@@ -17,7 +17,6 @@ const OP_LABEL = {
   update: "Change",
   delete: "Forget",
   instructions: "Change your instructions",
-  merge: "Merge",
 } as const;
 
 /**

@@ -1,6 +1,5 @@
 import { errorResponseBody } from "../response-schemas";
 import { accountOperations } from "./account";
-import { consolidationOperations } from "./consolidation";
 import { instructionOperations } from "./instructions";
 import { memoryOperations } from "./memories";
 import type { Operation } from "./operation";
@@ -25,7 +24,6 @@ const operations: Operation[] = [
   ...webhookOperations,
   ...reviewOperations,
   ...instructionOperations,
-  ...consolidationOperations,
   {
     method: "get",
     path: "/api/v1/openapi.json",

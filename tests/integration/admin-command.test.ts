@@ -31,24 +31,28 @@ describe("npm run admin, as the operator runs it", () => {
       timeout: RUN_TIMEOUT_MS,
     });
 
-  it("grants the flag to an existing user and says so; an unknown email exits non-zero, changing nothing", async () => {
-    const granted = run("grant", "OPS@example.com");
-    expect(granted.stderr).toBe("");
-    expect(granted.status).toBe(0);
-    expect(granted.stdout).toContain("ops@example.com is now an admin");
+  it(
+    "grants the flag to an existing user and says so; an unknown email exits non-zero, changing nothing",
+    async () => {
+      const granted = run("grant", "OPS@example.com");
+      expect(granted.stderr).toBe("");
+      expect(granted.status).toBe(0);
+      expect(granted.stdout).toContain("ops@example.com is now an admin");
 
-    const unknown = run("grant", "nobody@example.com");
-    expect(unknown.status).toBe(1);
-    expect(unknown.stderr).toContain("No user has the email nobody@example.com");
+      const unknown = run("grant", "nobody@example.com");
+      expect(unknown.status).toBe(1);
+      expect(unknown.stderr).toContain("No user has the email nobody@example.com");
 
-    const database = await openPglite(dataDir);
-    try {
-      const rows = await database.unbound.db.select({ email: users.email, isAdmin: users.isAdmin }).from(users);
-      expect(rows).toEqual([{ email: "ops@example.com", isAdmin: true }]);
-    } finally {
-      await database.close();
-    }
-  }, 2 * RUN_TIMEOUT_MS + 10_000);
+      const database = await openPglite(dataDir);
+      try {
+        const rows = await database.unbound.db.select({ email: users.email, isAdmin: users.isAdmin }).from(users);
+        expect(rows).toEqual([{ email: "ops@example.com", isAdmin: true }]);
+      } finally {
+        await database.close();
+      }
+    },
+    2 * RUN_TIMEOUT_MS + 10_000,
+  );
 });
 
 describe("admin command arguments", () => {

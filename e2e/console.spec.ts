@@ -179,6 +179,15 @@ test("export, then import into a fresh guest after a dry run, gives the same mem
   await fresh.close();
 });
 
+/** Signs in as the admin e2e/seed-admin.ts registered. */
+async function signInAsAdmin(page: Page) {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill("admin@example.com");
+  await page.getByLabel("Password").fill("correct horse battery");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByTestId("user-menu")).toContainText("admin@example.com");
+}
+
 test("an admin browses a user's memories read-only, the user sees it in the access log, others get 404", async ({
   browser,
 }) => {
@@ -191,11 +200,7 @@ test("an admin browses a user's memories read-only, the user sees it in the acce
   const admin = await browser.newContext();
   const adminPage = await admin.newPage();
   // The admin account and its flag come from e2e/seed-admin.ts, run before the server starts.
-  await adminPage.goto("/login");
-  await adminPage.getByLabel("Email").fill("admin@example.com");
-  await adminPage.getByLabel("Password").fill("correct horse battery");
-  await adminPage.getByRole("button", { name: "Sign in" }).click();
-  await expect(adminPage.getByTestId("user-menu")).toContainText("admin@example.com");
+  await signInAsAdmin(adminPage);
   await adminPage.goto("/memories/admin");
   await adminPage.getByLabel(/Search users/).fill(ownerId);
   await adminPage.getByRole("button", { name: "Search" }).click();
@@ -229,11 +234,7 @@ test("an admin's System page shows queues, backlog, failures and problems; anyon
 
   const admin = await browser.newContext();
   const adminPage = await admin.newPage();
-  await adminPage.goto("/login");
-  await adminPage.getByLabel("Email").fill("admin@example.com");
-  await adminPage.getByLabel("Password").fill("correct horse battery");
-  await adminPage.getByRole("button", { name: "Sign in" }).click();
-  await expect(adminPage.getByTestId("user-menu")).toContainText("admin@example.com");
+  await signInAsAdmin(adminPage);
   await adminPage.goto("/memories");
   await adminPage.getByRole("link", { name: "System", exact: true }).click();
   await expect(adminPage.getByRole("heading", { level: 1 })).toHaveText("System");

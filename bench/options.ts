@@ -14,8 +14,10 @@ import { type ScaleName, scales } from "./data/scales";
  *   database, each in the default configuration (the bundled encoder, hybrid search) and then EMBEDDING_MODEL=none:
  *   batch ingest rate, single-POST rate from several clients, p50/p95/p99 of GET /api/v1/me and
  *   POST /api/v1/memories/search, and how long after a write a lexical and a vector search return it
+ * - hygiene: planted paraphrases, changed values and past plans through extraction, then one consolidation run:
+ *   duplicate rate, unresolved conflicts, expired facts in recall and recall@10 before and after, the run's cost
  */
-export const SUITES = ["search", "ingest", "chat", "extraction", "list", "recall", "http"] as const;
+export const SUITES = ["search", "ingest", "chat", "extraction", "list", "recall", "http", "hygiene"] as const;
 export type Suite = (typeof SUITES)[number];
 
 export interface BenchOptions {
@@ -29,6 +31,8 @@ export interface BenchOptions {
   ingest: { single: number; batch: number };
   chatTurns: number;
   extractionRuns: number;
+  /** People the hygiene suite plants months of conversations for. */
+  hygienePeople: number;
   listRepeats: number;
   /** Embedding model of the stores that embed: `bench:hashed-128`, or a `provider:model` of the app's registry. */
   embedding: string;
@@ -74,6 +78,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     ingest: smoke ? { single: 20, batch: 200 } : { single: 300, batch: 3_000 },
     chatTurns: smoke ? 4 : 20,
     extractionRuns: smoke ? 2 : 10,
+    hygienePeople: smoke ? 2 : 20,
     listRepeats: smoke ? 3 : 20,
     embedding: values.embedding ?? process.env.BENCH_EMBEDDING_MODEL ?? LOCAL_EMBEDDING_MODEL_ID,
     weights: parseWeights(values.weights ?? (smoke ? "0,0.5,1" : "0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1")),

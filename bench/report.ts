@@ -4,6 +4,7 @@ import type { Machine } from "./machine";
 import type { ChatFigure } from "./suites/chat";
 import type { ExtractionFigure } from "./suites/extraction";
 import type { HttpFigure, HttpRun, HttpSkipped, LegacyHttpFigure } from "./suites/http";
+import type { HygieneFigure } from "./suites/hygiene";
 import type { IngestFigure } from "./suites/ingest";
 import type { ListFigure } from "./suites/list";
 import type { EmbeddingCostFigure, RecallFigure } from "./suites/recall";
@@ -29,6 +30,7 @@ export interface BenchResults {
   ingest: IngestFigure[];
   chat?: ChatFigure[];
   extraction?: ExtractionFigure;
+  hygiene?: HygieneFigure;
   list: ListFigure[];
   recall?: RecallFigure[];
   recallDatasets?: Array<{
@@ -175,6 +177,7 @@ export function renderReport(results: BenchResults): string {
       ),
     );
   }
+  if (results.hygiene) out.push(renderHygiene(results.hygiene));
   if (results.list.length > 0) {
     out.push("\nConsole list page (listMemories, 50 per page, server time)\n");
     out.push(
@@ -457,4 +460,28 @@ export function writeResults(results: BenchResults, directory = path.join(proces
   const target = existsSync(file) ? file.replace(/\.json$/, `-${stamp.slice(11)}.json`) : file;
   writeFileSync(target, `${JSON.stringify(results, null, 2)}\n`);
   return target;
+}
+
+/** The hygiene suite: the planted mess before and after one consolidation run, and what the run cost. */
+function renderHygiene(figure: HygieneFigure): string {
+  const { planted, before, after, run } = figure;
+  const row = (label: string, pick: (side: HygieneFigure["before"]) => string) => [label, pick(before), pick(after)];
+  return [
+    `\nMemory hygiene (${figure.people} people; planted ${planted.paraphrases} paraphrases, ${planted.changedValues} changed values, ${planted.pastPlans} past plans; one consolidation run each, offline model)\n`,
+    table(
+      ["", "before", "after"],
+      [
+        row("active memories", (side) => String(side.memories)),
+        row("duplicate pairs", (side) => String(side.duplicatePairs)),
+        row("duplicate rate % (pairs found / memories)", (side) => side.duplicateRate.toFixed(2)),
+        row("planted paraphrases left", (side) => String(side.plantedDuplicates)),
+        row("unresolved planted conflicts", (side) => String(side.unresolvedConflicts)),
+        row("expired plans in recall (top 10)", (side) => String(side.expiredInRecall)),
+        row("recall@10", (side) => side.recallAt10.toFixed(3)),
+      ],
+    ),
+    `\nPer run: ${(run.groups / figure.people).toFixed(1)} groups, ${(run.modelCalls / figure.people).toFixed(1)} model calls, ` +
+      `${Math.round(run.inputTokens / figure.people)} input and ${Math.round(run.outputTokens / figure.people)} output tokens; ` +
+      `${run.applied} ops applied, ${run.rejected} rejected or held in all.\n`,
+  ].join("");
 }

@@ -17,6 +17,7 @@ import { type BenchResults, renderReport, writeResults } from "./report";
 import { measureChat } from "./suites/chat";
 import { measureExtraction } from "./suites/extraction";
 import { ensureBuild, HTTP_CONFIGURATIONS, measureHttp } from "./suites/http";
+import { measureHygiene } from "./suites/hygiene";
 import { measureIngest } from "./suites/ingest";
 import { measureList } from "./suites/list";
 import { embeddingCosts, evidenceSharingAWord, measureRecall } from "./suites/recall";
@@ -60,8 +61,8 @@ async function main() {
   const ledgers = [pglite, ...(ledgerPostgres ? [ledgerPostgres] : [])];
   const comparing = options.suites.has("search") || options.suites.has("ingest") || options.suites.has("recall");
   const stores: BenchStore[] = comparing ? [...ledgers, ...peers] : ledgers;
-  // Only the HTTP suite brings its own data (and its own server and databases).
-  const needsData = [...options.suites].some((suite) => suite !== "http");
+  // The HTTP suite brings its own data (and its own server and databases), the hygiene suite its own conversations.
+  const needsData = [...options.suites].some((suite) => suite !== "http" && suite !== "hygiene");
 
   const results: BenchResults = {
     startedAt: new Date().toISOString(),
@@ -176,6 +177,9 @@ async function main() {
         largest.memoriesPerUser,
         options.extractionRuns,
       );
+    });
+    await run("hygiene", async () => {
+      results.hygiene = await measureHygiene(pglite.contextOf, options.hygienePeople);
     });
     await run("ingest", async () => {
       for (const store of stores.filter((candidate) => candidate.ingest !== false)) {

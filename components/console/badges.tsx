@@ -9,8 +9,10 @@ export function Badge({ className, ...props }: React.ComponentProps<"span">) {
   );
 }
 
-export function StatusBadge({ status, purged }: { status: "active" | "deleted"; purged?: boolean }) {
+export function StatusBadge({ status, purged }: { status: "active" | "deleted" | "merged"; purged?: boolean }) {
   if (purged) return <Badge className="border-destructive/40 text-destructive">Purged</Badge>;
+  // Folded into another memory by a consolidation run: kept with its history, no longer recalled on its own.
+  if (status === "merged") return <Badge className="text-muted-foreground">Merged</Badge>;
   return status === "deleted" ? (
     <Badge className="border-destructive/40 bg-destructive/10 text-destructive">Deleted</Badge>
   ) : (

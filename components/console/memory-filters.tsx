@@ -42,6 +42,7 @@ export function MemoryFilters({ query, kinds }: { query: ListQuery; kinds: strin
           <select id="filter-status" name="status" defaultValue={query.status} className={selectClass}>
             <option value="active">Active</option>
             <option value="deleted">Deleted</option>
+            <option value="merged">Merged</option>
             <option value="all">All</option>
           </select>
         </Field>

@@ -17,6 +17,7 @@ const OP_LABEL = {
   update: "Change",
   delete: "Forget",
   instructions: "Change your instructions",
+  merge: "Merge",
 } as const;
 
 /**

@@ -12,7 +12,15 @@ function failure(result: MutationResult): string | null {
 }
 
 /** Delete (soft), restore and purge (erase for good), each behind a typed confirmation. */
-export function StatusActions({ id, status, purged }: { id: string; status: "active" | "deleted"; purged: boolean }) {
+export function StatusActions({
+  id,
+  status,
+  purged,
+}: {
+  id: string;
+  status: "active" | "deleted" | "merged";
+  purged: boolean;
+}) {
   const router = useRouter();
   const run = (op: "delete" | "restore" | "purge") => async (typed: string) => {
     const problem = failure(await changeStatusAction({ id, op, confirm: typed }));

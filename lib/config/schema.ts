@@ -366,6 +366,12 @@ export const VARIABLES = {
     group: "Background work",
     description: "Quiet period in milliseconds after a user's last feedback before the instructions optimizer runs",
   },
+  CONSOLIDATION_AFTER: {
+    ...defaulted(wholeNumber(1), 25),
+    group: "Background work",
+    description:
+      "New memories since a user's last consolidation run after which background extraction queues the next run",
+  },
   EXTRACTION_CONCURRENCY: {
     ...defaulted(wholeNumber(1, 64), 4),
     group: "Background work",

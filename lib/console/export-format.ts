@@ -27,7 +27,7 @@ export const exportedVersionSchema = z.object({
   kind: z.string().max(LIMITS.kindChars),
   content: z.unknown(),
   text: z.string(),
-  status: z.enum(["active", "deleted"]),
+  status: z.enum(["active", "deleted", "merged"]),
   actor,
   reason: z.string().nullable(),
   source,
@@ -41,7 +41,7 @@ export const exportedMemorySchema = z.object({
   kind: z.string().min(1).max(LIMITS.kindChars),
   content: z.unknown(),
   text: z.string(),
-  status: z.enum(["active", "deleted"]),
+  status: z.enum(["active", "deleted", "merged"]),
   version: z.number().int().positive(),
   metadata: z.record(z.string().min(1).max(LIMITS.metadataKeyChars), z.json()).default({}),
   // Absent in files exported before memories had them.

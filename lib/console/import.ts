@@ -18,7 +18,7 @@ export interface PlannedItem {
   key: string;
   namespace: string[];
   text: string;
-  status: "active" | "deleted";
+  status: "active" | "deleted" | "merged";
   /** Why an item is skipped (conflict, invalid). */
   message?: string;
 }
@@ -139,6 +139,8 @@ async function planImport(ctx: MemoryContext, exported: ExportedMemory[]): Promi
       content: null,
     });
     if (memory.content === null || memory.content === undefined) return skip("purged", "Purged: no content to import.");
+    // Its fact came with the memory it was merged into (docs/memory-model.md, "Consolidation").
+    if (memory.status === "merged") return skip("unchanged", "Merged into another memory of the file.");
     let prepared: ReturnType<typeof prepareContent>;
     let namespace: string[];
     try {

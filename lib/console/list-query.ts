@@ -20,7 +20,7 @@ const lenient = <T extends z.ZodType>(schema: T) =>
 export const listQuerySchema = z.object({
   q: lenient(z.string().trim().min(1).max(LIMITS.queryChars)),
   kind: lenient(z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/)),
-  status: z.preprocess(single, z.enum(["active", "deleted", "all"]).catch("active")).default("active"),
+  status: z.preprocess(single, z.enum(["active", "deleted", "merged", "all"]).catch("active")).default("active"),
   source: lenient(z.enum(SOURCE_TYPES)),
   namespace: lenient(z.string().min(1).max(LIMITS.namespaceTextChars)),
   from: lenient(day),

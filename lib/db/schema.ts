@@ -92,9 +92,13 @@ export const memories = pgTable(
     content: jsonb("content"),
     text: text("text"),
     contentHash: text("content_hash").notNull(),
-    status: text("status", { enum: ["active", "deleted"] }).notNull(),
+    status: text("status", { enum: ["active", "deleted", "merged"] }).notNull(),
     version: integer("version").notNull(),
     metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
+    /** Status `merged`: the memory a consolidation run folded this one into (docs/memory-model.md, "Consolidation"). */
+    mergedInto: uuid("merged_into"),
+    /** The memories folded into this one, each kept with status `merged` and its own source. */
+    mergedFrom: uuid("merged_from").array().notNull().default([]),
     sourceType: text("source_type").notNull(),
     threadId: text("thread_id"),
     messageId: text("message_id"),
@@ -122,7 +126,7 @@ export const memories = pgTable(
     // every memory of the user in time order.
     index("memories_user_kind_updated_idx").on(t.userId, t.kind, t.status, t.updatedAt, t.id),
     index("memories_user_fts_idx").using("gin", t.userId, t.fts),
-    check("memories_status_check", sql`${t.status} in ('active', 'deleted')`),
+    check("memories_status_check", sql`${t.status} in ('active', 'deleted', 'merged')`),
     check(
       "memories_validity_check",
       sql`${t.validTo} is null or ${t.validFrom} is null or ${t.validTo} >= ${t.validFrom}`,
@@ -142,8 +146,10 @@ export const memoryVersions = pgTable(
     content: jsonb("content"),
     text: text("text"),
     contentHash: text("content_hash").notNull(),
-    status: text("status", { enum: ["active", "deleted"] }).notNull(),
+    status: text("status", { enum: ["active", "deleted", "merged"] }).notNull(),
     metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
+    mergedInto: uuid("merged_into"),
+    mergedFrom: uuid("merged_from").array().notNull().default([]),
     actorType: text("actor_type").notNull(),
     actorId: text("actor_id").notNull(),
     reason: text("reason"),
@@ -162,7 +168,7 @@ export const memoryVersions = pgTable(
     foreignKey({ columns: [t.userId, t.memoryId], foreignColumns: [memories.userId, memories.id] }).onDelete("cascade"),
     index("memory_versions_user_thread_idx").on(t.userId, t.threadId),
     check("memory_versions_op_check", sql`${t.op} in ('create', 'update', 'delete', 'restore', 'purge')`),
-    check("memory_versions_status_check", sql`${t.status} in ('active', 'deleted')`),
+    check("memory_versions_status_check", sql`${t.status} in ('active', 'deleted', 'merged')`),
   ],
 );
 
@@ -507,7 +513,7 @@ export const memoryProposals = pgTable(
      * `instructions`: a new text of the user's instructions (docs/memory-model.md) in `text`, against
      * `expected_version`.
      */
-    op: text("op", { enum: ["insert", "update", "delete", "instructions"] }).notNull(),
+    op: text("op", { enum: ["insert", "update", "delete", "instructions", "merge"] }).notNull(),
     memoryId: uuid("memory_id"),
     /** The memory's version the proposer saw (update, delete). */
     expectedVersion: integer("expected_version"),
@@ -537,7 +543,7 @@ export const memoryProposals = pgTable(
     primaryKey({ columns: [t.userId, t.id] }),
     index("memory_proposals_user_status_created_idx").on(t.userId, t.status, t.createdAt, t.id),
     index("memory_proposals_user_thread_idx").on(t.userId, t.threadId),
-    check("memory_proposals_op_check", sql`${t.op} in ('insert', 'update', 'delete', 'instructions')`),
+    check("memory_proposals_op_check", sql`${t.op} in ('insert', 'update', 'delete', 'instructions', 'merge')`),
     check("memory_proposals_status_check", sql`${t.status} in ('pending', 'approved', 'rejected')`),
   ],
 );
@@ -656,5 +662,47 @@ export const optimizerRuns = pgTable(
     primaryKey({ columns: [t.userId, t.id] }),
     index("optimizer_runs_user_created_idx").on(t.userId, t.createdAt),
     check("optimizer_runs_status_check", sql`${t.status} in ('running', 'succeeded', 'failed', 'skipped')`),
+  ],
+);
+
+/**
+ * One consolidation pass over a user's memories (docs/memory-model.md, "Consolidation"): the candidate groups it
+ * showed the model (ids and versions only), the ops it proposed, applied and rejected with reasons, what it cost.
+ * Holds no memory text, so purging a memory leaves nothing here to erase.
+ */
+export const consolidationRuns = pgTable(
+  "consolidation_runs",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    id: uuid("id").notNull().default(sql`gen_random_uuid()`),
+    trigger: text("trigger", { enum: ["manual", "after_extraction", "daily"] }).notNull(),
+    status: text("status", { enum: ["queued", "running", "succeeded", "failed", "skipped"] }).notNull(),
+    model: text("model"),
+    groups: jsonb("groups").$type<unknown[]>().notNull().default([]),
+    opsProposed: jsonb("ops_proposed").$type<unknown[]>().notNull().default([]),
+    opsApplied: jsonb("ops_applied").$type<unknown[]>().notNull().default([]),
+    opsRejected: jsonb("ops_rejected").$type<unknown[]>().notNull().default([]),
+    modelCalls: integer("model_calls").notNull().default(0),
+    inputTokens: integer("input_tokens"),
+    outputTokens: integer("output_tokens"),
+    costUsd: numeric("cost_usd", { precision: 18, scale: 10, mode: "number" }),
+    attempts: integer("attempts").notNull().default(0),
+    error: text("error"),
+    jobId: text("job_id"),
+    revertedAt: timestamp("reverted_at", { withTimezone: true, precision: 3 }),
+    createdAt: createdAt(),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.id] }),
+    index("consolidation_runs_user_created_idx").on(t.userId, t.createdAt, t.id),
+    check(
+      "consolidation_runs_status_check",
+      sql`${t.status} in ('queued', 'running', 'succeeded', 'failed', 'skipped')`,
+    ),
+    check("consolidation_runs_trigger_check", sql`${t.trigger} in ('manual', 'after_extraction', 'daily')`),
   ],
 );

@@ -38,6 +38,23 @@ const WEBHOOK_PRUNE_CRON = "43 3 * * *";
 /** One waiting job per user: feedback arriving while it waits pushes its start back (see enqueueOptimizer). */
 export const OPTIMIZER_QUEUE = "instructions-optimizer";
 
+/**
+ * One consolidation job per user at a time, waiting or running (pg-boss `stately` keyed by user): two runs of one
+ * user never overlap, whichever process takes them (docs/memory-model.md, "Consolidation").
+ */
+export const CONSOLIDATION_QUEUE = "memory-consolidation";
+/** Daily: queues a consolidation run for every user whose memories changed that day. */
+export const CONSOLIDATION_DAILY_QUEUE = "memory-consolidation-daily";
+/** At 04:23 UTC every day; pg-boss sends one job per tick however many processes schedule it. */
+const CONSOLIDATION_DAILY_CRON = "23 4 * * *";
+
+export interface ConsolidationJobData {
+  userId: string;
+  /** The run a person asked for, recorded before the job was queued. */
+  runId?: string;
+  trigger: "manual" | "after_extraction" | "daily";
+}
+
 export interface OptimizerJobData {
   userId: string;
 }
@@ -141,6 +158,14 @@ export class JobQueue {
       retryBackoff: true,
       heartbeatSeconds: resolved.heartbeatSeconds,
     });
+    await boss.createQueue(CONSOLIDATION_QUEUE, {
+      policy: "stately",
+      retryLimit: resolved.retryLimit,
+      retryDelay: resolved.retryDelaySeconds,
+      retryBackoff: true,
+      heartbeatSeconds: resolved.heartbeatSeconds,
+    });
+    await boss.createQueue(CONSOLIDATION_DAILY_QUEUE, { policy: "singleton" });
     // Retries here cover a worker that died mid-attempt; a receiver's failure is retried by the delivery itself.
     await boss.createQueue(WEBHOOK_QUEUE, {
       retryLimit: resolved.retryLimit,
@@ -170,6 +195,29 @@ export class JobQueue {
       singletonKey: job.userId,
       startAfter: new Date(Date.now() + debounceMs),
     });
+  }
+
+  /**
+   * Queues a consolidation run for the user after `delayMs`. One already waiting covers it (its run, when it has
+   * none of its own, takes the oldest run waiting: lib/memory/consolidation/runs.ts).
+   */
+  async enqueueConsolidation(job: ConsolidationJobData, delayMs = 0): Promise<void> {
+    await this.boss.send(CONSOLIDATION_QUEUE, job, {
+      singletonKey: job.userId,
+      ...(delayMs > 0 ? { startAfter: new Date(Date.now() + delayMs) } : {}),
+    });
+  }
+
+  async workConsolidation(handle: (data: ConsolidationJobData, meta: AttemptMeta) => Promise<void>) {
+    return this.#workEach<ConsolidationJobData>(CONSOLIDATION_QUEUE, this.options.concurrency, (job) =>
+      handle(job.data, attemptMeta(job)),
+    );
+  }
+
+  /** Runs `handle` once a day in whichever worker process takes the tick. */
+  async workDailyConsolidation(handle: () => Promise<void>) {
+    await this.boss.schedule(CONSOLIDATION_DAILY_QUEUE, CONSOLIDATION_DAILY_CRON);
+    return this.#workEach<object>(CONSOLIDATION_DAILY_QUEUE, 1, () => handle());
   }
 
   async workOptimizer(handle: (data: OptimizerJobData, meta: AttemptMeta) => Promise<void>) {

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { expireIdleGuests } from "@/lib/account/guest-expiry";
 import { chatLanguageModel, configuredEmbeddingModel } from "@/lib/ai/models";
 import { pricingFor } from "@/lib/ai/prices";
@@ -7,11 +7,18 @@ import { config } from "@/lib/config";
 import { type Database, getDatabase } from "@/lib/db";
 import { users } from "@/lib/db/schema";
 import { logFailure } from "@/lib/log";
+import { addedSinceLastRun, runConsolidation } from "@/lib/memory/consolidation";
 import { type MemoryContext, systemClock } from "@/lib/memory/core";
 import { failAbandonedRun, runExtraction } from "@/lib/memory/extraction";
 import { runOptimizer } from "@/lib/memory/optimizer";
 import { embeddingBacklogAcrossUsers, embedMissing } from "@/lib/memory/search";
-import type { EmbeddingJobData, ExtractionJobData, JobQueue, OptimizerJobData } from "@/lib/server/queue";
+import type {
+  ConsolidationJobData,
+  EmbeddingJobData,
+  ExtractionJobData,
+  JobQueue,
+  OptimizerJobData,
+} from "@/lib/server/queue";
 import { errorClass, inSpan } from "@/lib/telemetry";
 import { instruments } from "@/lib/telemetry/metrics";
 import { getJobQueue } from "./jobs";
@@ -38,8 +45,47 @@ export async function handleExtractionJob(
 ) {
   const modelId = config().EXTRACTION_MODEL;
   const ctx = await jobContext(database, data.userId, modelId);
-  await tracedRun("extraction", { "chat.thread.id": data.threadId, "job.id": meta.jobId, model: modelId }, () =>
-    runExtraction(
+  const outcome = await tracedRun(
+    "extraction",
+    { "chat.thread.id": data.threadId, "job.id": meta.jobId, model: modelId },
+    () =>
+      runExtraction(
+        {
+          ctx,
+          model: chatLanguageModel(modelId),
+          modelId,
+          pricing: pricingFor(modelId),
+          dailyBudgetUsd: config().EXTRACTION_DAILY_BUDGET_USD,
+        },
+        {
+          threadId: data.threadId,
+          jobId: meta.jobId,
+          finalAttempt: meta.finalAttempt,
+          answeredOnly: data.answeredOnly,
+        },
+      ),
+  );
+  // Debounced consolidation (docs/memory-model.md, "Consolidation"): every CONSOLIDATION_AFTER new memories.
+  if (outcome.status === "succeeded" && outcome.applied.some((op) => op.op === "insert")) {
+    if ((await addedSinceLastRun(ctx)) >= config().CONSOLIDATION_AFTER) {
+      await (await getJobQueue()).enqueueConsolidation(
+        { userId: data.userId, trigger: "after_extraction" },
+        config().EXTRACTION_DEBOUNCE_MS,
+      );
+    }
+  }
+}
+
+/** Runs one consolidation pass for the job's user on the extraction model. */
+export async function handleConsolidationJob(
+  database: Database,
+  data: ConsolidationJobData,
+  meta: { jobId: string; finalAttempt: boolean },
+) {
+  const modelId = config().EXTRACTION_MODEL;
+  const ctx = await jobContext(database, data.userId, modelId);
+  await tracedRun("consolidation", { "job.id": meta.jobId, model: modelId }, () =>
+    runConsolidation(
       {
         ctx,
         model: chatLanguageModel(modelId),
@@ -47,14 +93,16 @@ export async function handleExtractionJob(
         pricing: pricingFor(modelId),
         dailyBudgetUsd: config().EXTRACTION_DAILY_BUDGET_USD,
       },
-      {
-        threadId: data.threadId,
-        jobId: meta.jobId,
-        finalAttempt: meta.finalAttempt,
-        answeredOnly: data.answeredOnly,
-      },
+      { ...meta, trigger: data.trigger, ...(data.runId ? { runId: data.runId } : {}) },
     ),
   );
+}
+
+/** The daily pass: a consolidation job for everyone whose memories changed in the last day. */
+async function queueDailyConsolidation(database: Database, queue: JobQueue) {
+  const rows = await database.unbound.rows<{ userId: string }>(sql`
+    select distinct user_id as "userId" from memories where updated_at > now() - interval '1 day'`);
+  for (const { userId } of rows) await queue.enqueueConsolidation({ userId, trigger: "daily" });
 }
 
 /** Runs one optimizer pass for the job's user on the extraction model. */
@@ -84,7 +132,7 @@ export async function handleOptimizerJob(
  * the attempt threw (the queue retries it).
  */
 async function tracedRun<T extends { status: string }>(
-  kind: "extraction" | "optimizer",
+  kind: "extraction" | "optimizer" | "consolidation",
   attributes: Record<string, string>,
   run: () => Promise<T>,
 ): Promise<T> {
@@ -132,6 +180,8 @@ export async function startWorker(): Promise<() => Promise<void>> {
   });
   await queue.workEmbeddings((data) => handleEmbeddingJob(database, data));
   await queue.workOptimizer((data, meta) => handleOptimizerJob(database, data, meta));
+  await queue.workConsolidation((data, meta) => handleConsolidationJob(database, data, meta));
+  await queue.workDailyConsolidation(() => queueDailyConsolidation(database, queue));
   await queue.workGuestExpiry(async () => {
     await expireIdleGuests(database, { now: systemClock(), ttlDays });
   });

@@ -3,6 +3,8 @@ import type {
   ApprovedResponse,
   ApproveProposalRequest,
   BatchResponse,
+  ConsolidationRunListResponse,
+  ConsolidationRunResponse,
   CreateFeedbackRequest,
   CreateMemoryRequest,
   CreateRuleRequest,
@@ -10,9 +12,11 @@ import type {
   FeedbackResponse,
   HistoryResponse,
   InstructionsResponse,
+  ListConsolidationRunsRequest,
   ListMemoriesRequest,
   ListProposalsRequest,
   Memory,
+  MemoryHealthResponse,
   MemoryListResponse,
   MemoryResponse,
   MeResponse,
@@ -90,6 +94,25 @@ export function createMemoryClient(options: MemoryClientOptions) {
       /** Undoes what the run applied; memories changed since are `skipped`. A second revert is a 409. */
       revert: (id: string) => r<RevertRunResponse>("POST", `/api/v1/extraction-runs/${encodeURIComponent(id)}/revert`),
     },
+    /** Tidying: runs that merge duplicates, supersede old values and expire past plans, each undoable. */
+    consolidationRuns: {
+      /** Queues a run ("Tidy up now"); answers at once with the queued run. */
+      start: () =>
+        r<ConsolidationRunResponse>("POST", "/api/v1/consolidation-runs", { body: {} }).then(
+          (response) => response.run,
+        ),
+      list: (query: ListConsolidationRunsRequest = {}) =>
+        r<ConsolidationRunListResponse>("GET", "/api/v1/consolidation-runs", { query }),
+      get: (id: string) =>
+        r<ConsolidationRunResponse>("GET", `/api/v1/consolidation-runs/${encodeURIComponent(id)}`).then(
+          (response) => response.run,
+        ),
+      /** Undoes what the run applied; memories changed since are `skipped`. A second revert is a 409. */
+      revert: (id: string) =>
+        r<RevertRunResponse>("POST", `/api/v1/consolidation-runs/${encodeURIComponent(id)}/revert`),
+    },
+    /** Duplicates, conflicts and expired facts counted by the consolidation pass's own finder, and the last run. */
+    memoryHealth: () => r<MemoryHealthResponse>("GET", "/api/v1/memory-health"),
     // Deciding on proposals, changing settings and deleting rules take the person's own session: with an API key the
     // server answers 403 (an agent must not approve its own proposals or switch review off).
     proposals: {

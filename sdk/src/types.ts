@@ -1,5 +1,11 @@
 import type { z } from "zod";
 import type {
+  consolidationRunListResponse,
+  consolidationRunResponse,
+  listConsolidationRunsQuery,
+  memoryHealthResponse,
+} from "@/lib/api/consolidation-requests";
+import type {
   createMemoryBody,
   listMemoriesQuery,
   searchMemoriesBody,
@@ -62,6 +68,12 @@ export type MeResponse = z.output<typeof meResponse>;
 export type ThreadExtractionResponse = z.output<typeof threadExtractionResponse>;
 export type ExtractionQueuedResponse = z.output<typeof extractionQueuedResponse>;
 export type RevertRunResponse = z.output<typeof revertRunResponse>;
+export type ConsolidationRunResponse = z.output<typeof consolidationRunResponse>;
+export type ConsolidationRunListResponse = z.output<typeof consolidationRunListResponse>;
+export type ListConsolidationRunsRequest = Omit<z.input<typeof listConsolidationRunsQuery>, "limit"> & {
+  limit?: number;
+};
+export type MemoryHealthResponse = z.output<typeof memoryHealthResponse>;
 export type RevertTurnResponse = z.output<typeof revertTurnResponse>;
 export type UsageResponse = z.output<typeof usageResponse>;
 

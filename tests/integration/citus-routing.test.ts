@@ -1,8 +1,10 @@
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OfflineLanguageModel } from "@/lib/ai/offline/model";
 import { recallMemories } from "@/lib/chat/recall";
 import { type Database, openPostgres } from "@/lib/db/client";
+import { memoryHealth, revertConsolidationRun, runConsolidation } from "@/lib/memory/consolidation";
 import type { MemoryContext } from "@/lib/memory/core";
 import { runExtraction } from "@/lib/memory/extraction";
 import { searchMemories } from "@/lib/memory/search";
@@ -218,6 +220,24 @@ describe.skipIf(!coordinatorUrl)("per-user statements on Citus are planned on on
         { threadId: "routing-thread", jobId: "routing-job", finalAttempt: true },
       );
       expect(outcome.status).toBe("succeeded");
+    });
+  });
+
+  it("consolidation: finding candidates, a run through the gate, memory health and revert", async () => {
+    const extractor = { ...ctx, actor: { type: "extractor" as const, id: "offline" } };
+    await createMemory(extractor, { content: "User loves hiking in the mountains" });
+    await createMemory(extractor, { content: "The user loves hiking in the mountains." });
+    await createMemory(extractor, { content: "User lives in Lisbon" });
+    await createMemory(extractor, { content: "User lives in Porto" });
+    await createMemory(extractor, { content: "User plans a trip to Rome on 2020-01-05" });
+    await expectSingleShard(async () => {
+      const outcome = await runConsolidation(
+        { ctx, model: new OfflineLanguageModel(), modelId: "offline" },
+        { jobId: "routing-consolidation", finalAttempt: true, trigger: "manual" },
+      );
+      expect(outcome).toMatchObject({ status: "succeeded", applied: 3 });
+      await memoryHealth(ctx);
+      if (outcome.status === "succeeded") await revertConsolidationRun(ctx, outcome.runId);
     });
   });
 

@@ -54,6 +54,10 @@ const account = await import("@/app/api/v1/account/route");
 const extraction = await import("@/app/api/v1/threads/[id]/extraction/route");
 const revertRun = await import("@/app/api/v1/extraction-runs/[id]/revert/route");
 const revertTurn = await import("@/app/api/v1/messages/[id]/revert/route");
+const consolidationRuns = await import("@/app/api/v1/consolidation-runs/route");
+const consolidationRun = await import("@/app/api/v1/consolidation-runs/[id]/route");
+const revertConsolidation = await import("@/app/api/v1/consolidation-runs/[id]/revert/route");
+const memoryHealth = await import("@/app/api/v1/memory-health/route");
 const usage = await import("@/app/api/v1/usage/route");
 const webhooks = await import("@/app/api/v1/webhooks/route");
 const webhook = await import("@/app/api/v1/webhooks/[id]/route");
@@ -504,6 +508,56 @@ function endpoints(): Endpoint[] {
       idParam: "id",
     },
     {
+      name: "POST /api/v1/consolidation-runs",
+      method: "POST",
+      path: "/api/v1/consolidation-runs",
+      handler: consolidationRuns.POST,
+      access: "caller",
+      body: {
+        valid: () => ({}),
+        wrongTypes: {
+          "unknown field": { force: true },
+          "a trigger": { trigger: "daily" },
+          "a run id": { runId: "00000000-0000-4000-8000-000000000000" },
+        },
+        withJson: (value) => ({ options: value }),
+        withText: (text) => ({ note: text }),
+      },
+    },
+    {
+      name: "GET /api/v1/consolidation-runs",
+      method: "GET",
+      path: "/api/v1/consolidation-runs",
+      query: "?limit=5",
+      handler: consolidationRuns.GET,
+      access: "caller",
+    },
+    {
+      name: "GET /api/v1/consolidation-runs/{id}",
+      method: "GET",
+      path: "/api/v1/consolidation-runs/00000000-0000-4000-8000-000000000000",
+      params: { id: "00000000-0000-4000-8000-000000000000" },
+      handler: consolidationRun.GET,
+      access: "caller",
+      idParam: "id",
+    },
+    {
+      name: "POST /api/v1/consolidation-runs/{id}/revert",
+      method: "POST",
+      path: "/api/v1/consolidation-runs/00000000-0000-4000-8000-000000000000/revert",
+      params: { id: "00000000-0000-4000-8000-000000000000" },
+      handler: revertConsolidation.POST,
+      access: "caller",
+      idParam: "id",
+    },
+    {
+      name: "GET /api/v1/memory-health",
+      method: "GET",
+      path: "/api/v1/memory-health",
+      handler: memoryHealth.GET,
+      access: "caller",
+    },
+    {
       name: "POST /api/v1/messages/{id}/revert",
       method: "POST",
       path: "/api/v1/messages/no-such-message/revert",
@@ -861,6 +915,10 @@ const ROUTE_METHODS: Record<string, string[]> = {
   "api/mcp": ["DELETE", "GET", "POST"],
   "api/v1/extraction-runs/[id]/revert": ["POST"],
   "api/v1/messages/[id]/revert": ["POST"],
+  "api/v1/consolidation-runs": ["GET", "POST"],
+  "api/v1/consolidation-runs/[id]": ["GET"],
+  "api/v1/consolidation-runs/[id]/revert": ["POST"],
+  "api/v1/memory-health": ["GET"],
   "api/v1/keys": ["GET", "POST"],
   "api/v1/keys/[id]": ["DELETE"],
   "api/v1/me": ["GET"],
@@ -914,6 +972,10 @@ describe("the hostile-input table covers every route", () => {
       "api/mcp": mcp,
       "api/v1/extraction-runs/[id]/revert": revertRun,
       "api/v1/messages/[id]/revert": revertTurn,
+      "api/v1/consolidation-runs": consolidationRuns,
+      "api/v1/consolidation-runs/[id]": consolidationRun,
+      "api/v1/consolidation-runs/[id]/revert": revertConsolidation,
+      "api/v1/memory-health": memoryHealth,
       "api/v1/keys": keys,
       "api/v1/keys/[id]": key,
       "api/v1/me": me,

@@ -1,6 +1,6 @@
 import type { Principal } from "@/lib/auth/principal";
 import type { Database } from "@/lib/db/client";
-import type { ExtractionJobData, OptimizerJobData, WebhookJobData } from "@/lib/server/queue";
+import type { ConsolidationJobData, ExtractionJobData, OptimizerJobData, WebhookJobData } from "@/lib/server/queue";
 
 /**
  * What route and server-action tests stand in for, read by the mocks in ./route-mocks.ts: the database
@@ -15,6 +15,7 @@ export const routeHarness = {
   enqueued: [] as ExtractionJobData[],
   webhookJobs: [] as WebhookJobData[],
   optimizerJobs: [] as OptimizerJobData[],
+  consolidationJobs: [] as ConsolidationJobData[],
   pending: [] as Promise<unknown>[],
   revalidated: [] as string[],
 };

@@ -24,6 +24,9 @@ vi.mock("@/lib/server/jobs", async (original) => ({
     enqueueOptimizer: async (job: { userId: string }) => {
       (await harness()).optimizerJobs.push(job);
     },
+    enqueueConsolidation: async (job: import("@/lib/server/queue").ConsolidationJobData) => {
+      (await harness()).consolidationJobs.push(job);
+    },
     sendWebhookDeliveries: async (jobs: Array<{ userId: string; deliveryId: string; attempt: number }>) => {
       (await harness()).webhookJobs.push(...jobs);
     },

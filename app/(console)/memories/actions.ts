@@ -6,6 +6,7 @@ import { sessionAction } from "@/lib/api/session-action";
 import { importNamespace } from "@/lib/console/import";
 import { bulkChangeStatus, changeMemoryStatus, editMemory, pinMemory, revertMemory } from "@/lib/console/mutations";
 import type { MemoryContext } from "@/lib/memory/core";
+import { startConsolidation } from "@/lib/server/consolidation";
 
 /**
  * A mutation of the caller's own namespace (never one named by the request), then a refresh of the pages that show
@@ -32,3 +33,9 @@ export const revertMemoryAction = ownMutation(revertMemory);
 export const pinMemoryAction = ownMutation(pinMemory);
 export const bulkStatusAction = ownMutation(bulkChangeStatus);
 export const importAction = ownMutation(importNamespace);
+
+/** "Tidy up now" on the console home: queues a consolidation run of the person's own memories. */
+export const tidyUpAction = sessionAction(z.strictObject({}), async (_input, { memory }) => {
+  const run = await startConsolidation(memory);
+  return { runId: run.id };
+});

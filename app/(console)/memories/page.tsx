@@ -3,11 +3,13 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { AdminBanner } from "@/components/console/admin-banner";
 import { MemoryFilters } from "@/components/console/memory-filters";
+import { MemoryHealthCard } from "@/components/console/memory-health-card";
 import { MemoryTable } from "@/components/console/memory-table";
 import { EmptyState } from "@/components/shell/empty-state";
 import { Button } from "@/components/ui/button";
 import { listHref, parseListQuery } from "@/lib/console/list-query";
 import { listConsoleMemories, SEARCH_LIMIT } from "@/lib/console/memory-list";
+import { memoryHealth } from "@/lib/memory/consolidation";
 import { defaultKinds } from "@/lib/memory/core";
 import { embeddingBacklog, embeddingModelKey } from "@/lib/memory/search";
 import { serializeMemory } from "@/lib/memory/store";
@@ -23,9 +25,10 @@ export default async function MemoriesPage({ searchParams }: { searchParams: Sea
     action: "view_memories",
     details: { query: Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined)) },
   });
-  const [listing, waitingForVectors] = await Promise.all([
+  const [listing, waitingForVectors, health] = await Promise.all([
     listConsoleMemories(scope.ctx, query),
     embeddingBacklog(scope.ctx),
+    memoryHealth(scope.ctx),
   ]);
   const filtered = Boolean(
     query.q ||
@@ -60,6 +63,7 @@ export default async function MemoriesPage({ searchParams }: { searchParams: Sea
     <div className="space-y-4">
       {scope.readOnly ? <AdminBanner owner={scope.owner} /> : null}
       <h1 className="font-semibold text-2xl tracking-tight">Memories</h1>
+      <MemoryHealthCard health={health} readOnly={scope.readOnly} />
       {waitingForVectors > 0 && scope.ctx.embeddingModel ? (
         <p className="text-muted-foreground text-sm" role="status" data-testid="embedding-progress">
           Computing search vectors in the background: {waitingForVectors}{" "}

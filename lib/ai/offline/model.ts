@@ -6,10 +6,12 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
+import { CONSOLIDATION_INSTRUCTIONS, parseConsolidationPrompt } from "@/lib/memory/consolidation";
 import { parseExtractionPrompt } from "@/lib/memory/extraction";
 import { OPTIMIZER_INSTRUCTIONS, parseOptimizerPrompt } from "@/lib/memory/optimizer";
 import { SUMMARIZE_INSTRUCTIONS, TITLE_INSTRUCTIONS } from "../prompts";
 import { decideTurn, lastUserText } from "./chat-turn";
+import { consolidate } from "./consolidation";
 import { type ExtractionInput, proposeOps } from "./extraction";
 import { proposeInstructions } from "./instructions";
 import { followPreferences, preferencesIn } from "./preferences";
@@ -81,6 +83,10 @@ export class OfflineLanguageModel implements LanguageModelV4 {
     if (system.startsWith(OPTIMIZER_INSTRUCTIONS)) {
       const input = parseOptimizerPrompt(lastUserText(options.prompt));
       return [{ type: "text", text: JSON.stringify(input ? proposeInstructions(input) : {}) }];
+    }
+    if (system.startsWith(CONSOLIDATION_INSTRUCTIONS)) {
+      const input = parseConsolidationPrompt(lastUserText(options.prompt));
+      return [{ type: "text", text: JSON.stringify(input ? consolidate(input) : { ops: [] }) }];
     }
     if (options.responseFormat?.type === "json") {
       const input = parseExtractionPrompt(lastUserText(options.prompt)) as ExtractionInput | null;

@@ -1,5 +1,6 @@
 import { errorResponseBody } from "../response-schemas";
 import { accountOperations } from "./account";
+import { consolidationOperations } from "./consolidation";
 import { instructionOperations } from "./instructions";
 import { memoryOperations } from "./memories";
 import type { Operation } from "./operation";
@@ -24,6 +25,7 @@ const operations: Operation[] = [
   ...webhookOperations,
   ...reviewOperations,
   ...instructionOperations,
+  ...consolidationOperations,
   {
     method: "get",
     path: "/api/v1/openapi.json",

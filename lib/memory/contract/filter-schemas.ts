@@ -29,7 +29,7 @@ export const fieldFilterSchema = z
   .refine((filter) => Object.keys(filter).length <= LIMITS.filterFields, `at most ${LIMITS.filterFields} fields`);
 export type FieldFilter = z.infer<typeof fieldFilterSchema>;
 
-export const statusFilterSchema = z.enum(["active", "deleted", "all"]);
+export const statusFilterSchema = z.enum(["active", "deleted", "merged", "all"]);
 
 export type StatusFilter = z.infer<typeof statusFilterSchema>;
 

@@ -10,7 +10,8 @@ export type ActorType = (typeof ACTOR_TYPES)[number];
 /** Where a memory's content came from. */
 export const SOURCE_TYPES = ["chat", "extraction", "console", "api"] as const;
 export type SourceType = (typeof SOURCE_TYPES)[number];
-export const MEMORY_STATUSES = ["active", "deleted"] as const;
+/** `merged`: folded into another memory by a consolidation run (docs/memory-model.md, "Consolidation"). */
+export const MEMORY_STATUSES = ["active", "deleted", "merged"] as const;
 export const MEMORY_OPS = ["create", "update", "delete", "restore", "purge"] as const;
 
 export const actorJson = z.strictObject({
@@ -54,6 +55,15 @@ export const memoryJson = z
     metadata: z.record(z.string(), z.unknown()),
     pinned: z.boolean().describe("Pinned memories are recalled into every chat turn."),
     ...validity,
+    mergedInto: z.uuid().nullable().describe("Status merged: the memory this one was folded into."),
+    mergedFrom: z
+      .array(z.uuid())
+      .describe("The memories folded into this one (each kept, status merged, with its own source quote)."),
+    support: z
+      .number()
+      .int()
+      .min(1)
+      .describe("How many times the fact was stated: this memory and every one folded into it."),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
     source: sourceJson,
@@ -101,7 +111,7 @@ export type SearchResultJson = z.infer<typeof searchResultJson>;
 
 /* ---------- review (docs/memory-model.md) ---------- */
 
-export const PROPOSAL_OPS = ["insert", "update", "delete", "instructions"] as const;
+export const PROPOSAL_OPS = ["insert", "update", "delete", "instructions", "merge"] as const;
 export const PROPOSAL_STATUSES = ["pending", "approved", "rejected"] as const;
 export const REVIEW_MODES = ["off", "deletes", "all"] as const;
 

@@ -30,6 +30,7 @@ import {
   deleteMemory,
   getMemory,
   type Memory,
+  mergeMemories,
   serializeMemory,
   supersedeMemory,
   updateMemory,
@@ -62,8 +63,8 @@ export async function approveProposal(
   return withUnit(ctx, async (tx): Promise<ApprovedProposal> => {
     const proposal = await lockPending(tx, id);
     if (proposal.op === "instructions") return approveInstructions(tx, proposal, input.content);
-    if (proposal.op === "delete" && input.content !== undefined) {
-      throw new AppError("unprocessable", "A delete has no content to edit.", [
+    if ((proposal.op === "delete" || proposal.op === "merge") && input.content !== undefined) {
+      throw new AppError("unprocessable", `A ${proposal.op} has no content to edit.`, [
         { path: ["content"], message: "not allowed for a delete" },
       ]);
     }
@@ -85,35 +86,7 @@ export async function approveProposal(
     const content = edited ? input.content : proposal.content;
     let memory: Memory;
     try {
-      if (proposal.op === "insert") {
-        ({ memory } = await createMemoryOnce(writer, {
-          kind: proposal.kind ?? "memory",
-          content,
-          namespace: relativeNamespace(ctx.principal.root, proposal.namespace),
-          ...(proposal.validFrom ? { validFrom: proposal.validFrom } : {}),
-          ...(proposal.validTo ? { validTo: proposal.validTo } : {}),
-          reason,
-        }));
-      } else if (proposal.op === "update" && proposal.validFrom) {
-        // The fact changed in the world: approving supersedes, as applying the op would have.
-        ({ created: memory } = await supersedeMemory(writer, proposal.memoryId as string, {
-          content,
-          validFrom: proposal.validFrom,
-          expectedVersion: proposal.expectedVersion ?? undefined,
-          reason,
-        }));
-      } else if (proposal.op === "update") {
-        memory = await updateMemory(writer, proposal.memoryId as string, {
-          content,
-          expectedVersion: proposal.expectedVersion ?? undefined,
-          reason,
-        });
-      } else {
-        memory = await deleteMemory(writer, proposal.memoryId as string, {
-          expectedVersion: proposal.expectedVersion ?? undefined,
-          reason,
-        });
-      }
+      memory = await writeApproved(writer, proposal, content, reason);
     } catch (error) {
       if (!(error instanceof MemoryConflictError)) throw error;
       const current = await getMemory(tx, proposal.memoryId as string);
@@ -124,6 +97,70 @@ export async function approveProposal(
     }
     const decided = await decide(tx, proposal, "approved", null, memory.id);
     return { proposal: decided, memory };
+  });
+}
+
+/** Writes what an approved proposal says through the store (any op but instructions). */
+async function writeApproved(
+  writer: MemoryContext,
+  proposal: ProposalRow,
+  content: unknown,
+  reason: string,
+): Promise<Memory> {
+  if (proposal.op === "insert") {
+    return (
+      await createMemoryOnce(writer, {
+        kind: proposal.kind ?? "memory",
+        content,
+        namespace: relativeNamespace(writer.principal.root, proposal.namespace),
+        ...(proposal.validFrom ? { validFrom: proposal.validFrom } : {}),
+        ...(proposal.validTo ? { validTo: proposal.validTo } : {}),
+        reason,
+      })
+    ).memory;
+  } else if (proposal.op === "update" && proposal.validFrom) {
+    // The fact changed in the world: approving supersedes, as applying the op would have.
+    return (
+      await supersedeMemory(writer, proposal.memoryId as string, {
+        content,
+        validFrom: proposal.validFrom,
+        expectedVersion: proposal.expectedVersion ?? undefined,
+        reason,
+      })
+    ).created;
+  } else if (proposal.op === "update") {
+    return await updateMemory(writer, proposal.memoryId as string, {
+      content,
+      // A consolidation run's held supersede or expire: the fact stopped holding then.
+      ...(proposal.validTo ? { validTo: proposal.validTo } : {}),
+      expectedVersion: proposal.expectedVersion ?? undefined,
+      reason,
+    });
+  } else if (proposal.op === "merge") {
+    return (
+      await mergeMemories(writer, {
+        into: { id: proposal.memoryId as string, version: proposal.expectedVersion ?? 0 },
+        from: mergedOf(proposal.content),
+        reason,
+      })
+    ).into;
+  } else {
+    return await deleteMemory(writer, proposal.memoryId as string, {
+      expectedVersion: proposal.expectedVersion ?? undefined,
+      reason,
+    });
+  }
+}
+
+/** The memories a merge proposal folds in, as it recorded them (ids and versions). */
+function mergedOf(content: unknown): Array<{ id: string; version: number }> {
+  const from = (content as { from?: unknown } | null)?.from;
+  if (!Array.isArray(from)) return [];
+  return from.flatMap((entry) => {
+    const { id, version } = (entry ?? {}) as { id?: unknown; version?: unknown };
+    return typeof id === "string" && UUID.test(id) && Number.isInteger(version)
+      ? [{ id, version: version as number }]
+      : [];
   });
 }
 

@@ -241,7 +241,7 @@ async function gateDelete(
 }
 
 /** Why this write of the context's writer waits for the user's approval, or null when it applies now. */
-async function reviewReason(
+export async function reviewReason(
   ctx: MemoryContext,
   turn: ReviewTurn,
   op: "insert" | "update" | "delete",

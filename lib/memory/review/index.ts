@@ -1,5 +1,6 @@
 // Review (docs/memory-model.md): the gate every model's write passes — it applies, waits as a proposal for the user,
 // or is refused — and the proposals, listed, approved (written through the store) or rejected.
+export { type ConsolidationDecision, type ConsolidationWrite, gateConsolidation } from "./consolidate";
 export { type ApprovedMemory, approveProposal, rejectProposal } from "./decide";
 export {
   type GateDecision,

@@ -4,6 +4,7 @@
 export { deleteMemory, purgeMemory, replaceMemory, restoreMemory, updateMemory } from "./change";
 export { createMemories, createMemory, createMemoryBatch, createMemoryOnce, existingFact } from "./create";
 export { filterConditions, ownedUnder } from "./filters";
+export { type MergeInput, type MergeOutcome, mergeMemories } from "./merge";
 export { eraseThreadWords } from "./purge-copies";
 export {
   findMemoryByKey,

@@ -1,5 +1,6 @@
 import { type MemoryContext, MemoryNotFoundError } from "@/lib/memory/core";
 import { deleteMemory, restoreMemory, updateMemory } from "./change";
+import { setMergeState } from "./merge";
 import { getMemory, memoryHistory } from "./read";
 
 /** What a writer (an extraction run, a chat turn) did to one memory: the first and the last version it wrote. */
@@ -67,6 +68,12 @@ async function revertSpan(ctx: MemoryContext, span: WrittenSpan, by: string, rea
     version = (await restoreMemory(ctx, span.memoryId, change)).version;
     if (before.contentHash === current.contentHash && sameValidity(before, current)) return null;
   }
+  // A consolidation run folded it into another, or folded others into it: back to the merge state it had.
+  if (!sameMergeState(before, current)) {
+    const state = { status: before.status, mergedInto: before.mergedInto, mergedFrom: before.mergedFrom };
+    version = (await setMergeState(ctx, span.memoryId, state, { expectedVersion: version, reason })).version;
+    if (before.contentHash === current.contentHash && sameValidity(before, current)) return null;
+  }
   await updateMemory(ctx, span.memoryId, {
     expectedVersion: version,
     reason,
@@ -77,6 +84,11 @@ async function revertSpan(ctx: MemoryContext, span: WrittenSpan, by: string, rea
   });
   return null;
 }
+
+const sameMergeState = (
+  a: { status: string; mergedInto: string | null; mergedFrom: string[] },
+  b: { status: string; mergedInto: string | null; mergedFrom: string[] },
+) => a.status === b.status && a.mergedInto === b.mergedInto && a.mergedFrom.join() === b.mergedFrom.join();
 
 const sameValidity = (a: { validFrom: Date | null; validTo: Date | null }, b: typeof a) =>
   a.validFrom?.getTime() === b.validFrom?.getTime() && a.validTo?.getTime() === b.validTo?.getTime();

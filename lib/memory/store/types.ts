@@ -19,6 +19,8 @@ export interface Memory extends Omit<MemoryJson, "createdAt" | "updatedAt" | "va
 
 export interface MemoryVersion extends Omit<MemoryVersionJson, "createdAt" | "validFrom" | "validTo"> {
   memoryId: string;
+  mergedInto: string | null;
+  mergedFrom: string[];
   validFrom: Date | null;
   validTo: Date | null;
   createdAt: Date;

@@ -181,6 +181,8 @@ function versionValues(row: MemoryRow, op: MemoryOp, actor: Actor, reason: strin
     contentHash: row.contentHash,
     status: row.status,
     metadata: row.metadata,
+    mergedInto: row.mergedInto,
+    mergedFrom: row.mergedFrom,
     pinned: row.pinned,
     validFrom: row.validFrom,
     validTo: row.validTo,

@@ -16,7 +16,7 @@ export async function typed(): Promise<void> {
     metadata: { n: 1 },
   });
   const version: number = memory.version;
-  const status: "active" | "deleted" = memory.status;
+  const status: "active" | "deleted" | "merged" = memory.status;
   const results: SearchResult[] = await client.memories.search({
     query: "x",
     filter: { n: { $gte: 1 } },

@@ -40,10 +40,12 @@ export default async function MemoryPage({
     if (error instanceof MemoryNotFoundError) notFound();
     throw error;
   }
-  const [versions, uses, sourceMessage] = await Promise.all([
+  const [versions, uses, sourceMessage, folded] = await Promise.all([
     memoryHistory(ctx, memory.id),
     listMemoryUses(ctx, memory.id),
     loadSourceMessage(ctx, memory.source),
+    // What was folded into it keeps its own words: shown here, so the merged memory carries every source.
+    Promise.all(memory.mergedFrom.slice(0, MAX_FOLDED).map((from) => getMemory(ctx, from).catch(() => null))),
   ]);
   const json = serializeMemory(memory);
   const purged = memory.purgedAt !== null;
@@ -74,7 +76,9 @@ export default async function MemoryPage({
           <span>· last changed by {formatActor(memory.actor, owner.id, ownerLabel)}</span>
           <span>· {formatDateTime(memory.updatedAt)}</span>
           {memory.namespace.length ? <span className="font-mono">· {memory.namespace.join(".")}</span> : null}
+          {memory.support > 1 ? <span data-testid="memory-support">· said {memory.support} times</span> : null}
         </div>
+        <MergeLinks memory={memory} folded={folded.filter((entry) => entry !== null)} as={as} />
         {readOnly ? null : (
           <div className="flex flex-wrap gap-2">
             {memory.status === "active" ? <PinButton id={memory.id} pinned={memory.pinned} /> : null}
@@ -116,5 +120,40 @@ function Section({ title, children }: { title: string; children: React.ReactNode
       </h2>
       {children}
     </section>
+  );
+}
+
+/** Memories folded into one shown on its page at most. */
+const MAX_FOLDED = 50;
+
+/** Where a consolidation run folded this memory, or what it folded into it, each with its own words. */
+function MergeLinks({ memory, folded, as }: { memory: Memory; folded: Memory[]; as: string | undefined }) {
+  const href = (id: string) => (as ? `/memories/${id}?as=${as}` : `/memories/${id}`);
+  if (memory.mergedInto) {
+    return (
+      <p className="text-muted-foreground text-sm">
+        Merged into{" "}
+        <Link href={href(memory.mergedInto)} className="underline underline-offset-2">
+          another memory
+        </Link>{" "}
+        by a tidy-up; kept here with its history and source.
+      </p>
+    );
+  }
+  if (folded.length === 0) return null;
+  return (
+    <div className="text-muted-foreground text-sm" data-testid="merged-from">
+      <p>Also said as:</p>
+      <ul className="list-disc pl-5">
+        {folded.map((source) => (
+          <li key={source.id}>
+            <Link href={href(source.id)} className="underline underline-offset-2">
+              {source.text}
+            </Link>
+            {source.source.quote ? <span> — “{source.source.quote}”</span> : null}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

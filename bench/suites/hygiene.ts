@@ -1,0 +1,237 @@
+import type { LanguageModelV4, LanguageModelV4CallOptions } from "@ai-sdk/provider";
+import { OfflineLanguageModel } from "@/lib/ai/offline/model";
+import { ensureThread, writeMessagesFrom } from "@/lib/chat/threads";
+import { getConsolidationRun, memoryHealth, runConsolidation } from "@/lib/memory/consolidation";
+import type { MemoryContext } from "@/lib/memory/core";
+import { runExtraction } from "@/lib/memory/extraction";
+import { searchMemories } from "@/lib/memory/search";
+import { listMemories } from "@/lib/memory/store";
+
+/**
+ * The hygiene suite (docs/memory-model.md, "Consolidation"): months of a person's conversations with planted
+ * paraphrases, changed values and dated plans go through the real extraction path (runExtraction, its validator and
+ * the gate) with a scripted manager that re-adds facts in other words and adds a new value beside the old one, the way
+ * hosted models do; then one consolidation run on the offline model. Measured before and after that run.
+ */
+export interface HygieneSide {
+  memories: number;
+  duplicatePairs: number;
+  /** Duplicate pairs per active memory, in percent. */
+  duplicateRate: number;
+  /** Planted paraphrases still standing beside the fact they restate (found by the finder or not). */
+  plantedDuplicates: number;
+  /** Planted old values still standing beside their new one. */
+  unresolvedConflicts: number;
+  /** Planted past plans a search for them still returns in its top 10. */
+  expiredInRecall: number;
+  /** Questions whose top 10 hold the current answer, of all asked. */
+  recallAt10: number;
+}
+
+export interface HygieneFigure {
+  people: number;
+  planted: { paraphrases: number; changedValues: number; pastPlans: number };
+  before: HygieneSide;
+  after: HygieneSide;
+  run: {
+    groups: number;
+    applied: number;
+    rejected: number;
+    modelCalls: number;
+    inputTokens: number;
+    outputTokens: number;
+  };
+}
+
+const CITIES = ["Lisbon", "Porto", "Madrid", "Seville", "Lyon", "Nantes", "Turin", "Bologna", "Ghent", "Bruges"];
+const JOBS = ["nurse", "teacher", "architect", "chef", "pilot", "librarian", "plumber", "editor", "dentist", "baker"];
+const HOBBIES = ["hiking in the mountains", "sailing small boats", "knitting warm scarves", "baking sourdough bread"];
+const DAY = 86_400_000;
+
+interface Planted {
+  /** The message the person sends, and the memories a hosted manager would write from it, each with its words. */
+  message: string;
+  inserts: Array<{ text: string; quote: string }>;
+}
+
+/** A person's three months, planted facts included, and the questions asked of their memory. */
+function personOf(index: number, start: Date, now: Date) {
+  const city = (offset: number) => CITIES[(index + offset) % CITIES.length]!;
+  const job = (offset: number) => JOBS[(index + offset) % JOBS.length]!;
+  const hobby = HOBBIES[index % HOBBIES.length]!;
+  const past = new Date(start.getTime() + 10 * DAY).toISOString().slice(0, 10);
+  const future = new Date(now.getTime() + 30 * DAY).toISOString().slice(0, 10);
+  const destination = city(5);
+  const months: Planted[] = [
+    {
+      message: `I love ${hobby}. I live in ${city(0)}. I work as a ${job(0)}. I'm flying to ${destination} on ${past}.`,
+      inserts: [
+        { text: `User loves ${hobby}`, quote: `I love ${hobby}` },
+        { text: `User lives in ${city(0)}`, quote: `I live in ${city(0)}` },
+        { text: `User works as a ${job(0)}`, quote: `I work as a ${job(0)}` },
+        { text: `User is flying to ${destination} on ${past}`, quote: `I'm flying to ${destination} on ${past}` },
+      ],
+    },
+    {
+      message: `I really love ${hobby}. I live in ${city(1)} now. These days I work as a ${job(1)}.`,
+      inserts: [
+        { text: `The user really loves ${hobby}.`, quote: `I really love ${hobby}` },
+        { text: `User lives in ${city(1)}`, quote: `I live in ${city(1)} now` },
+        { text: `User works as a ${job(1)}`, quote: `I work as a ${job(1)}` },
+      ],
+    },
+    {
+      message: `I'm going to a conference in ${city(2)} on ${future}.`,
+      inserts: [
+        {
+          text: `User is going to a conference in ${city(2)} on ${future}`,
+          quote: `I'm going to a conference in ${city(2)} on ${future}`,
+        },
+      ],
+    },
+  ];
+  return {
+    months,
+    hobby,
+    old: [`User lives in ${city(0)}`, `User works as a ${job(0)}`],
+    pastPlan: `flying to ${destination}`,
+    questions: [
+      { query: "where do I live", expect: city(1) },
+      { query: "what is my job, I work as", expect: job(1) },
+      { query: hobby, expect: hobby },
+      { query: `conference in ${city(2)}`, expect: city(2) },
+    ],
+  };
+}
+
+/** A manager that answers each run with the planted inserts of its month, quoting the person's words. */
+function scriptedManager(planted: Planted, messageId: string): LanguageModelV4 {
+  const offline = new OfflineLanguageModel();
+  const ops = planted.inserts.map((insert) => ({
+    op: "insert",
+    id: null,
+    expectedVersion: null,
+    kind: "memory",
+    text: insert.text,
+    fields: null,
+    messageId,
+    quote: insert.quote,
+    reason: null,
+    validFrom: null,
+    validTo: null,
+  }));
+  return {
+    specificationVersion: offline.specificationVersion,
+    provider: "bench",
+    modelId: "scripted-manager",
+    supportedUrls: {},
+    doGenerate: async (options: LanguageModelV4CallOptions) => ({
+      ...(await offline.doGenerate(options)),
+      content: [{ type: "text", text: JSON.stringify({ ops }) }],
+    }),
+    doStream: (options: LanguageModelV4CallOptions) => offline.doStream(options),
+  };
+}
+
+async function measure(ctx: MemoryContext, people: Array<ReturnType<typeof personOf>>, contexts: MemoryContext[]) {
+  const side: HygieneSide = {
+    memories: 0,
+    duplicatePairs: 0,
+    duplicateRate: 0,
+    plantedDuplicates: 0,
+    unresolvedConflicts: 0,
+    expiredInRecall: 0,
+    recallAt10: 0,
+  };
+  let asked = 0;
+  let found = 0;
+  for (const [index, person] of people.entries()) {
+    const user = contexts[index]!;
+    const health = await memoryHealth(user);
+    side.memories += health.memories;
+    side.duplicatePairs += health.duplicates;
+    const { memories } = await listMemories(user, { limit: 200 });
+    const now = ctx.clock().getTime();
+    if (memories.filter((memory) => memory.text.includes(person.hobby)).length > 1) side.plantedDuplicates += 1;
+    side.unresolvedConflicts += memories.filter(
+      (memory) => person.old.includes(memory.text) && (memory.validTo === null || memory.validTo.getTime() > now),
+    ).length;
+    const plan = await searchMemories(user, { query: person.pastPlan, limit: 10 });
+    side.expiredInRecall += plan.filter((result) => result.memory.text.includes(person.pastPlan)).length;
+    for (const question of person.questions) {
+      asked += 1;
+      const results = await searchMemories(user, { query: question.query, limit: 10 });
+      if (results.some((result) => result.memory.text.includes(question.expect))) found += 1;
+    }
+  }
+  side.duplicateRate = side.memories === 0 ? 0 : (100 * side.duplicatePairs) / side.memories;
+  side.recallAt10 = asked === 0 ? 0 : found / asked;
+  return side;
+}
+
+/** Plants `count` people's months through extraction, measures, runs consolidation once per person, measures again. */
+export async function measureHygiene(
+  contextOf: (user: string) => Promise<MemoryContext>,
+  count: number,
+): Promise<HygieneFigure> {
+  const now = new Date();
+  const start = new Date(now.getTime() - 90 * DAY);
+  const people = Array.from({ length: count }, (_, index) => personOf(index, start, now));
+  const contexts: MemoryContext[] = [];
+  for (const [index, person] of people.entries()) {
+    const base = await contextOf(`hygiene-${index}`);
+    // Each month a month later: a newer value is newer, and the first month's plan date has passed by now.
+    let tick = start.getTime();
+    const clock = () => {
+      tick += 60_000;
+      return new Date(tick);
+    };
+    const ctx: MemoryContext = { ...base, clock };
+    const extractor: MemoryContext = { ...ctx, actor: { type: "extractor", id: "scripted-manager" } };
+    for (const [month, planted] of person.months.entries()) {
+      tick = start.getTime() + month * 30 * DAY;
+      const threadId = `hygiene-${index}-${month}`;
+      const messageId = `${threadId}-u`;
+      await ensureThread(ctx, threadId);
+      await writeMessagesFrom(
+        ctx,
+        threadId,
+        [
+          { id: messageId, role: "user", parts: [{ type: "text", text: planted.message }] },
+          { id: `${threadId}-a`, role: "assistant", parts: [{ type: "text", text: "Noted." }] },
+        ],
+        0,
+      );
+      await runExtraction(
+        { ctx: extractor, model: scriptedManager(planted, messageId), modelId: "scripted-manager" },
+        { threadId, jobId: `${threadId}-job`, finalAttempt: true },
+      );
+    }
+    contexts.push({ ...base, clock: () => new Date() });
+  }
+  const today: MemoryContext = { ...contexts[0]!, clock: () => new Date() };
+  const before = await measure(today, people, contexts);
+  const run = { groups: 0, applied: 0, rejected: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0 };
+  for (const [index, ctx] of contexts.entries()) {
+    const outcome = await runConsolidation(
+      { ctx, model: new OfflineLanguageModel(), modelId: "offline" },
+      { jobId: `hygiene-consolidation-${index}`, finalAttempt: true, trigger: "manual" },
+    );
+    if (outcome.status !== "succeeded") throw new Error(`consolidation did not succeed: ${JSON.stringify(outcome)}`);
+    const record = await getConsolidationRun(ctx, outcome.runId);
+    run.groups += outcome.groups;
+    run.applied += outcome.applied;
+    run.rejected += outcome.rejected;
+    run.modelCalls += record.modelCalls;
+    run.inputTokens += record.inputTokens ?? 0;
+    run.outputTokens += record.outputTokens ?? 0;
+  }
+  const after = await measure(today, people, contexts);
+  return {
+    people: count,
+    planted: { paraphrases: count, changedValues: 2 * count, pastPlans: count },
+    before,
+    after,
+    run,
+  };
+}

@@ -1,0 +1,98 @@
+import type { ConsolidationInput, ConsolidationWireOp } from "@/lib/memory/consolidation";
+import { sameSlot, slotOf } from "./slots";
+
+type Shown = ConsolidationInput["memories"][number];
+
+/**
+ * The offline model's consolidation (docs/memory-model.md, "Consolidation"), by rules: memories whose words are the
+ * same (up to case, punctuation and "the user") or that the finder found near-identical and that do not give two
+ * values of one slot are merged into the oldest; memories filling one slot with different values are superseded by
+ * the newest; a time-bound fact whose date has passed expires the day after it.
+ */
+export function consolidate(input: ConsolidationInput): { ops: ConsolidationWireOp[] } {
+  const byId = new Map(input.memories.map((memory) => [memory.id, memory]));
+  const used = new Set<string>();
+  const ops: ConsolidationWireOp[] = [];
+
+  const duplicates = input.related.filter((pair) => sameWords(byId.get(pair.a), byId.get(pair.b)));
+  for (const cluster of clusters(duplicates)) {
+    const members = cluster.map((id) => byId.get(id)!).sort(byTime);
+    const into = members[0]!;
+    ops.push({
+      op: "merge",
+      ids: members.map((memory) => memory.id),
+      into: into.id,
+      validTo: null,
+      reason: "the same fact, said again",
+    });
+    for (const memory of members) used.add(memory.id);
+  }
+
+  const slots = input.related.filter(
+    (pair) => !used.has(pair.a) && !used.has(pair.b) && sameSlot(byId.get(pair.a)!.text, byId.get(pair.b)!.text),
+  );
+  for (const cluster of clusters(slots)) {
+    const members = cluster.map((id) => byId.get(id)!).sort(byTime);
+    const newest = members.at(-1)!;
+    ops.push({
+      op: "supersede",
+      ids: members.slice(0, -1).map((memory) => memory.id),
+      into: newest.id,
+      validTo: null,
+      reason: "a newer value of the same fact",
+    });
+    for (const memory of members) used.add(memory.id);
+  }
+
+  for (const { id, date } of input.dated) {
+    if (used.has(id) || !(date < input.today)) continue;
+    ops.push({ op: "expire", ids: [id], into: null, validTo: nextDay(date), reason: "its date has passed" });
+  }
+  return { ops };
+}
+
+/** Same words, or near-identical as the finder judged, without giving two values of one slot. */
+function sameWords(a: Shown | undefined, b: Shown | undefined): boolean {
+  if (!a || !b) return false;
+  if (normalized(a.text) === normalized(b.text)) return true;
+  const left = slotOf(a.text);
+  const right = slotOf(b.text);
+  if (left && right && left.key === right.key) return normalized(left.value) === normalized(right.value);
+  return !sameSlot(a.text, b.text) && overlap(a.text, b.text) >= 0.75;
+}
+
+const normalized = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/^the user\b/, "user")
+    .replace(/[^\p{L}\p{N}\s']/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+
+/** The share of the longer text's words the other has. */
+function overlap(a: string, b: string): number {
+  const left = new Set(normalized(a).split(" "));
+  const right = new Set(normalized(b).split(" "));
+  const shared = [...left].filter((word) => right.has(word)).length;
+  return shared / Math.max(left.size, right.size);
+}
+
+const time = (memory: Shown) => Date.parse(memory.validFrom ?? memory.createdAt);
+const byTime = (a: Shown, b: Shown) => time(a) - time(b) || Date.parse(a.createdAt) - Date.parse(b.createdAt);
+
+function clusters(pairs: ReadonlyArray<{ a: string; b: string }>): string[][] {
+  const groups: Array<Set<string>> = [];
+  for (const { a, b } of pairs) {
+    const joined = groups.filter((group) => group.has(a) || group.has(b));
+    const merged = new Set([a, b, ...joined.flatMap((group) => [...group])]);
+    for (const group of joined) groups.splice(groups.indexOf(group), 1);
+    groups.push(merged);
+  }
+  return groups.map((group) => [...group]);
+}
+
+function nextDay(date: string): string {
+  const day = new Date(`${date}T00:00:00.000Z`);
+  day.setUTCDate(day.getUTCDate() + 1);
+  return day.toISOString().slice(0, 10);
+}

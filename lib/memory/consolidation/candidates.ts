@@ -1,0 +1,212 @@
+// The candidate finder (docs/memory-model.md, "Consolidation"): what a consolidation run shows the model and what the
+// memory health card counts come from these statements alone, so "what the pass would fix" and "what the card shows"
+// cannot disagree. Each statement names one user on every table it reads, so Citus runs it on that user's shard.
+
+import { type SQL, sql } from "drizzle-orm";
+import { asUser, type UnitOfWork, type UserBinding } from "@/lib/db/unit-of-work";
+import { textArray } from "@/lib/memory/core";
+
+/** Trigram similarity from which two memories of one namespace and kind count as saying the same. */
+export const DUPLICATE_SIMILARITY = 0.7;
+/** Memories shown to the model in one group at most; a larger cluster is cut into groups of this size. */
+export const GROUP_SIZE = 8;
+
+/**
+ * Words that make a dated fact time-bound (a plan, a trip, an appointment): once its date has passed it no longer
+ * holds. A date alone does not ("born on 1990-05-01" stays true).
+ */
+const TIME_BOUND =
+  "\\m(plan|plans|planned|planning|going|will|trip|travel|travelling|traveling|visit|visiting|meeting|appointment|flight|flying|deadline|due|until|booked|scheduled|event|conference|interview|holiday|vacation)\\M";
+const ISO_DATE = "(\\d{4}-\\d{2}-\\d{2})";
+
+export type Relation = "duplicate" | "slot";
+
+export interface CandidatePair {
+  a: string;
+  b: string;
+  relation: Relation;
+}
+
+export interface CandidateMemory {
+  id: string;
+  version: number;
+  namespace: string[];
+  kind: string;
+  text: string;
+  createdAt: Date;
+  validFrom: Date | null;
+  validTo: Date | null;
+  quote: string | null;
+  /** Who wrote the memory's latest version: a person's edit changes only through a proposal. */
+  lastChangedBy: string;
+}
+
+export interface CandidateGroup {
+  memories: CandidateMemory[];
+  pairs: CandidatePair[];
+  /** Members whose text names a date that has passed in a time-bound fact, with that date (YYYY-MM-DD). */
+  dated: Array<{ id: string; date: string }>;
+}
+
+/** The pass's memory as the statements read it: active, not past its validTo, its text readable. */
+const live = (alias: string, today: string) =>
+  sql.raw(
+    `${alias}.status = 'active' and ${alias}.purged_at is null and ${alias}.text is not null and (${alias}.valid_to is null or ${alias}.valid_to > '${today}'::timestamptz)`,
+  );
+
+/** The first three words, lower-cased, "the user" read as "user": what the fact is about, when it has a value after. */
+const subject = (alias: string) =>
+  sql.raw(
+    `array_to_string((regexp_split_to_array(regexp_replace(lower(btrim(${alias}.text)), '^the user\\M', 'user'), '\\s+'))[1:3], ' ')`,
+  );
+const wordCount = (alias: string) => sql.raw(wordCountOf(alias));
+
+/** The last two words, lower-cased, without punctuation: restatements of one fact tend to end alike. */
+const tail = (alias: string) =>
+  sql.raw(
+    `array_to_string((regexp_split_to_array(regexp_replace(lower(btrim(${alias}.text)), '[^[:alnum:][:space:]'']+', '', 'g'), '\\s+'))[greatest(1, ${wordCountOf(alias)} - 1):], ' ')`,
+  );
+function wordCountOf(alias: string): string {
+  return `array_length(regexp_split_to_array(btrim(${alias}.text), '\\s+'), 1)`;
+}
+
+/**
+ * Pairs of the user's live memories of one namespace and kind that say the same (same content hash, or trigram
+ * similarity ≥ DUPLICATE_SIMILARITY between memories ending in the same two words) or fill the same subject slot with
+ * another value (same first three words, a value after them). Each is an equality join, so a user's memories are
+ * paired within those blocks, never all with all. A pair a succeeded run already judged and kept apart at these
+ * versions is not a candidate.
+ */
+function pairsStatement(userId: string, now: Date): SQL {
+  const today = now.toISOString();
+  return sql`
+    with live as (
+      select m.id, m.version, m.namespace, m.kind, m.text, m.content_hash,
+        ${subject("m")} as subject, ${tail("m")} as tail, ${wordCount("m")} as words
+      from memories m
+      where m.user_id = ${userId} and ${live("m", today)}
+    ),
+    paired as (
+      select a.id as a, a.version as av, b.id as b, b.version as bv, true as same from live a
+      join live b on b.namespace = a.namespace and b.kind = a.kind and b.content_hash = a.content_hash and a.id < b.id
+      union
+      select a.id, a.version, b.id, b.version, true from live a
+      join live b on b.namespace = a.namespace and b.kind = a.kind and b.tail = a.tail and a.id < b.id
+      where similarity(a.text, b.text) >= ${DUPLICATE_SIMILARITY}
+      union
+      select a.id, a.version, b.id, b.version,
+        a.content_hash = b.content_hash or similarity(a.text, b.text) >= ${DUPLICATE_SIMILARITY}
+      from live a
+      join live b on b.namespace = a.namespace and b.kind = a.kind and b.subject = a.subject and a.id < b.id
+      where a.words > 3 and b.words > 3
+    )
+    select distinct on (p.a, p.b) p.a, p.b, case when p.same then 'duplicate' else 'slot' end as relation
+    from paired p
+    where not exists (
+      select 1 from consolidation_runs r
+      where r.user_id = ${userId} and r.status = 'succeeded' and r.reverted_at is null
+        and r.groups @> jsonb_build_array(jsonb_build_object('kept', jsonb_build_array(
+              jsonb_build_object('id', p.a, 'version', p.av),
+              jsonb_build_object('id', p.b, 'version', p.bv)))))
+    order by p.a, p.b, p.same desc`;
+}
+
+/** The user's live time-bound memories whose text names a date before today (and no validTo says it ended). */
+function datedStatement(userId: string, now: Date): SQL {
+  const today = now.toISOString();
+  const day = today.slice(0, 10);
+  return sql`
+    select m.id as id, substring(m.text from ${ISO_DATE}) as date
+    from memories m
+    where m.user_id = ${userId} and ${live("m", today)} and m.valid_to is null
+      and m.text ~* ${TIME_BOUND}
+      and substring(m.text from ${ISO_DATE}) < ${day}
+      and not exists (
+        select 1 from consolidation_runs r
+        where r.user_id = ${userId} and r.status = 'succeeded' and r.reverted_at is null
+          and r.groups @> jsonb_build_array(jsonb_build_object('kept', jsonb_build_array(
+                jsonb_build_object('id', m.id, 'version', m.version)))))`;
+}
+
+export interface Candidates {
+  pairs: CandidatePair[];
+  dated: Array<{ id: string; date: string }>;
+}
+
+/** Every candidate of the user now: the pairs and the dated facts, as the statements above find them. */
+export async function findCandidates(binding: UserBinding, now: Date): Promise<Candidates> {
+  const userId = binding.principal.userId;
+  return asUser(binding, async (unit) => ({
+    pairs: await unit.rows<CandidatePair>(pairsStatement(userId, now)),
+    dated: await unit.rows<{ id: string; date: string }>(datedStatement(userId, now)),
+  }));
+}
+
+/**
+ * The candidates as groups for the model, one connected cluster of pairs (and dated facts) each, with what it needs to
+ * decide: ids, versions, dates, source quotes and who last changed each memory.
+ */
+export async function candidateGroups(binding: UserBinding, now: Date, limit: number): Promise<CandidateGroup[]> {
+  const found = await findCandidates(binding, now);
+  const clusters = cluster(found);
+  const ids = [...new Set(clusters.flat())];
+  if (ids.length === 0) return [];
+  const rows = await asUser(binding, (unit) => readMembers(unit, ids));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const groups: CandidateGroup[] = [];
+  for (const members of clusters) {
+    for (let from = 0; from < members.length && groups.length < limit; from += GROUP_SIZE) {
+      const part = new Set(members.slice(from, from + GROUP_SIZE));
+      groups.push({
+        memories: [...part].flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])),
+        pairs: found.pairs.filter((pair) => part.has(pair.a) && part.has(pair.b)),
+        dated: found.dated.filter((entry) => part.has(entry.id)),
+      });
+    }
+  }
+  return groups;
+}
+
+/** Connected components of the pairs, dated facts alone where no pair holds them; oldest-first by id order found. */
+function cluster(found: Candidates): string[][] {
+  const parent = new Map<string, string>();
+  const root = (id: string): string => {
+    let at = id;
+    while (parent.get(at) !== at) at = parent.get(at)!;
+    parent.set(id, at);
+    return at;
+  };
+  const add = (id: string) => {
+    if (!parent.has(id)) parent.set(id, id);
+  };
+  for (const { a, b } of found.pairs) {
+    add(a);
+    add(b);
+    parent.set(root(a), root(b));
+  }
+  for (const { id } of found.dated) add(id);
+  const clusters = new Map<string, string[]>();
+  for (const id of parent.keys()) {
+    const key = root(id);
+    clusters.set(key, [...(clusters.get(key) ?? []), id]);
+  }
+  return [...clusters.values()];
+}
+
+async function readMembers(unit: UnitOfWork, ids: string[]): Promise<CandidateMemory[]> {
+  const rows = await unit.rows<Omit<CandidateMemory, "createdAt" | "validFrom" | "validTo"> & Record<string, unknown>>(
+    sql`
+    select id, version, namespace, kind, text, created_at as "createdAt", valid_from as "validFrom",
+      valid_to as "validTo", quote, actor_type as "lastChangedBy"
+    from memories
+    where user_id = ${unit.userId} and id::text = any(${textArray(ids)})
+    order by created_at, id`,
+  );
+  const date = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
+  return rows.map((row) => ({
+    ...row,
+    createdAt: new Date(row.createdAt as string),
+    validFrom: date(row.validFrom),
+    validTo: date(row.validTo),
+  }));
+}

@@ -1,0 +1,206 @@
+import { expect, it } from "vitest";
+import { OfflineLanguageModel } from "@/lib/ai/offline/model";
+import { exportNamespace } from "@/lib/console/export";
+import { importNamespace } from "@/lib/console/import";
+import {
+  getConsolidationRun,
+  memoryHealth,
+  queueConsolidationRun,
+  revertConsolidationRun,
+  runConsolidation,
+} from "@/lib/memory/consolidation";
+import type { MemoryContext } from "@/lib/memory/core";
+import { approveProposal, listProposals } from "@/lib/memory/review";
+import { searchMemories as search } from "@/lib/memory/search";
+import { createMemory, getMemory, listMemories, type Memory } from "@/lib/memory/store";
+import { rawManager } from "../extraction/support";
+import { contextFor, createUser, steppingClock } from "../memory/support";
+import { describeEachDatabase } from "../support/databases";
+
+let jobs = 0;
+const job = () => ({ jobId: `consolidation-job-${++jobs}`, finalAttempt: true, trigger: "manual" as const });
+const offline = (ctx: MemoryContext) => ({ ctx, model: new OfflineLanguageModel(), modelId: "offline" });
+
+/** What revert must put back: everything a consolidation op can change. */
+const stateOf = (memory: Memory) => ({
+  status: memory.status,
+  text: memory.text,
+  validTo: memory.validTo?.toISOString() ?? null,
+  mergedInto: memory.mergedInto,
+  mergedFrom: memory.mergedFrom,
+});
+
+describeEachDatabase("consolidation runs", (use) => {
+  async function setup() {
+    const database = use();
+    const userId = await createUser(database);
+    const clock = steppingClock(Date.parse("2026-01-10T00:00:00.000Z"));
+    const ctx = contextFor(database, userId, { clock });
+    // Memories the background manager wrote: a consolidation run may change them without asking.
+    const extractor = { ...ctx, actor: { type: "extractor" as const, id: "offline" } };
+    return { database, userId, ctx, extractor };
+  }
+
+  /** A paraphrase, a changed value and a plan whose date has passed, beside a fact that must stay. */
+  async function planted(extractor: MemoryContext) {
+    return {
+      hiking: await createMemory(extractor, { content: "User loves hiking in the mountains" }),
+      lisbon: await createMemory(extractor, { content: "User lives in Lisbon" }),
+      paraphrase: await createMemory(extractor, { content: "The user loves hiking in the mountains." }),
+      porto: await createMemory(extractor, { content: "User lives in Porto" }),
+      trip: await createMemory(extractor, { content: "User plans a trip to Rome on 2026-01-05" }),
+      tea: await createMemory(extractor, { content: "User likes green tea" }),
+    };
+  }
+
+  it("merges a duplicate, supersedes a changed value and expires a past plan, keeping everything", async () => {
+    const { ctx, extractor } = await setup();
+    const m = await planted(extractor);
+
+    const outcome = await runConsolidation(offline(ctx), job());
+    expect(outcome).toMatchObject({ status: "succeeded", applied: 3, rejected: 0 });
+
+    const paraphrase = await getMemory(ctx, m.paraphrase.id);
+    expect(paraphrase).toMatchObject({ status: "merged", mergedInto: m.hiking.id, text: m.paraphrase.text });
+    expect(await getMemory(ctx, m.hiking.id)).toMatchObject({
+      status: "active",
+      mergedFrom: [m.paraphrase.id],
+      support: 2,
+    });
+    const lisbon = await getMemory(ctx, m.lisbon.id);
+    expect(lisbon.status).toBe("active");
+    expect(lisbon.validTo?.toISOString()).toBe(m.porto.createdAt.toISOString());
+    expect((await getMemory(ctx, m.porto.id)).validTo).toBeNull();
+    expect((await getMemory(ctx, m.trip.id)).validTo?.toISOString()).toBe("2026-01-06T00:00:00.000Z");
+    expect(stateOf(await getMemory(ctx, m.tea.id))).toEqual(stateOf(m.tea));
+
+    // Search leaves out what was merged and what no longer holds; asOf still finds the old value.
+    const texts = async (query: string, asOf?: string) =>
+      (await search(ctx, { query, ...(asOf ? { asOf } : {}) })).map((r) => r.memory.id);
+    expect(await texts("hiking mountains")).toEqual([m.hiking.id]);
+    expect(await texts("lives")).toEqual([m.porto.id]);
+    expect(await texts("trip Rome")).toEqual([]);
+    expect(await texts("lives Lisbon", m.lisbon.createdAt.toISOString())).toContain(m.lisbon.id);
+  });
+
+  it("shows the planted counts in memory health before a run and none after", async () => {
+    const { ctx, extractor } = await setup();
+    await planted(extractor);
+    expect(await memoryHealth(ctx)).toMatchObject({ memories: 6, duplicates: 1, conflicts: 1, expired: 1 });
+
+    await runConsolidation(offline(ctx), job());
+    const after = await memoryHealth(ctx);
+    expect(after).toMatchObject({ memories: 5, duplicates: 0, conflicts: 0, expired: 0, pendingProposals: 0 });
+    expect(after.lastConsolidation).toMatchObject({ status: "succeeded", modelCalls: 3 });
+  });
+
+  it("only proposes a change to a memory a person edited last", async () => {
+    const { ctx, extractor } = await setup();
+    const blue = await createMemory(ctx, { content: "User's favourite colour is blue" });
+    const green = await createMemory(extractor, { content: "User's favourite colour is green" });
+
+    const outcome = await runConsolidation(offline(ctx), job());
+    expect(outcome).toMatchObject({ status: "succeeded", applied: 0, rejected: 1 });
+    expect(stateOf(await getMemory(ctx, blue.id))).toEqual(stateOf(blue));
+    const { proposals } = await listProposals(ctx, { status: "pending" });
+    expect(proposals).toMatchObject([{ op: "update", memoryId: blue.id, validTo: green.createdAt }]);
+
+    await approveProposal(ctx, proposals[0]!.id);
+    const closed = await getMemory(ctx, blue.id);
+    expect(closed).toMatchObject({ text: blue.text, validTo: green.createdAt });
+    expect(await memoryHealth(ctx)).toMatchObject({ conflicts: 0, pendingProposals: 0 });
+  });
+
+  it("reverts a run: every memory back to what it was, and only once", async () => {
+    const { ctx, extractor } = await setup();
+    const m = await planted(extractor);
+    const before = Object.values(m).map(stateOf);
+
+    const outcome = await runConsolidation(offline(ctx), job());
+    if (outcome.status !== "succeeded") throw new Error(JSON.stringify(outcome));
+    const reverted = await revertConsolidationRun(ctx, outcome.runId);
+    expect(reverted.skipped).toEqual([]);
+    expect(reverted.reverted).toHaveLength(4);
+
+    const after = await Promise.all(Object.values(m).map((memory) => getMemory(ctx, memory.id)));
+    expect(after.map(stateOf)).toEqual(before);
+    await expect(revertConsolidationRun(ctx, outcome.runId)).rejects.toMatchObject({ code: "conflict" });
+  });
+
+  it("exports a merged memory and imports the memory it went into, not the merged one again", async () => {
+    const { database, ctx, extractor } = await setup();
+    const kept = await createMemory(extractor, { content: "User drinks oat milk" });
+    await createMemory(extractor, { content: "User drinks oat milk." });
+    await runConsolidation(offline(ctx), job());
+    let file = "";
+    for await (const chunk of exportNamespace(ctx)) file += chunk;
+
+    const target = contextFor(database, await createUser(database));
+    const imported = await importNamespace(target, { file, apply: true });
+    expect(imported).toMatchObject({ ok: true, created: 1, summary: { counts: { create: 1, unchanged: 1 } } });
+    const { memories } = await listMemories(target, { status: "all" });
+    expect(memories.map((memory) => [memory.text, memory.status])).toEqual([[kept.text, "active"]]);
+  });
+
+  it("never runs two runs of one user at once: a run asked for meanwhile is skipped, saying why", async () => {
+    const { ctx, extractor } = await setup();
+    await planted(extractor);
+    const first = await queueConsolidationRun(ctx, "manual");
+    const second = await queueConsolidationRun(ctx, "manual");
+    // The first run's model call is where it waits: the second run starts then.
+    let during: unknown;
+    const model = new OfflineLanguageModel();
+    const waiting = {
+      ...model,
+      specificationVersion: model.specificationVersion,
+      provider: model.provider,
+      modelId: model.modelId,
+      supportedUrls: model.supportedUrls,
+      doStream: model.doStream.bind(model),
+      doGenerate: async (options: Parameters<typeof model.doGenerate>[0]) => {
+        during ??= await runConsolidation(offline(ctx), { ...job(), runId: second.id });
+        return model.doGenerate(options);
+      },
+    };
+    const outcome = await runConsolidation({ ctx, model: waiting, modelId: "offline" }, { ...job(), runId: first.id });
+    expect(outcome).toMatchObject({ status: "succeeded", runId: first.id, applied: 3 });
+    expect(during).toEqual({ status: "skipped", reason: `consolidation run ${first.id} is in progress` });
+    expect(await getConsolidationRun(ctx, second.id)).toMatchObject({
+      status: "skipped",
+      error: `consolidation run ${first.id} is in progress`,
+    });
+  });
+
+  it("rejects each bad op with its reason and applies the others", async () => {
+    const { ctx, extractor } = await setup();
+    const a = await createMemory(extractor, { content: "User drinks oat milk" });
+    const b = await createMemory(extractor, { content: "User drinks oat milk." });
+    const other = await createMemory(extractor, {
+      kind: "preference",
+      content: { preference: "User drinks oat milk" },
+    });
+    const model = rawManager(
+      JSON.stringify({
+        ops: [
+          { op: "merge", ids: [a.id, "00000000-0000-4000-8000-000000000000"], into: a.id },
+          { op: "merge", ids: [], into: a.id },
+          { op: "explode", ids: [a.id] },
+          { op: "merge", ids: [a.id, other.id], into: a.id },
+          { op: "merge", ids: [a.id, b.id], into: a.id, validTo: null, reason: "same" },
+        ],
+      }),
+    );
+    const outcome = await runConsolidation({ ctx, model, modelId: "mock" }, job());
+    expect(outcome).toMatchObject({ status: "succeeded", applied: 1, rejected: 4 });
+    if (outcome.status !== "succeeded") return;
+    const run = await getConsolidationRun(ctx, outcome.runId);
+    expect(run.opsRejected.map((entry) => (entry as { reason: string }).reason)).toEqual([
+      "cites memory 00000000-0000-4000-8000-000000000000, which was not shown in this group",
+      "the op cites no memory ids",
+      expect.stringMatching(/^invalid op \(op: /),
+      `cites memory ${other.id}, which was not shown in this group`,
+    ]);
+    expect(await getMemory(ctx, b.id)).toMatchObject({ status: "merged", mergedInto: a.id });
+    expect((await getMemory(ctx, other.id)).status).toBe("active");
+  });
+});

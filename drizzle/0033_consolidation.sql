@@ -1,16 +1,17 @@
 -- Consolidation (docs/memory-model.md, "Consolidation"): a memory folded into another is kept, with status `merged`
 -- and the memory it went into; the memory it went into lists what it absorbed (whose rows keep their source quotes). Versions
 -- carry both, so history, `asOf` and reverting a run read them like any other column.
+-- Unqualified columns: Citus runs these checks on each shard, whose table has another name (docs/configuration.md).
 ALTER TABLE "memories" DROP CONSTRAINT "memories_status_check";--> statement-breakpoint
-ALTER TABLE "memories" ADD CONSTRAINT "memories_status_check" CHECK ("memories"."status" in ('active', 'deleted', 'merged'));--> statement-breakpoint
+ALTER TABLE "memories" ADD CONSTRAINT "memories_status_check" CHECK (status in ('active', 'deleted', 'merged'));--> statement-breakpoint
 ALTER TABLE "memory_versions" DROP CONSTRAINT "memory_versions_status_check";--> statement-breakpoint
-ALTER TABLE "memory_versions" ADD CONSTRAINT "memory_versions_status_check" CHECK ("memory_versions"."status" in ('active', 'deleted', 'merged'));--> statement-breakpoint
+ALTER TABLE "memory_versions" ADD CONSTRAINT "memory_versions_status_check" CHECK (status in ('active', 'deleted', 'merged'));--> statement-breakpoint
 ALTER TABLE "memories" ADD COLUMN IF NOT EXISTS "merged_into" uuid;--> statement-breakpoint
 ALTER TABLE "memories" ADD COLUMN IF NOT EXISTS "merged_from" uuid[] DEFAULT '{}'::uuid[] NOT NULL;--> statement-breakpoint
 ALTER TABLE "memory_versions" ADD COLUMN IF NOT EXISTS "merged_into" uuid;--> statement-breakpoint
 ALTER TABLE "memory_versions" ADD COLUMN IF NOT EXISTS "merged_from" uuid[] DEFAULT '{}'::uuid[] NOT NULL;--> statement-breakpoint
 ALTER TABLE "memory_proposals" DROP CONSTRAINT "memory_proposals_op_check";--> statement-breakpoint
-ALTER TABLE "memory_proposals" ADD CONSTRAINT "memory_proposals_op_check" CHECK ("memory_proposals"."op" in ('insert', 'update', 'delete', 'instructions', 'merge'));--> statement-breakpoint
+ALTER TABLE "memory_proposals" ADD CONSTRAINT "memory_proposals_op_check" CHECK (op in ('insert', 'update', 'delete', 'instructions', 'merge'));--> statement-breakpoint
 CREATE TABLE "consolidation_runs" (
 	"user_id" uuid NOT NULL,
 	"id" uuid DEFAULT gen_random_uuid() NOT NULL,

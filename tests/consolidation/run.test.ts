@@ -14,7 +14,7 @@ import { approveProposal, listProposals } from "@/lib/memory/review";
 import { searchMemories as search } from "@/lib/memory/search";
 import { createMemory, getMemory, listMemories, type Memory } from "@/lib/memory/store";
 import { rawManager } from "../extraction/support";
-import { contextFor, createUser, steppingClock } from "../memory/support";
+import { contextFor, createUser, steppingClock, topicEmbeddingModel, withEmbedding } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 
 let jobs = 0;
@@ -30,7 +30,7 @@ const stateOf = (memory: Memory) => ({
   mergedFrom: memory.mergedFrom,
 });
 
-describeEachDatabase("consolidation runs", (use) => {
+describeEachDatabase("consolidation runs", (use, backend) => {
   async function setup() {
     const database = use();
     const userId = await createUser(database);
@@ -170,6 +170,34 @@ describeEachDatabase("consolidation runs", (use) => {
       error: `consolidation run ${first.id} is in progress`,
     });
   });
+
+  if (backend === "pglite") {
+    it("shows the model memories close in meaning that share no wording, and applies its merge", async () => {
+      const { ctx, extractor } = await setup();
+      const embeddingModel = topicEmbeddingModel();
+      const embedded = withEmbedding(extractor, embeddingModel);
+      const cat = await createMemory(embedded, { content: "User has a cat called Tom" });
+      const feline = await createMemory(embedded, { content: "Tom is the feline who lives with the user" });
+      const car = await createMemory(embedded, { content: "User drives an old vehicle" });
+      expect((await memoryHealth(ctx)).duplicates).toBe(0);
+      const merge = { op: "merge", ids: [cat.id, feline.id], into: cat.id, validTo: null, reason: "one cat" };
+
+      const lexicalOnly = await runConsolidation({ ctx, model: rawManager("{}"), modelId: "mock" }, job());
+      expect(lexicalOnly).toMatchObject({ status: "succeeded", groups: 0 });
+
+      const manager = rawManager(JSON.stringify({ ops: [merge] }));
+      const outcome = await runConsolidation(
+        { ctx: { ...ctx, embeddingModel }, model: manager, modelId: "mock" },
+        job(),
+      );
+      expect(outcome).toMatchObject({ status: "succeeded", groups: 1, applied: 1 });
+      const shown = JSON.stringify(manager.doGenerateCalls[0]?.prompt);
+      expect(shown).toContain(cat.id);
+      expect(shown).toContain('\\"relation\\": \\"close\\"');
+      expect(shown).not.toContain(car.id);
+      expect(await getMemory(ctx, feline.id)).toMatchObject({ status: "merged", mergedInto: cat.id });
+    });
+  }
 
   it("rejects each bad op with its reason and applies the others", async () => {
     const { ctx, extractor } = await setup();

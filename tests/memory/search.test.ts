@@ -1,4 +1,3 @@
-import { MockEmbeddingModelV4 } from "ai/test";
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { ValidationError } from "@/lib/errors";
@@ -6,21 +5,7 @@ import type { MemoryContext } from "@/lib/memory/core";
 import { embedMissing, searchMemories } from "@/lib/memory/search";
 import { createMemories, createMemory, deleteMemory, purgeMemory, updateMemory } from "@/lib/memory/store";
 import { describeEachDatabase } from "../support/databases";
-import { contextFor, createUser, withEmbedding } from "./support";
-
-/** A toy embedding: one dimension per topic, so "kitten" lands next to "cat" without sharing a word. */
-const TOPICS = [/cat|kitten|feline/i, /car|vehicle|drive/i, /coffee|espresso/i];
-function toyEmbeddingModel() {
-  return new MockEmbeddingModelV4({
-    provider: "toy",
-    modelId: "topics",
-    maxEmbeddingsPerCall: 16,
-    doEmbed: async ({ values }) => ({
-      embeddings: values.map((value) => [...TOPICS.map((topic) => (topic.test(value) ? 1 : 0)), 0.01]),
-      warnings: [],
-    }),
-  });
-}
+import { contextFor, createUser, topicEmbeddingModel, withEmbedding } from "./support";
 
 const texts = (results: { memory: { text: string } }[]) => results.map((result) => result.memory.text);
 
@@ -147,7 +132,7 @@ describeEachDatabase("memory search", (use, backend) => {
 
   if (backend === "pglite") {
     it("uses vectors when an embedding model is given: a synonym with no shared word is found", async () => {
-      const model = toyEmbeddingModel();
+      const model = topicEmbeddingModel();
       const local = withEmbedding(contextFor(use(), await createUser(use())), model);
       const cat = await createMemory(local, { content: "Tom is our feline friend" });
       await createMemory(local, { content: "The vehicle is blue" });
@@ -172,13 +157,13 @@ describeEachDatabase("memory search", (use, backend) => {
     });
 
     it("batches embeddings and backfills memories written without a model", async () => {
-      const bulkModel = toyEmbeddingModel();
+      const bulkModel = topicEmbeddingModel();
       const bulk = withEmbedding(contextFor(use(), await createUser(use())), bulkModel);
       await createMemories(bulk, [{ content: "a kitten" }, { content: "a vehicle" }, { content: "espresso" }]);
       expect(bulkModel.doEmbedCalls).toHaveLength(1);
       expect(bulkModel.doEmbedCalls[0]?.values).toHaveLength(3);
 
-      const model = toyEmbeddingModel();
+      const model = topicEmbeddingModel();
       const local = contextFor(use(), await createUser(use()));
       for (const content of ["a cat", "a car", "an espresso"]) await createMemory(local, { content });
       expect(await embedMissing({ ...local, embeddingModel: model })).toBe(3);
@@ -189,7 +174,7 @@ describeEachDatabase("memory search", (use, backend) => {
   } else {
     it("falls back to lexical search when the database has no pgvector, without calling the model", async () => {
       expect(use().vector).toBe(false);
-      const model = toyEmbeddingModel();
+      const model = topicEmbeddingModel();
       const local = contextFor(use(), await createUser(use()), { embeddingModel: model });
       await createMemory(local, { content: "Tom is our feline friend" });
       expect(texts(await searchMemories(local, { query: "feline" }))).toEqual(["Tom is our feline friend"]);

@@ -1,4 +1,5 @@
 import type { EmbeddingModelV4 } from "@ai-sdk/provider";
+import { MockEmbeddingModelV4 } from "ai/test";
 import { sql } from "drizzle-orm";
 import { expect } from "vitest";
 import type { Database } from "@/lib/db/client";
@@ -92,6 +93,20 @@ export async function tableFingerprints(database: Database): Promise<Map<string,
 /** Work bound to `userId` (chat store, console reads, API keys): what a surface hands those functions. */
 export function bindingFor(database: Database, userId: string): UserBinding {
   return { database, principal: { userId } };
+}
+
+/** A toy embedding: one dimension per topic, so "kitten" lands next to "cat" without sharing a word. */
+const TOPICS = [/cat|kitten|feline/i, /car|vehicle|drive/i, /coffee|espresso/i];
+export function topicEmbeddingModel() {
+  return new MockEmbeddingModelV4({
+    provider: "toy",
+    modelId: "topics",
+    maxEmbeddingsPerCall: 16,
+    doEmbed: async ({ values }) => ({
+      embeddings: values.map((value) => [...TOPICS.map((topic) => (topic.test(value) ? 1 : 0)), 0.01]),
+      warnings: [],
+    }),
+  });
 }
 
 /**

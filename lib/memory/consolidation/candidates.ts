@@ -3,11 +3,19 @@
 // cannot disagree. Each statement names one user on every table it reads, so Citus runs it on that user's shard.
 
 import { type SQL, sql } from "drizzle-orm";
-import { asUser, type UnitOfWork, type UserBinding } from "@/lib/db/unit-of-work";
-import { textArray } from "@/lib/memory/core";
+import { asUser, type UnitOfWork } from "@/lib/db/unit-of-work";
+import { type MemoryContext, textArray } from "@/lib/memory/core";
+import { embeddingModelKey } from "@/lib/memory/search";
 
 /** Trigram similarity from which two memories of one namespace and kind count as saying the same. */
 export const DUPLICATE_SIMILARITY = 0.7;
+/**
+ * Cosine similarity of two memories' vectors from which they are shown to the model together ("close"): with the
+ * bundled encoder, restatements in other words score 0.76–0.92 and unrelated facts of one user 0.4–0.5.
+ */
+export const CLOSE_SIMILARITY = 0.75;
+/** Nearest neighbours per memory the vector leg pairs it with at most. */
+const CLOSE_NEIGHBOURS = 4;
 /** Memories shown to the model in one group at most; a larger cluster is cut into groups of this size. */
 export const GROUP_SIZE = 8;
 
@@ -19,7 +27,11 @@ const TIME_BOUND =
   "\\m(plan|plans|planned|planning|going|will|trip|travel|travelling|traveling|visit|visiting|meeting|appointment|flight|flying|deadline|due|until|booked|scheduled|event|conference|interview|holiday|vacation)\\M";
 const ISO_DATE = "(\\d{4}-\\d{2}-\\d{2})";
 
-export type Relation = "duplicate" | "slot";
+/**
+ * "duplicate": the same words or near-identical text; "slot": one subject, another value; "close": near in meaning by
+ * the vector index, for the model to judge (the memory health card does not count these).
+ */
+export type Relation = "duplicate" | "slot" | "close";
 
 export interface CandidatePair {
   a: string;
@@ -72,13 +84,30 @@ function wordCountOf(alias: string): string {
 
 /**
  * Pairs of the user's live memories of one namespace and kind that say the same (same content hash, or trigram
- * similarity ≥ DUPLICATE_SIMILARITY between memories ending in the same two words) or fill the same subject slot with
- * another value (same first three words, a value after them). Each is an equality join, so a user's memories are
- * paired within those blocks, never all with all. A pair a succeeded run already judged and kept apart at these
- * versions is not a candidate.
+ * similarity ≥ DUPLICATE_SIMILARITY between memories ending in the same two words), fill the same subject slot with
+ * another value (same first three words, a value after them), or, when `vectors` names the embedding model, lie
+ * within CLOSE_SIMILARITY of each other. Each lexical leg is an equality join, so a user's memories are paired within
+ * those blocks, never all with all; the vector leg keeps each memory's CLOSE_NEIGHBOURS nearest. A pair a succeeded
+ * run already judged and kept apart at these versions is not a candidate.
  */
-function pairsStatement(userId: string, now: Date): SQL {
+function pairsStatement(userId: string, now: Date, vectors: string | null): SQL {
   const today = now.toISOString();
+  const close = vectors
+    ? sql`
+      union
+      select a.id, a.version, n.id, n.version, 'close' from live a
+      join memory_embeddings ea on ea.user_id = ${userId} and ea.memory_id = a.id and ea.model = ${vectors}
+        and ea.content_hash = a.content_hash
+      cross join lateral (
+        select b.id, b.version from live b
+        join memory_embeddings eb on eb.user_id = ${userId} and eb.memory_id = b.id and eb.model = ${vectors}
+          and eb.content_hash = b.content_hash
+        where b.namespace = a.namespace and b.kind = a.kind and b.id > a.id
+          and vector_dims(eb.embedding) = vector_dims(ea.embedding)
+          and eb.embedding <=> ea.embedding <= ${1 - CLOSE_SIMILARITY}
+        order by eb.embedding <=> ea.embedding
+        limit ${CLOSE_NEIGHBOURS}) n`
+    : sql``;
   return sql`
     with live as (
       select m.id, m.version, m.namespace, m.kind, m.text, m.content_hash,
@@ -87,20 +116,21 @@ function pairsStatement(userId: string, now: Date): SQL {
       where m.user_id = ${userId} and ${live("m", today)}
     ),
     paired as (
-      select a.id as a, a.version as av, b.id as b, b.version as bv, true as same from live a
+      select a.id as a, a.version as av, b.id as b, b.version as bv, 'duplicate' as relation from live a
       join live b on b.namespace = a.namespace and b.kind = a.kind and b.content_hash = a.content_hash and a.id < b.id
       union
-      select a.id, a.version, b.id, b.version, true from live a
+      select a.id, a.version, b.id, b.version, 'duplicate' from live a
       join live b on b.namespace = a.namespace and b.kind = a.kind and b.tail = a.tail and a.id < b.id
       where similarity(a.text, b.text) >= ${DUPLICATE_SIMILARITY}
       union
       select a.id, a.version, b.id, b.version,
-        a.content_hash = b.content_hash or similarity(a.text, b.text) >= ${DUPLICATE_SIMILARITY}
+        case when a.content_hash = b.content_hash or similarity(a.text, b.text) >= ${DUPLICATE_SIMILARITY}
+          then 'duplicate' else 'slot' end
       from live a
       join live b on b.namespace = a.namespace and b.kind = a.kind and b.subject = a.subject and a.id < b.id
-      where a.words > 3 and b.words > 3
+      where a.words > 3 and b.words > 3${close}
     )
-    select distinct on (p.a, p.b) p.a, p.b, case when p.same then 'duplicate' else 'slot' end as relation
+    select distinct on (p.a, p.b) p.a, p.b, p.relation
     from paired p
     where not exists (
       select 1 from consolidation_runs r
@@ -108,7 +138,7 @@ function pairsStatement(userId: string, now: Date): SQL {
         and r.groups @> jsonb_build_array(jsonb_build_object('kept', jsonb_build_array(
               jsonb_build_object('id', p.a, 'version', p.av),
               jsonb_build_object('id', p.b, 'version', p.bv)))))
-    order by p.a, p.b, p.same desc`;
+    order by p.a, p.b, case p.relation when 'duplicate' then 0 when 'slot' then 1 else 2 end`;
 }
 
 /** The user's live time-bound memories whose text names a date before today (and no validTo says it ended). */
@@ -133,11 +163,15 @@ export interface Candidates {
   dated: Array<{ id: string; date: string }>;
 }
 
-/** Every candidate of the user now: the pairs and the dated facts, as the statements above find them. */
-export async function findCandidates(binding: UserBinding, now: Date): Promise<Candidates> {
-  const userId = binding.principal.userId;
-  return asUser(binding, async (unit) => ({
-    pairs: await unit.rows<CandidatePair>(pairsStatement(userId, now)),
+/**
+ * Every candidate of the user now: the pairs and the dated facts, as the statements above find them. `close` adds the
+ * vector leg where the database and the context have vectors (a run does; the health card counts without it).
+ */
+export async function findCandidates(ctx: MemoryContext, now: Date, close = false): Promise<Candidates> {
+  const userId = ctx.principal.userId;
+  const vectors = close && ctx.database.vector && ctx.embeddingModel ? embeddingModelKey(ctx.embeddingModel) : null;
+  return asUser(ctx, async (unit) => ({
+    pairs: await unit.rows<CandidatePair>(pairsStatement(userId, now, vectors)),
     dated: await unit.rows<{ id: string; date: string }>(datedStatement(userId, now)),
   }));
 }
@@ -146,12 +180,12 @@ export async function findCandidates(binding: UserBinding, now: Date): Promise<C
  * The candidates as groups for the model, one connected cluster of pairs (and dated facts) each, with what it needs to
  * decide: ids, versions, dates, source quotes and who last changed each memory.
  */
-export async function candidateGroups(binding: UserBinding, now: Date, limit: number): Promise<CandidateGroup[]> {
-  const found = await findCandidates(binding, now);
+export async function candidateGroups(ctx: MemoryContext, now: Date, limit: number): Promise<CandidateGroup[]> {
+  const found = await findCandidates(ctx, now, true);
   const clusters = cluster(found);
   const ids = [...new Set(clusters.flat())];
   if (ids.length === 0) return [];
-  const rows = await asUser(binding, (unit) => readMembers(unit, ids));
+  const rows = await asUser(ctx, (unit) => readMembers(unit, ids));
   const byId = new Map(rows.map((row) => [row.id, row]));
   const groups: CandidateGroup[] = [];
   for (const members of clusters) {

@@ -5,8 +5,8 @@ import type { CandidateGroup } from "./candidates";
 export const CONSOLIDATION_INSTRUCTIONS = `You tidy a long-term memory about one user, one group of related memories
 at a time, like a person tidying their notes: nothing you do erases anything, and the user can undo it. You are shown
 the group's memories (ids, versions, kind, text, when each was written, when it held in the world, the user's words it
-came from, and who last changed it), which pairs look alike ("duplicate") or fill the same subject with different
-values ("slot"), and today's date. Answer with operations (fields that do not apply are null), each citing the ids it
+came from, and who last changed it), which pairs look alike ("duplicate"), fill the same subject with different
+values ("slot") or are only close in meaning ("close": judge them yourself), and today's date. Answer with operations (fields that do not apply are null), each citing the ids it
 rests on, all of them from this group:
 - merge: memories that say the same thing. "ids": all of them; "into": the one that stands (the others are folded
   into it and keep their history).

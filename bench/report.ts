@@ -30,7 +30,8 @@ export interface BenchResults {
   ingest: IngestFigure[];
   chat?: ChatFigure[];
   extraction?: ExtractionFigure;
-  hygiene?: HygieneFigure;
+  /** One figure per half and manager; a single figure in results recorded before the halves. */
+  hygiene?: HygieneFigure[] | Omit<HygieneFigure, "half" | "manager">;
   list: ListFigure[];
   recall?: RecallFigure[];
   recallDatasets?: Array<{
@@ -462,19 +463,27 @@ export function writeResults(results: BenchResults, directory = path.join(proces
   return target;
 }
 
-/** The hygiene suite: the planted mess before and after one consolidation run, and what the run cost. */
-function renderHygiene(figure: HygieneFigure): string {
+/** The hygiene suite: the planted mess before and after one consolidation run, and what the run cost, per variant. */
+function renderHygiene(recorded: NonNullable<BenchResults["hygiene"]>): string {
+  const figures = Array.isArray(recorded)
+    ? recorded
+    : [{ ...recorded, half: "tune" as const, manager: "scripted" as const }];
+  return figures.map(renderHygieneFigure).join("");
+}
+
+function renderHygieneFigure(figure: HygieneFigure): string {
   const { planted, before, after, run } = figure;
   const row = (label: string, pick: (side: HygieneFigure["before"]) => string) => [label, pick(before), pick(after)];
+  const manager = figure.manager === "scripted" ? "a scripted manager re-adding facts" : "the offline model";
   return [
-    `\nMemory hygiene (${figure.people} people; planted ${planted.paraphrases} paraphrases, ${planted.changedValues} changed values, ${planted.pastPlans} past plans; one consolidation run each, offline model)\n`,
+    `\nMemory hygiene, ${figure.half} half, extracted by ${manager} (${figure.people} people; planted ${planted.paraphrases} paraphrases, ${planted.changedValues} changed values, ${planted.pastPlans} past plans; one consolidation run each, offline model)\n`,
     table(
       ["", "before", "after"],
       [
         row("active memories", (side) => String(side.memories)),
-        row("duplicate pairs", (side) => String(side.duplicatePairs)),
-        row("duplicate rate % (pairs found / memories)", (side) => side.duplicateRate.toFixed(2)),
-        row("planted paraphrases left", (side) => String(side.plantedDuplicates)),
+        row("duplicate pairs the finder sees", (side) => String(side.duplicatePairs)),
+        row("duplicate rate % (planted restatements standing / memories)", (side) => side.duplicateRate.toFixed(2)),
+        row("people with a planted paraphrase left", (side) => String(side.plantedDuplicates)),
         row("unresolved planted conflicts", (side) => String(side.unresolvedConflicts)),
         row("expired plans in recall (top 10)", (side) => String(side.expiredInRecall)),
         row("recall@10", (side) => side.recallAt10.toFixed(3)),

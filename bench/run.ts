@@ -179,7 +179,15 @@ async function main() {
       );
     });
     await run("hygiene", async () => {
-      results.hygiene = await measureHygiene(pglite.contextOf, options.hygienePeople);
+      // The default configuration: PGlite with the bundled encoder's vectors, which the finder's "close" pairs use.
+      const store = ledgerStore("Memory Ledger (PGlite, hygiene)", await openPglite(), {
+        embedding: meteredModel(embeddingModel),
+      });
+      try {
+        results.hygiene = await measureHygiene(store.contextOf, options.hygienePeople);
+      } finally {
+        await store.close();
+      }
     });
     await run("ingest", async () => {
       for (const store of stores.filter((candidate) => candidate.ingest !== false)) {

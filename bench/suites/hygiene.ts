@@ -5,20 +5,26 @@ import { getConsolidationRun, memoryHealth, runConsolidation } from "@/lib/memor
 import type { MemoryContext } from "@/lib/memory/core";
 import { runExtraction } from "@/lib/memory/extraction";
 import { searchMemories } from "@/lib/memory/search";
-import { listMemories } from "@/lib/memory/store";
+import { listMemories, type Memory } from "@/lib/memory/store";
 
 /**
  * The hygiene suite (docs/memory-model.md, "Consolidation"): months of a person's conversations with planted
  * paraphrases, changed values and dated plans go through the real extraction path (runExtraction, its validator and
- * the gate) with a scripted manager that re-adds facts in other words and adds a new value beside the old one, the way
- * hosted models do; then one consolidation run on the offline model. Measured before and after that run.
+ * the gate), then one consolidation run on the offline model, in the default configuration (the bundled encoder's
+ * vectors). Measured before and after that run. Two managers write the memories: a scripted one that re-adds facts in
+ * other words and adds a new value beside the old one, the way hosted models do, and the offline model itself. The
+ * people come in two halves worded differently: the finder's thresholds were set on "tune"; "report" is the figure.
  */
+export type HygieneHalf = "tune" | "report";
+export type HygieneManager = "scripted" | "offline";
+
 export interface HygieneSide {
   memories: number;
+  /** Pairs the candidate finder calls duplicates (what the health card counts). */
   duplicatePairs: number;
-  /** Duplicate pairs per active memory, in percent. */
+  /** Planted restatements still standing beside the fact they restate, per active memory, in percent. */
   duplicateRate: number;
-  /** Planted paraphrases still standing beside the fact they restate (found by the finder or not). */
+  /** People whose planted paraphrase still stands beside the fact it restates. */
   plantedDuplicates: number;
   /** Planted old values still standing beside their new one. */
   unresolvedConflicts: number;
@@ -29,6 +35,8 @@ export interface HygieneSide {
 }
 
 export interface HygieneFigure {
+  half: HygieneHalf;
+  manager: HygieneManager;
   people: number;
   planted: { paraphrases: number; changedValues: number; pastPlans: number };
   before: HygieneSide;
@@ -55,14 +63,40 @@ interface Planted {
 }
 
 /** A person's three months, planted facts included, and the questions asked of their memory. */
-function personOf(index: number, start: Date, now: Date) {
+function personOf(index: number, half: HygieneHalf, start: Date, now: Date) {
   const city = (offset: number) => CITIES[(index + offset) % CITIES.length]!;
   const job = (offset: number) => JOBS[(index + offset) % JOBS.length]!;
   const hobby = HOBBIES[index % HOBBIES.length]!;
   const past = new Date(start.getTime() + 10 * DAY).toISOString().slice(0, 10);
   const future = new Date(now.getTime() + 30 * DAY).toISOString().slice(0, 10);
   const destination = city(5);
-  const months: Planted[] = [
+  const months = (half === "tune" ? tuneMonths : reportMonths)({ hobby, city, job, destination, past, future });
+  return {
+    months,
+    hobby,
+    old: [city(0), job(0)],
+    destination,
+    questions: [
+      { query: "where do I live", expect: city(1) },
+      { query: "what is my job, I work as", expect: job(1) },
+      { query: hobby, expect: hobby },
+      { query: `conference in ${city(2)}`, expect: city(2) },
+    ],
+  };
+}
+
+interface Facts {
+  hobby: string;
+  city: (offset: number) => string;
+  job: (offset: number) => string;
+  destination: string;
+  past: string;
+  future: string;
+}
+
+/** The wording the finder's thresholds were set on. */
+function tuneMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
+  return [
     {
       message: `I love ${hobby}. I live in ${city(0)}. I work as a ${job(0)}. I'm flying to ${destination} on ${past}.`,
       inserts: [
@@ -90,18 +124,41 @@ function personOf(index: number, start: Date, now: Date) {
       ],
     },
   ];
-  return {
-    months,
-    hobby,
-    old: [`User lives in ${city(0)}`, `User works as a ${job(0)}`],
-    pastPlan: `flying to ${destination}`,
-    questions: [
-      { query: "where do I live", expect: city(1) },
-      { query: "what is my job, I work as", expect: job(1) },
-      { query: hobby, expect: hobby },
-      { query: `conference in ${city(2)}`, expect: city(2) },
-    ],
-  };
+}
+
+/** Other words for the same plants, never looked at while the thresholds were set: the figure reported. */
+function reportMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
+  return [
+    {
+      message: `I enjoy ${hobby}. My home is in ${city(0)}. My job is ${job(0)}. I have a flight to ${destination} on ${past}.`,
+      inserts: [
+        { text: `The user enjoys ${hobby}.`, quote: `I enjoy ${hobby}` },
+        { text: `The user's home is in ${city(0)}.`, quote: `My home is in ${city(0)}` },
+        { text: `The user's job is ${job(0)}.`, quote: `My job is ${job(0)}` },
+        {
+          text: `The user has a flight to ${destination} on ${past}.`,
+          quote: `I have a flight to ${destination} on ${past}`,
+        },
+      ],
+    },
+    {
+      message: `${hobby} is still what I enjoy most. I moved to ${city(1)}. I now work as a ${job(1)}.`,
+      inserts: [
+        { text: `User enjoys ${hobby} most of all`, quote: `${hobby} is still what I enjoy most` },
+        { text: `User moved to ${city(1)}`, quote: `I moved to ${city(1)}` },
+        { text: `User now works as a ${job(1)}`, quote: `I now work as a ${job(1)}` },
+      ],
+    },
+    {
+      message: `On ${future} I will attend a conference in ${city(2)}.`,
+      inserts: [
+        {
+          text: `User will attend a conference in ${city(2)} on ${future}`,
+          quote: `On ${future} I will attend a conference in ${city(2)}`,
+        },
+      ],
+    },
+  ];
 }
 
 /** A manager that answers each run with the planted inserts of its month, quoting the person's words. */
@@ -133,7 +190,7 @@ function scriptedManager(planted: Planted, messageId: string): LanguageModelV4 {
   };
 }
 
-async function measure(ctx: MemoryContext, people: Array<ReturnType<typeof personOf>>, contexts: MemoryContext[]) {
+async function measure(people: Array<ReturnType<typeof personOf>>, contexts: MemoryContext[]) {
   const side: HygieneSide = {
     memories: 0,
     duplicatePairs: 0,
@@ -145,41 +202,68 @@ async function measure(ctx: MemoryContext, people: Array<ReturnType<typeof perso
   };
   let asked = 0;
   let found = 0;
+  let standing = 0;
+  const now = Date.now();
+  const holds = (memory: Memory) => memory.validTo === null || memory.validTo.getTime() > now;
   for (const [index, person] of people.entries()) {
     const user = contexts[index]!;
     const health = await memoryHealth(user);
     side.memories += health.memories;
     side.duplicatePairs += health.duplicates;
     const { memories } = await listMemories(user, { limit: 200 });
-    const now = ctx.clock().getTime();
-    if (memories.filter((memory) => memory.text.includes(person.hobby)).length > 1) side.plantedDuplicates += 1;
+    const restating = memories.filter((memory) => memory.text.includes(person.hobby) && holds(memory)).length;
+    if (restating > 1) side.plantedDuplicates += 1;
+    standing += Math.max(0, restating - 1);
     side.unresolvedConflicts += memories.filter(
-      (memory) => person.old.includes(memory.text) && (memory.validTo === null || memory.validTo.getTime() > now),
+      (memory) => person.old.some((value) => memory.text.includes(value)) && holds(memory),
     ).length;
-    const plan = await searchMemories(user, { query: person.pastPlan, limit: 10 });
-    side.expiredInRecall += plan.filter((result) => result.memory.text.includes(person.pastPlan)).length;
+    const plan = await searchMemories(user, { query: `flight to ${person.destination}`, limit: 10 });
+    side.expiredInRecall += plan.filter((result) => result.memory.text.includes(person.destination)).length;
     for (const question of person.questions) {
       asked += 1;
       const results = await searchMemories(user, { query: question.query, limit: 10 });
       if (results.some((result) => result.memory.text.includes(question.expect))) found += 1;
     }
   }
-  side.duplicateRate = side.memories === 0 ? 0 : (100 * side.duplicatePairs) / side.memories;
+  side.duplicateRate = side.memories === 0 ? 0 : (100 * standing) / side.memories;
   side.recallAt10 = asked === 0 ? 0 : found / asked;
   return side;
 }
 
-/** Plants `count` people's months through extraction, measures, runs consolidation once per person, measures again. */
+/** The manager a person's months are extracted with: the scripted one answers with the planted inserts. */
+function managerFor(manager: HygieneManager, planted: Planted, messageId: string): LanguageModelV4 {
+  return manager === "scripted" ? scriptedManager(planted, messageId) : new OfflineLanguageModel();
+}
+
+/**
+ * For each half and manager: plants `count` people's months through extraction, measures, runs consolidation once
+ * per person, measures again.
+ */
 export async function measureHygiene(
   contextOf: (user: string) => Promise<MemoryContext>,
   count: number,
+): Promise<HygieneFigure[]> {
+  const figures: HygieneFigure[] = [];
+  for (const half of ["tune", "report"] as const) {
+    for (const manager of ["scripted", "offline"] as const) {
+      figures.push(await measureVariant(contextOf, count, half, manager));
+    }
+  }
+  return figures;
+}
+
+async function measureVariant(
+  contextOf: (user: string) => Promise<MemoryContext>,
+  count: number,
+  half: HygieneHalf,
+  manager: HygieneManager,
 ): Promise<HygieneFigure> {
   const now = new Date();
   const start = new Date(now.getTime() - 90 * DAY);
-  const people = Array.from({ length: count }, (_, index) => personOf(index, start, now));
+  const people = Array.from({ length: count }, (_, index) => personOf(index, half, start, now));
   const contexts: MemoryContext[] = [];
   for (const [index, person] of people.entries()) {
-    const base = await contextOf(`hygiene-${index}`);
+    const base = await contextOf(`hygiene-${half}-${manager}-${index}`);
     // Each month a month later: a newer value is newer, and the first month's plan date has passed by now.
     let tick = start.getTime();
     const clock = () => {
@@ -187,7 +271,7 @@ export async function measureHygiene(
       return new Date(tick);
     };
     const ctx: MemoryContext = { ...base, clock };
-    const extractor: MemoryContext = { ...ctx, actor: { type: "extractor", id: "scripted-manager" } };
+    const extractor: MemoryContext = { ...ctx, actor: { type: "extractor", id: `${manager}-manager` } };
     for (const [month, planted] of person.months.entries()) {
       tick = start.getTime() + month * 30 * DAY;
       const threadId = `hygiene-${index}-${month}`;
@@ -203,19 +287,18 @@ export async function measureHygiene(
         0,
       );
       await runExtraction(
-        { ctx: extractor, model: scriptedManager(planted, messageId), modelId: "scripted-manager" },
+        { ctx: extractor, model: managerFor(manager, planted, messageId), modelId: `${manager}-manager` },
         { threadId, jobId: `${threadId}-job`, finalAttempt: true },
       );
     }
     contexts.push({ ...base, clock: () => new Date() });
   }
-  const today: MemoryContext = { ...contexts[0]!, clock: () => new Date() };
-  const before = await measure(today, people, contexts);
+  const before = await measure(people, contexts);
   const run = { groups: 0, applied: 0, rejected: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0 };
   for (const [index, ctx] of contexts.entries()) {
     const outcome = await runConsolidation(
       { ctx, model: new OfflineLanguageModel(), modelId: "offline" },
-      { jobId: `hygiene-consolidation-${index}`, finalAttempt: true, trigger: "manual" },
+      { jobId: `hygiene-consolidation-${half}-${manager}-${index}`, finalAttempt: true, trigger: "manual" },
     );
     if (outcome.status !== "succeeded") throw new Error(`consolidation did not succeed: ${JSON.stringify(outcome)}`);
     const record = await getConsolidationRun(ctx, outcome.runId);
@@ -226,8 +309,10 @@ export async function measureHygiene(
     run.inputTokens += record.inputTokens ?? 0;
     run.outputTokens += record.outputTokens ?? 0;
   }
-  const after = await measure(today, people, contexts);
+  const after = await measure(people, contexts);
   return {
+    half,
+    manager,
     people: count,
     planted: { paraphrases: count, changedValues: 2 * count, pastPlans: count },
     before,

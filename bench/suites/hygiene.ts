@@ -70,7 +70,10 @@ function personOf(index: number, half: HygieneHalf, start: Date, now: Date) {
   const past = new Date(start.getTime() + 10 * DAY).toISOString().slice(0, 10);
   const future = new Date(now.getTime() + 30 * DAY).toISOString().slice(0, 10);
   const destination = city(5);
-  const months = (half === "tune" ? tuneMonths : reportMonths)({ hobby, city, job, destination, past, future });
+  // The tune half alternates the two wordings the finder and the offline rules were worked on; the report half has its
+  // own, written before that work and not looked at during it.
+  const wording = half === "report" ? reportMonths : index % 2 === 0 ? firstTuneMonths : secondTuneMonths;
+  const months = wording({ hobby, city, job, destination, past, future });
   return {
     months,
     hobby,
@@ -94,8 +97,8 @@ interface Facts {
   future: string;
 }
 
-/** The wording the finder's thresholds were set on. */
-function tuneMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
+/** The first wording the finder's thresholds were set on. */
+function firstTuneMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
   return [
     {
       message: `I love ${hobby}. I live in ${city(0)}. I work as a ${job(0)}. I'm flying to ${destination} on ${past}.`,
@@ -126,8 +129,8 @@ function tuneMonths({ hobby, city, job, destination, past, future }: Facts): Pla
   ];
 }
 
-/** Other words for the same plants, never looked at while the thresholds were set: the figure reported. */
-function reportMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
+/** The second wording of the tune half (the report half of the first hygiene figures, 2026-12-04-05-39-00). */
+function secondTuneMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
   return [
     {
       message: `I enjoy ${hobby}. My home is in ${city(0)}. My job is ${job(0)}. I have a flight to ${destination} on ${past}.`,
@@ -188,6 +191,41 @@ function scriptedManager(planted: Planted, messageId: string): LanguageModelV4 {
     }),
     doStream: (options: LanguageModelV4CallOptions) => offline.doStream(options),
   };
+}
+
+/** Other words for the same plants, never looked at while the rules were worked on: the figure reported. */
+function reportMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
+  return [
+    {
+      message: `Most weekends you'll find me ${hobby}. I'm based in ${city(0)}. I'm a ${job(0)} by trade. My flight to ${destination} leaves on ${past}.`,
+      inserts: [
+        { text: `User spends most weekends ${hobby}`, quote: `Most weekends you'll find me ${hobby}` },
+        { text: `User is based in ${city(0)}`, quote: `I'm based in ${city(0)}` },
+        { text: `User is a ${job(0)} by trade`, quote: `I'm a ${job(0)} by trade` },
+        {
+          text: `User's flight to ${destination} leaves on ${past}`,
+          quote: `My flight to ${destination} leaves on ${past}`,
+        },
+      ],
+    },
+    {
+      message: `Honestly, ${hobby} is my favourite thing. I've relocated to ${city(1)}. I started a new job as a ${job(1)}.`,
+      inserts: [
+        { text: `User's favourite thing is ${hobby}`, quote: `${hobby} is my favourite thing` },
+        { text: `User relocated to ${city(1)}`, quote: `I've relocated to ${city(1)}` },
+        { text: `User started a new job as a ${job(1)}`, quote: `I started a new job as a ${job(1)}` },
+      ],
+    },
+    {
+      message: `There's a conference in ${city(2)} on ${future} that I'm attending.`,
+      inserts: [
+        {
+          text: `User is attending a conference in ${city(2)} on ${future}`,
+          quote: `There's a conference in ${city(2)} on ${future} that I'm attending`,
+        },
+      ],
+    },
+  ];
 }
 
 async function measure(people: Array<ReturnType<typeof personOf>>, contexts: MemoryContext[]) {

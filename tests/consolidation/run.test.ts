@@ -171,6 +171,35 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     });
   });
 
+  it("merges a restatement that only adds words into the fuller one; a negation supersedes instead", async () => {
+    const { ctx, extractor } = await setup();
+    const short = await createMemory(extractor, { content: "User enjoys sailing small boats" });
+    const likes = await createMemory(extractor, { content: "User likes strong coffee" });
+    const fuller = await createMemory(extractor, { content: "The user enjoys sailing small boats most of all." });
+    const negation = await createMemory(extractor, { content: "User no longer likes strong coffee" });
+
+    expect(await runConsolidation(offline(ctx), job())).toMatchObject({ status: "succeeded", applied: 2 });
+    expect(await getMemory(ctx, short.id)).toMatchObject({ status: "merged", mergedInto: fuller.id });
+    expect(await getMemory(ctx, likes.id)).toMatchObject({ status: "active", mergedInto: null });
+    expect((await getMemory(ctx, likes.id)).validTo?.toISOString()).toBe(negation.createdAt.toISOString());
+  });
+
+  it("pairs one slot however it is worded, as the offline model's slot table reads it", async () => {
+    const { ctx, extractor } = await setup();
+    const lisbon = await createMemory(extractor, { content: "The user's home is in Lisbon." });
+    const nurse = await createMemory(extractor, { content: "User's job is nurse" });
+    await createMemory(extractor, { content: "User relocated to a new flat" });
+    const porto = await createMemory(extractor, { content: "User moved to Porto" });
+    const teacher = await createMemory(extractor, { content: "User works as a teacher at a school" });
+    expect(await memoryHealth(ctx)).toMatchObject({ duplicates: 0, conflicts: 2 });
+
+    const outcome = await runConsolidation(offline(ctx), job());
+    expect(outcome).toMatchObject({ status: "succeeded", groups: 2, applied: 2 });
+    expect((await getMemory(ctx, lisbon.id)).validTo?.toISOString()).toBe(porto.createdAt.toISOString());
+    expect((await getMemory(ctx, nurse.id)).validTo?.toISOString()).toBe(teacher.createdAt.toISOString());
+    expect(await memoryHealth(ctx)).toMatchObject({ duplicates: 0, conflicts: 0 });
+  });
+
   if (backend === "pglite") {
     it("shows the model memories close in meaning that share no wording, and applies its merge", async () => {
       const { ctx, extractor } = await setup();

@@ -4,12 +4,12 @@ import { z } from "zod";
 import { planOps, proposeOps } from "@/lib/ai/offline/extraction";
 import { MAX_READ_CHARS, readablePart, readMessage, thirdPerson } from "@/lib/ai/offline/intent";
 import { OfflineLanguageModel } from "@/lib/ai/offline/model";
-import { sameSlot } from "@/lib/ai/offline/slots";
 import { createModelRegistry, languageModel } from "@/lib/ai/registry";
 import { buildInstructions } from "@/lib/chat/instructions";
 import { parseConfig } from "@/lib/config";
 import { managerAnswerSchema, parseManagerAnswer } from "@/lib/memory/extraction/ops";
 import { buildExtractionPrompt, EXTRACTION_INSTRUCTIONS } from "@/lib/memory/extraction/prompt";
+import { sameSlot } from "@/lib/text/slots";
 
 /** The offline manager's ops as the validator reads them (its answer is their wire form, see proposeOps). */
 const plannedOps = (input: Parameters<typeof planOps>[0]) => planOps(input).map((planned) => planned.op);
@@ -50,6 +50,7 @@ describe("offline statement reading", () => {
     ["I live in Porto, not Lisbon", ["User lives in Porto"]],
     ["I moved to São Paulo, Brazil in 2019", ["User lives in São Paulo, Brazil"]],
     ["I moved to a new flat", ["User moved to a new flat"]],
+    ["I'm going to a conference in Madrid on 2027-01-03.", ["User is going to a conference in Madrid on 2027-01-03"]],
   ])("first-person form %j", (message, facts) => {
     expect(factsOf(message)).toEqual(facts);
   });
@@ -59,6 +60,7 @@ describe("offline statement reading", () => {
     ["Oh, and by the way, I'm vegan.", ["User is vegan"]],
     ["Hello, I'm Priya.", ["User's name is Priya"]],
     ["Hey there! I cycle to work.", ["User cycles to work"]],
+    ["These days I work as a teacher.", ["User works as a teacher"]],
   ])("lead-ins and greetings are not part of the fact: %j", (message, facts) => {
     expect(factsOf(message)).toEqual(facts);
   });
@@ -98,6 +100,7 @@ describe("offline statement reading", () => {
     "Good morning! I'm so tired today",
     "I have a question",
     "I'm looking for a recipe",
+    "I'm going to the gym later",
     "I love it so much",
     "My question is about Python",
     "I like that idea",
@@ -156,6 +159,7 @@ describe("offline slots", () => {
     ["User moved to Toronto", "User lives in Vancouver"],
     ["User's name is Ada", "User's name is Priya"],
     ["User works as a nurse in Toronto", "User works as a doctor"],
+    ["User's job is nurse", "User now works as a teacher"],
     ["User prefers tea over coffee", "User prefers coffee over tea"],
     ["User prefers dark mode", "User prefers light mode"],
     ["User likes coffee", "User doesn't like coffee"],

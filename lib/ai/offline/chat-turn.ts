@@ -1,6 +1,6 @@
 import type { LanguageModelV4Prompt, LanguageModelV4ToolResultOutput } from "@ai-sdk/provider";
+import { sameSlot } from "@/lib/text/slots";
 import { type Fact, readMessage } from "./intent";
-import { sameSlot } from "./slots";
 import { changeStartedOn } from "./when";
 
 export interface ToolCall {

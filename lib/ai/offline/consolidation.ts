@@ -1,12 +1,12 @@
 import type { ConsolidationInput, ConsolidationWireOp } from "@/lib/memory/consolidation";
-import { sameSlot, slotOf } from "./slots";
+import { sameSlot, slotOf } from "@/lib/text/slots";
 
 type Shown = ConsolidationInput["memories"][number];
 
 /**
  * The offline model's consolidation (docs/memory-model.md, "Consolidation"), by rules: memories whose words are the
- * same (up to case, punctuation and "the user") or that the finder found near-identical and that do not give two
- * values of one slot are merged into the oldest; memories filling one slot with different values are superseded by
+ * same (up to case, punctuation and "the user"), near-identical, or one's words all within the other's, and that do
+ * not give two values of one slot, are merged into the fullest wording (the oldest of equals); memories filling one slot with different values are superseded by
  * the newest; a time-bound fact whose date has passed expires the day after it.
  */
 export function consolidate(input: ConsolidationInput): { ops: ConsolidationWireOp[] } {
@@ -17,7 +17,9 @@ export function consolidate(input: ConsolidationInput): { ops: ConsolidationWire
   const duplicates = input.related.filter((pair) => sameWords(byId.get(pair.a), byId.get(pair.b)));
   for (const cluster of clusters(duplicates)) {
     const members = cluster.map((id) => byId.get(id)!).sort(byTime);
-    const into = members[0]!;
+    const into = members.reduce((fullest, memory) =>
+      wordsOf(memory.text).size > wordsOf(fullest.text).size ? memory : fullest,
+    );
     ops.push({
       op: "merge",
       ids: members.map((memory) => memory.id),
@@ -51,15 +53,26 @@ export function consolidate(input: ConsolidationInput): { ops: ConsolidationWire
   return { ops };
 }
 
-/** Same words, or near-identical as the finder judged, without giving two values of one slot. */
+/**
+ * Same words, near-identical, or a restatement that only adds words ("enjoys X" / "enjoys X most of all"), without
+ * giving two values of one slot or negating the other.
+ */
 function sameWords(a: Shown | undefined, b: Shown | undefined): boolean {
   if (!a || !b) return false;
   if (normalized(a.text) === normalized(b.text)) return true;
   const left = slotOf(a.text);
   const right = slotOf(b.text);
   if (left && right && left.key === right.key) return normalized(left.value) === normalized(right.value);
-  return !sameSlot(a.text, b.text) && overlap(a.text, b.text) >= 0.75;
+  return !sameSlot(a.text, b.text) && (overlap(a.text, b.text) >= 0.75 || contained(a.text, b.text));
 }
+
+/** Every word of the shorter text (three or more) is in the longer one. */
+function contained(a: string, b: string): boolean {
+  const [shorter, longer] = [wordsOf(a), wordsOf(b)].sort((x, y) => x.size - y.size) as [Set<string>, Set<string>];
+  return shorter.size >= 3 && [...shorter].every((word) => longer.has(word));
+}
+
+const wordsOf = (text: string) => new Set(normalized(text).split(" "));
 
 const normalized = (text: string) =>
   text
@@ -71,8 +84,8 @@ const normalized = (text: string) =>
 
 /** The share of the longer text's words the other has. */
 function overlap(a: string, b: string): number {
-  const left = new Set(normalized(a).split(" "));
-  const right = new Set(normalized(b).split(" "));
+  const left = wordsOf(a);
+  const right = wordsOf(b);
   const shared = [...left].filter((word) => right.has(word)).length;
   return shared / Math.max(left.size, right.size);
 }

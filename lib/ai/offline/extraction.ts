@@ -5,11 +5,11 @@ import {
   toWireOp,
   type WireOp,
 } from "@/lib/memory/extraction";
+import { sameSlot, slotOf } from "@/lib/text/slots";
 import { readMessage } from "./intent";
-import { sameSlot, slotOf } from "./slots";
 import { changeStartedOn } from "./when";
 
-export { sameSlot } from "./slots";
+export { sameSlot } from "@/lib/text/slots";
 
 export interface ExtractionInput {
   kinds: string[];

@@ -190,7 +190,7 @@ function withoutTrailingFiller(clause: string): string {
  */
 function readClause(raw: string, options: ReadOptions, previous: string | null = null): string | null {
   let clause = stripTrailing(raw)
-    .replace(/^(?:(?:and|but|plus|so|also|then|now|actually)\b[,\s]*)+/i, "")
+    .replace(/^(?:(?:and|but|plus|so|also|then|now|actually|these days|nowadays)\b[,\s]*)+/i, "")
     .replace(/,\s*not\s[^,]+$/i, "");
   clause = withoutTrailingFiller(clause);
   if (!clause) return null;
@@ -290,8 +290,13 @@ function verbStatement(clause: string): string | null {
   return ["User", ...kept, ...(negation ? [negation] : []), form, rest].filter(Boolean).join(" ");
 }
 
+/** A plan with its day, worth keeping until that day passes: "going to a conference in Madrid on 2027-01-03". */
+const PLAN_OPENING = /^(?:going|leaving|heading|travelling|traveling|off)\s/i;
+const ISO_DAY = /\b\d{4}-\d{2}-\d{2}\b/;
+
 /** Whether what follows "I'm" or "I was" lasts: "allergic to peanuts", "a nurse", "from Lisbon"; not "fine". */
 function lastingState(complement: string): boolean {
+  if (PLAN_OPENING.test(complement) && ISO_DAY.test(complement)) return true;
   const words = complement.toLowerCase().split(/[\s,;:]+/);
   let index = 0;
   while (

@@ -6,6 +6,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { asUser, type UnitOfWork } from "@/lib/db/unit-of-work";
 import { type MemoryContext, textArray } from "@/lib/memory/core";
 import { embeddingModelKey } from "@/lib/memory/search";
+import { FIXED_SLOT_PATTERNS } from "@/lib/text/slots";
 
 /** Trigram similarity from which two memories of one namespace and kind count as saying the same. */
 export const DUPLICATE_SIMILARITY = 0.7;
@@ -78,6 +79,20 @@ const tail = (alias: string) =>
   sql.raw(
     `array_to_string((regexp_split_to_array(regexp_replace(lower(btrim(${alias}.text)), '[^[:alnum:][:space:]'']+', '', 'g'), '\\s+'))[greatest(1, ${wordCountOf(alias)} - 1):], ' ')`,
   );
+/** The text as the slot table reads it (lib/text/slots.ts, normalize): lower case, "the user" as "user", no end stop. */
+const slotText = (alias: string) =>
+  sql.raw(
+    `regexp_replace(regexp_replace(regexp_replace(replace(lower(btrim(${alias}.text)), '’', ''''), '^the user\\y', 'user'), '[.!?]+$', ''), '\\s+', ' ', 'g')`,
+  );
+/** The fixed slot the normalized text `n.n` fills ("residence", "job"…), or its value there; null when none. */
+const slotOf = (part: "key" | "value") =>
+  sql`case ${sql.join(
+    FIXED_SLOT_PATTERNS.map(
+      ({ key, pattern }) =>
+        sql`when n.n ~ ${pattern} then ${part === "key" ? key : sql`substring(n.n from ${pattern})`}`,
+    ),
+    sql` `,
+  )} end`;
 function wordCountOf(alias: string): string {
   return `array_length(regexp_split_to_array(btrim(${alias}.text), '\\s+'), 1)`;
 }
@@ -85,7 +100,8 @@ function wordCountOf(alias: string): string {
 /**
  * Pairs of the user's live memories of one namespace and kind that say the same (same content hash, or trigram
  * similarity ≥ DUPLICATE_SIMILARITY between memories ending in the same two words), fill the same subject slot with
- * another value (same first three words, a value after them), or, when `vectors` names the embedding model, lie
+ * another value (same first three words, a value after them, or one slot of the offline model's table however it is
+ * worded: "lives in Lisbon", "moved to Porto"), or, when `vectors` names the embedding model, lie
  * within CLOSE_SIMILARITY of each other. Each lexical leg is an equality join, so a user's memories are paired within
  * those blocks, never all with all; the vector leg keeps each memory's CLOSE_NEIGHBOURS nearest. A pair a succeeded
  * run already judged and kept apart at these versions is not a candidate.
@@ -109,11 +125,16 @@ function pairsStatement(userId: string, now: Date, vectors: string | null): SQL 
         limit ${CLOSE_NEIGHBOURS}) n`
     : sql``;
   return sql`
-    with live as (
-      select m.id, m.version, m.namespace, m.kind, m.text, m.content_hash,
-        ${subject("m")} as subject, ${tail("m")} as tail, ${wordCount("m")} as words
+    with normalized as (
+      select m.id, m.version, m.namespace, m.kind, m.text, m.content_hash, ${slotText("m")} as n
       from memories m
       where m.user_id = ${userId} and ${live("m", today)}
+    ),
+    live as (
+      select n.id, n.version, n.namespace, n.kind, n.text, n.content_hash,
+        ${subject("n")} as subject, ${tail("n")} as tail, ${wordCount("n")} as words,
+        ${slotOf("key")} as slot, ${slotOf("value")} as slot_value
+      from normalized n
     ),
     paired as (
       select a.id as a, a.version as av, b.id as b, b.version as bv, 'duplicate' as relation from live a
@@ -128,7 +149,12 @@ function pairsStatement(userId: string, now: Date, vectors: string | null): SQL 
           then 'duplicate' else 'slot' end
       from live a
       join live b on b.namespace = a.namespace and b.kind = a.kind and b.subject = a.subject and a.id < b.id
-      where a.words > 3 and b.words > 3${close}
+      where a.words > 3 and b.words > 3
+      union
+      select a.id, a.version, b.id, b.version,
+        case when a.content_hash = b.content_hash or a.slot_value = b.slot_value then 'duplicate' else 'slot' end
+      from live a
+      join live b on b.namespace = a.namespace and b.kind = a.kind and b.slot = a.slot and a.id < b.id${close}
     )
     select distinct on (p.a, p.b) p.a, p.b, p.relation
     from paired p

@@ -35,7 +35,11 @@ const SINGLE_VALUED: SlotRule[] = [
     pattern: /^user (?:just |recently )?(?:moved|relocated) to (?!(?:a|an|another|their|the new)\b)(.+)$/,
   },
   { key: "residence", pattern: /^user's home is in (.+)$/ },
-  { key: "job", pattern: /^user (?:works|is working|is employed) as (?:an? )?(.+?)(?: (?:in|at|for|with) [\s\S]+)?$/ },
+  {
+    key: "job",
+    pattern:
+      /^user (?:now |currently |still )?(?:works|is working|is employed) as (?:an? )?(.+?)(?: (?:in|at|for|with) [\s\S]+)?$/,
+  },
   { key: "job", pattern: /^user's (?:job|occupation|profession|role) is (?:an? )?(.+)$/ },
   { key: "job", pattern: /^user is an? (.+?) (?:at|for) [\s\S]+$/ },
   { key: "employer", pattern: /^user (?:works|is working) (?:at|for) (.+)$/ },
@@ -51,6 +55,18 @@ const SINGLE_VALUED: SlotRule[] = [
   { key: (m) => `preference:${m[2]}`, pattern: /^user prefers (.+?) (?:for|when|in|with) ([\s\S]+)$/ },
   { key: (m) => `attribute:${m[1]}`, pattern: /^user's (.+?) (?:is|are) ([\s\S]+)$/, value: (m) => m[2]! },
 ];
+
+/**
+ * The single-valued rules with a fixed key, as PostgreSQL regular expressions, for the consolidation finder's slot
+ * pairs (lib/memory/consolidation/candidates.ts), tried in order on text normalized as `normalize` does. The patterns
+ * carry over as they are but for JavaScript's word boundary, `\b`, which PostgreSQL writes `\y` (its `\b` is a
+ * backspace).
+ */
+export const FIXED_SLOT_PATTERNS: ReadonlyArray<{ key: string; pattern: string }> = SINGLE_VALUED.flatMap((rule) =>
+  typeof rule.key === "string" && !rule.value
+    ? [{ key: rule.key, pattern: rule.pattern.source.replaceAll("\\b", "\\y") }]
+    : [],
+);
 
 /** Facts that accumulate: a second allergy or language is another memory, never a replacement of the first. */
 const MANY_VALUED =

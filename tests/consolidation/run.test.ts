@@ -184,6 +184,18 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     expect((await getMemory(ctx, likes.id)).validTo?.toISOString()).toBe(negation.createdAt.toISOString());
   });
 
+  it("keeps apart facts that differ in one name or number, however alike: a run judges them once", async () => {
+    const { ctx, extractor } = await setup();
+    const first = await createMemory(extractor, { content: "Parcel 1x0x5 is in bay 6" });
+    const second = await createMemory(extractor, { content: "Parcel 1x1x5 is in bay 6" });
+    expect((await memoryHealth(ctx)).duplicates).toBe(1);
+
+    expect(await runConsolidation(offline(ctx), job())).toMatchObject({ status: "succeeded", groups: 1, applied: 0 });
+    expect(stateOf(await getMemory(ctx, first.id))).toEqual(stateOf(first));
+    expect(stateOf(await getMemory(ctx, second.id))).toEqual(stateOf(second));
+    expect((await memoryHealth(ctx)).duplicates).toBe(0);
+  });
+
   it("pairs one slot however it is worded, as the offline model's slot table reads it", async () => {
     const { ctx, extractor } = await setup();
     const lisbon = await createMemory(extractor, { content: "The user's home is in Lisbon." });

@@ -5,7 +5,7 @@ type Shown = ConsolidationInput["memories"][number];
 
 /**
  * The offline model's consolidation (docs/memory-model.md, "Consolidation"), by rules: memories whose words are the
- * same (up to case, punctuation and "the user"), near-identical, or one's words all within the other's, and that do
+ * same up to case, punctuation and words that only stress ("the user really loves…", "…most of all"), and that do
  * not give two values of one slot, are merged into the fullest wording (the oldest of equals); memories filling one slot with different values are superseded by
  * the newest; a time-bound fact whose date has passed expires the day after it.
  */
@@ -54,8 +54,9 @@ export function consolidate(input: ConsolidationInput): { ops: ConsolidationWire
 }
 
 /**
- * Same words, near-identical, or a restatement that only adds words ("enjoys X" / "enjoys X most of all"), without
- * giving two values of one slot or negating the other.
+ * Same words but for words that only stress ("User loves X" / "The user really loves X most of all"), without giving
+ * two values of one slot or negating the other. Any other word that differs (a name, a number, an id: "Parcel 1x0x5"
+ * and "Parcel 1x1x5") makes them two facts, however much else they share.
  */
 function sameWords(a: Shown | undefined, b: Shown | undefined): boolean {
   if (!a || !b) return false;
@@ -63,13 +64,21 @@ function sameWords(a: Shown | undefined, b: Shown | undefined): boolean {
   const left = slotOf(a.text);
   const right = slotOf(b.text);
   if (left && right && left.key === right.key) return normalized(left.value) === normalized(right.value);
-  return !sameSlot(a.text, b.text) && (overlap(a.text, b.text) >= 0.75 || contained(a.text, b.text));
+  return !sameSlot(a.text, b.text) && differOnlyInStress(a.text, b.text);
 }
 
-/** Every word of the shorter text (three or more) is in the longer one. */
-function contained(a: string, b: string): boolean {
-  const [shorter, longer] = [wordsOf(a), wordsOf(b)].sort((x, y) => x.size - y.size) as [Set<string>, Set<string>];
-  return shorter.size >= 3 && [...shorter].every((word) => longer.has(word));
+/** Words a restatement adds or drops without changing the fact. */
+const STRESS = new Set(
+  "the a an really truly very so still now also just actually indeed quite definitely absolutely most of all much".split(
+    " ",
+  ),
+);
+
+function differOnlyInStress(a: string, b: string): boolean {
+  const left = wordsOf(a);
+  const right = wordsOf(b);
+  const differing = [...left].filter((word) => !right.has(word)).concat([...right].filter((word) => !left.has(word)));
+  return differing.every((word) => STRESS.has(word));
 }
 
 const wordsOf = (text: string) => new Set(normalized(text).split(" "));
@@ -81,14 +90,6 @@ const normalized = (text: string) =>
     .replace(/[^\p{L}\p{N}\s']/gu, " ")
     .replace(/\s+/g, " ")
     .trim();
-
-/** The share of the longer text's words the other has. */
-function overlap(a: string, b: string): number {
-  const left = wordsOf(a);
-  const right = wordsOf(b);
-  const shared = [...left].filter((word) => right.has(word)).length;
-  return shared / Math.max(left.size, right.size);
-}
 
 const time = (memory: Shown) => Date.parse(memory.validFrom ?? memory.createdAt);
 const byTime = (a: Shown, b: Shown) => time(a) - time(b) || Date.parse(a.createdAt) - Date.parse(b.createdAt);

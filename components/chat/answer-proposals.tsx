@@ -4,6 +4,7 @@ import { Check, Pencil, X } from "lucide-react";
 import Link from "next/link";
 import { useEffect, useId, useRef, useState } from "react";
 import { KindContentFields } from "@/components/console/kind-content-fields";
+import { RejectForm } from "@/components/console/reject-form";
 import { WordDiff } from "@/components/console/word-diff";
 import { Button } from "@/components/ui/button";
 import { contentFromValues, fieldErrorsOf, fieldValues } from "@/lib/console/kind-fields";
@@ -41,7 +42,6 @@ function ProposalCard({ proposal, onDecided }: { proposal: Proposal; onDecided: 
   const kind = proposal.kind ?? "memory";
   const [values, setValues] = useState(() => fieldValues(kind, proposal.content));
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [reason, setReason] = useState("");
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   // What a refusal said stands now: the memory as it is, when it changed since the proposal.
@@ -168,36 +168,12 @@ function ProposalCard({ proposal, onDecided }: { proposal: Proposal; onDecided: 
         </form>
       ) : null}
       {pending && mode === "reject" ? (
-        <form
-          className="space-y-2"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void decide("reject", reason.trim() ? { reason: reason.trim() } : {});
-          }}
-          onKeyDown={(event) => {
-            if (event.key === "Escape") cancel();
-          }}
-        >
-          <label htmlFor={`${id}-reason`} className="font-medium text-xs">
-            Reason (optional)
-          </label>
-          <input
-            id={`${id}-reason`}
-            className="h-8 w-full rounded-md border bg-background px-2 text-sm"
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-            // biome-ignore lint/a11y/noAutofocus: the person just asked to reject
-            autoFocus
-          />
-          <div className="flex gap-2">
-            <Button size="sm" type="submit" variant="destructive" disabled={sending}>
-              Reject
-            </Button>
-            <Button size="sm" type="button" variant="ghost" onClick={cancel}>
-              Cancel
-            </Button>
-          </div>
-        </form>
+        <RejectForm
+          id={id}
+          busy={sending}
+          onReject={(reason) => void decide("reject", reason ? { reason } : {})}
+          onCancel={cancel}
+        />
       ) : null}
       {error ? (
         <div role="alert" className="space-y-1 text-destructive text-sm" data-testid="chat-proposal-error">

@@ -4,6 +4,7 @@ import { Undo2 } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
 import { formatDateTime } from "@/components/console/format";
+import { SkippedMemories } from "@/components/console/skipped-memories";
 import { Button } from "@/components/ui/button";
 import type { ChatMessage } from "@/lib/chat/types";
 
@@ -89,18 +90,7 @@ export function UndoTurn({
             ))}
           </ul>
         ) : null}
-        {outcome.skipped.length > 0 ? (
-          <ul className="list-disc pl-5" data-testid="undo-skipped">
-            {outcome.skipped.map((entry) => (
-              <li key={entry.memoryId}>
-                <Link href={`/memories/${entry.memoryId}`} className="hover:underline">
-                  {name(entry.memoryId)}
-                </Link>
-                : {entry.reason}
-              </li>
-            ))}
-          </ul>
-        ) : null}
+        <SkippedMemories skipped={outcome.skipped} name={name} testId="undo-skipped" />
       </div>
     );
   }

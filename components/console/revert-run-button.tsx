@@ -1,11 +1,11 @@
 "use client";
 
 import { Undo2 } from "lucide-react";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { revertRunAction } from "@/app/(console)/memories/runs/actions";
 import { Button } from "@/components/ui/button";
+import { SkippedMemories } from "./skipped-memories";
 
 /** Undoes the run's applied ops; says what was put back and what was left because it changed since. */
 export function RevertRunButton({ runId }: { runId: string }) {
@@ -45,18 +45,7 @@ export function RevertRunButton({ runId }: { runId: string }) {
           </span>
         ) : null}
       </span>
-      {skipped.length ? (
-        <ul className="list-disc pl-5 text-muted-foreground text-xs" data-testid="revert-skipped">
-          {skipped.map((entry) => (
-            <li key={entry.memoryId}>
-              <Link href={`/memories/${entry.memoryId}`} className="hover:underline">
-                {entry.memoryId.slice(0, 8)}
-              </Link>
-              : {entry.reason}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <SkippedMemories skipped={skipped} testId="revert-skipped" />
     </div>
   );
 }

@@ -10,6 +10,7 @@ import { contentFromValues, fieldValues } from "@/lib/console/kind-fields";
 import type { ReviewItem } from "@/lib/console/review";
 import { formatDateTime, formatValidity } from "./format";
 import { FieldInput, KindContentFields } from "./kind-content-fields";
+import { RejectForm } from "./reject-form";
 import { WordDiff } from "./word-diff";
 
 const OP_LABEL = {
@@ -113,7 +114,6 @@ function ProposalCard({
     kind ? fieldValues(kind, item.content) : { text: typeof item.content === "string" ? item.content : item.text },
   );
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [reason, setReason] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
   const approveEdited = () => {
@@ -254,33 +254,12 @@ function ProposalCard({
         </form>
       )}
       {canDecide && mode === "reject" && (
-        <form
-          className="space-y-2"
-          onSubmit={(event) => {
-            event.preventDefault();
-            decide({ decision: "reject", reason: reason.trim() || undefined });
-          }}
-        >
-          <label htmlFor={`${id}-reason`} className="font-medium text-xs">
-            Reason (optional)
-          </label>
-          <input
-            id={`${id}-reason`}
-            className="h-8 w-full rounded-md border bg-background px-2 text-sm"
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-            // biome-ignore lint/a11y/noAutofocus: the person just asked to reject
-            autoFocus
-          />
-          <div className="flex gap-2">
-            <Button size="sm" type="submit" variant="destructive" disabled={pending}>
-              Reject
-            </Button>
-            <Button size="sm" type="button" variant="ghost" onClick={() => setMode("view")}>
-              Cancel
-            </Button>
-          </div>
-        </form>
+        <RejectForm
+          id={id}
+          busy={pending}
+          onReject={(reason) => decide({ decision: "reject", reason })}
+          onCancel={() => setMode("view")}
+        />
       )}
       {error && (
         <p role="alert" className="text-destructive text-sm">

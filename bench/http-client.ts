@@ -2,7 +2,10 @@ import net from "node:net";
 
 export interface HttpAnswer {
   status: number;
+  /** The answer parsed as JSON; null when it is not JSON. */
   body: unknown;
+  /** The answer as text when it is not JSON (a streamed chat answer, a Prometheus scrape). */
+  text?: string;
 }
 
 /** One request on a client's own connection, its API key already in the headers. */
@@ -132,11 +135,12 @@ export class HttpConnection {
     this.#buffer = this.#buffer.subarray(position);
     this.#waiting = undefined;
     let parsed: unknown = null;
+    let text: string | undefined;
     try {
       parsed = body.length > 0 ? JSON.parse(body.toString("utf8")) : null;
     } catch {
-      // not JSON: the status says what happened
+      text = body.toString("utf8");
     }
-    waiting.resolve({ status, body: parsed });
+    waiting.resolve({ status, body: parsed, ...(text === undefined ? {} : { text }) });
   }
 }

@@ -45,6 +45,9 @@ export interface BenchOptions {
     singleClients: number;
     singlePosts: number;
     searchableWrites: number;
+    /** People chatting at once over HTTP (each their own key and thread), and the messages each sends. */
+    chatPeople: number;
+    chatMessages: number;
   };
 }
 
@@ -83,7 +86,16 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     embedding: values.embedding ?? process.env.BENCH_EMBEDDING_MODEL ?? LOCAL_EMBEDDING_MODEL_ID,
     weights: parseWeights(values.weights ?? (smoke ? "0,0.5,1" : "0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1")),
     http: smoke
-      ? { memories: 100, ingestMemories: 200, requests: 20, singleClients: 2, singlePosts: 10, searchableWrites: 3 }
+      ? {
+          memories: 100,
+          ingestMemories: 200,
+          requests: 20,
+          singleClients: 2,
+          singlePosts: 10,
+          searchableWrites: 3,
+          chatPeople: 3,
+          chatMessages: 2,
+        }
       : {
           memories: 1_000,
           ingestMemories: 10_000,
@@ -91,6 +103,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
           singleClients: 8,
           singlePosts: 50,
           searchableWrites: 20,
+          chatPeople: 50,
+          chatMessages: 4,
         },
   };
 }

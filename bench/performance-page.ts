@@ -75,6 +75,14 @@ export function headlines(results: BenchResults): Headline[] {
     if (vector) {
       out.push({ name: `HTTP vector searchable p50, ${where}`, value: vector.ms.p50, unit: "ms", better: "lower" });
     }
+    if (figure.chat) {
+      out.push({
+        name: `HTTP chat answer p95, ${where}`,
+        value: figure.chat.answerMs.p95,
+        unit: "ms",
+        better: "lower",
+      });
+    }
   }
   return out;
 }

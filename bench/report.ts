@@ -7,6 +7,7 @@ import type { HttpFigure, HttpRun, HttpSkipped, LegacyHttpFigure } from "./suite
 import type { HygieneFigure } from "./suites/hygiene";
 import type { IngestFigure } from "./suites/ingest";
 import type { ListFigure } from "./suites/list";
+import type { LoopDelay } from "./suites/loop-delay";
 import type { EmbeddingCostFigure, RecallFigure } from "./suites/recall";
 import type { SearchFigure } from "./suites/search";
 import type { SearchableFigure } from "./suites/searchable";
@@ -299,6 +300,7 @@ function renderConfigured(runs: readonly HttpRun[]): string[] {
         `single POSTs, ${singleClients} clients at once`,
         "single POST p50 / p95 ms",
         "single ratio",
+        "event-loop delay p99 / max ms",
       ],
       measured.map((figure) => [
         ...where(figure),
@@ -308,6 +310,7 @@ function renderConfigured(runs: readonly HttpRun[]): string[] {
         figure.singlePost.rate.toFixed(0),
         `${ms(figure.singlePost.latencyMs.p50)} / ${ms(figure.singlePost.latencyMs.p95)}`,
         ratio(figure.singlePost.rate, base(figure)?.singlePost.rate),
+        loopDelay(figure.singlePost.loopDelay),
       ]),
     ),
   );
@@ -352,7 +355,44 @@ function renderConfigured(runs: readonly HttpRun[]): string[] {
       ]),
     ),
   );
+  const chatting = measured.filter((figure) => figure.chat !== undefined);
+  const chat = chatting[0]?.chat;
+  if (chat) {
+    out.push(
+      `\nChatting at once over HTTP (${chat.people} people, each their own key and new thread, ${chat.messagesEach} ` +
+        "messages each, the offline model; ms from sending to the end of the streamed answer; extraction caught up = " +
+        "s from the last answer until every thread was extracted to its end)\n",
+    );
+    out.push(
+      table(
+        [
+          "database",
+          "configuration",
+          "answer p50 / p95 / p99 ms",
+          "failed",
+          "extraction caught up s",
+          "event-loop delay p99 / max ms",
+        ],
+        chatting.map((figure) => {
+          const run = figure.chat!;
+          return [
+            ...where(figure),
+            triple(run.answerMs),
+            String(run.failed),
+            run.extractionCaughtUpMs === null ? "not in time" : (run.extractionCaughtUpMs / 1_000).toFixed(1),
+            loopDelay(run.loopDelay),
+          ];
+        }),
+      ),
+    );
+  }
   return out;
+}
+
+/** The server's event-loop delay over a load, from its metrics; "–" for runs recorded before it was measured. */
+function loopDelay(delay: LoopDelay | null | undefined): string {
+  if (!delay) return "–";
+  return `${ms(delay.p99Ms)} / ${ms(delay.maxMs)}`;
 }
 
 function legsOf(legs: readonly string[]): string {

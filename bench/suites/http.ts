@@ -13,6 +13,8 @@ import { type Call, HttpConnection } from "../http-client";
 import { type LatencySummary, mean, recallAtK, summarize, timed } from "../metrics";
 import { chunks } from "../peers/store";
 import { processGroupCpuMs, waitUntilIdle } from "../waiting";
+import { type ChatLoadFigure, chatAtOnce } from "./http-chat";
+import { duringLoad, type LoopDelay } from "./loop-delay";
 import { type WriteToSearchable, writeToSearchable } from "./searchable";
 
 /** What the bench asks of the batch endpoint per request (it takes up to 1,000). */
@@ -31,6 +33,8 @@ const SEARCHABLE_TIMEOUT_MS = 60_000;
  * polls each second, so a gap between two users' jobs stays well under the window.
  */
 const QUIET = { windowMs: 3_000, maxShare: 0.1, timeoutMs: 30 * 60_000 };
+/** The bench's own servers' metrics token: their scrapes answer only to it. */
+const METRICS_TOKEN = "bench-metrics-token-0123456789";
 
 export interface HttpConfiguration {
   name: string;
@@ -67,6 +71,9 @@ export interface HttpOptions {
   singlePosts: number;
   /** Writes whose write-to-searchable time is measured. */
   searchableWrites: number;
+  /** People chatting at once (each their own user, key and thread), and the messages each sends. */
+  chatPeople: number;
+  chatMessages: number;
   seed: number;
   /** Admin connection string of the local PostgreSQL, for a scratch database of the server's own. */
   postgresUrl: string;
@@ -116,8 +123,17 @@ export interface HttpFigure extends HttpRunOf {
   /** The legs whose values the timed searches' results carried (`lexical`, `vector`): what the default mode ran. */
   searchLegs: string[];
   /** POST /api/v1/memories from singleClients clients at once, each its own user, after the searches. */
-  singlePost: { clients: number; memories: number; rate: number; latencyMs: LatencySummary };
+  singlePost: {
+    clients: number;
+    memories: number;
+    rate: number;
+    latencyMs: LatencySummary;
+    /** The server's event-loop delay while the single POSTs ran (absent in runs recorded before it was measured). */
+    loopDelay?: LoopDelay | null;
+  };
   searchable: WriteToSearchable;
+  /** People chatting at once with the offline model, last (absent in runs recorded before it was measured). */
+  chat?: ChatLoadFigure & { loopDelay: LoopDelay | null };
 }
 
 export type HttpRun = HttpFigure | HttpSkipped;
@@ -143,9 +159,16 @@ export async function measureHttp(
   try {
     const database = await scratch.open();
     const keyOf = async (name: string) => (await withUserAndKey(database, name)).key;
-    const keys: Keys = { search: await keyOf("search"), ingest: await keyOf("ingest"), parallel: [], single: [] };
+    const keys: Keys = {
+      search: await keyOf("search"),
+      ingest: await keyOf("ingest"),
+      parallel: [],
+      single: [],
+      chat: [],
+    };
     for (let client = 1; client <= HTTP_INGEST_CLIENTS; client++) keys.parallel.push(await keyOf(`ingest-${client}`));
     for (let client = 1; client <= options.singleClients; client++) keys.single.push(await keyOf(`single-${client}`));
+    for (let person = 1; person <= options.chatPeople; person++) keys.chat.push(await keyOf(`chat-${person}`));
     await database.close();
     const server = await startServer({ ...scratch.env, ...configuration.env }, configuration.name, options.log);
     try {
@@ -218,6 +241,7 @@ interface Keys {
   ingest: string;
   parallel: string[];
   single: string[];
+  chat: string[];
 }
 
 async function readHealth(url: string): Promise<HttpHealth> {
@@ -326,6 +350,11 @@ async function startServer(
         LOCAL_EMBEDDING_THREADS: "",
         // Sequential requests from one key would otherwise hit the default 300 a minute.
         API_RATE_LIMIT_PER_MINUTE: "10000000",
+        // The bench reads the server's event-loop delay from its metrics (bench/suites/loop-delay.ts).
+        METRICS_TOKEN,
+        // The chat and extraction run on the offline model, whatever keys the shell has.
+        CHAT_MODEL: "offline",
+        EXTRACTION_MODEL: "offline",
         DATABASE_URL: "",
         PGLITE_DIR: "",
         ...env,
@@ -462,15 +491,28 @@ async function exercise(
     searchMs.push(ms);
     if (i < queries.length && Number.isFinite(value)) recalls.push(value);
   }
-  const singlePost = await postAtOnce(
-    keys.single.map((key) => caller(key)),
-    options,
+  const metrics = HttpConnection.keptOpen(server.url);
+  connections.push(metrics);
+  const scrape = async () =>
+    (await metrics.request("GET", "/api/metrics", { authorization: `Bearer ${METRICS_TOKEN}` })).text ?? null;
+  const { value: singlePost, loopDelay: singleLoopDelay } = await duringLoad(scrape, () =>
+    postAtOnce(
+      keys.single.map((key) => caller(key)),
+      options,
+    ),
   );
   await quiet("the vectors of the single POSTs");
   options.log(`write-to-searchable: ${options.searchableWrites} writes`);
   const searchable = await writeToSearchable(
     { write: call, lexical: caller(keys.search), vector: health.vector ? caller(keys.search) : undefined },
     { writes: options.searchableWrites, intervalMs: SEARCHABLE_POLL_MS, timeoutMs: SEARCHABLE_TIMEOUT_MS },
+  );
+  const { value: chat, loopDelay: chatLoopDelay } = await duringLoad(scrape, () =>
+    chatAtOnce(
+      keys.chat.map((key) => caller(key)),
+      options.chatMessages,
+      options.log,
+    ),
   );
   for (const connection of connections) connection.close();
   return {
@@ -482,8 +524,9 @@ async function exercise(
     search: summarize(searchMs),
     searchRecallAt10: mean(recalls),
     searchLegs: [...legs].sort(),
-    singlePost,
+    singlePost: { ...singlePost, loopDelay: singleLoopDelay },
     searchable,
+    chat: { ...chat, loopDelay: chatLoopDelay },
   };
 }
 

@@ -26,13 +26,27 @@ function measured(database: string, configuration: string, vector: boolean, sear
     search: latency(searchP50),
     searchRecallAt10: 0.6,
     searchLegs: vector ? ["lexical", "vector"] : ["lexical"],
-    singlePost: { clients: 8, memories: 400, rate: vector ? 150 : 300, latencyMs: latency(20) },
+    singlePost: {
+      clients: 8,
+      memories: 400,
+      rate: vector ? 150 : 300,
+      latencyMs: latency(20),
+      loopDelay: { p99Ms: vector ? 40 : 12, maxMs: vector ? 95 : 30, scrapes: 3 },
+    },
     searchable: {
       writes: 20,
       intervalMs: 100,
       timeoutMs: 60_000,
       lexical: { found: 20, ms: latency(3), meanPolls: 1 },
       ...(vector ? { vector: { found: 19, ms: latency(1_200), meanPolls: 12 } } : {}),
+    },
+    chat: {
+      people: 50,
+      messagesEach: 4,
+      answerMs: latency(vector ? 400 : 150),
+      failed: 0,
+      extractionCaughtUpMs: vector ? null : 6_500,
+      loopDelay: { p99Ms: 25, maxMs: 60, scrapes: 4 },
     },
   };
 }
@@ -94,13 +108,32 @@ describe("the HTTP report", () => {
     expect(requests.slice(1).map((row) => row[ratioColumn])).toEqual(["2.5×", "1.0×", "1.0×"]);
     const ingest = rowsOf(text, "Ingest over HTTP");
     expect(ingest[0]).toContain("single POSTs, 8 clients at once");
-    expect(ingest[1]?.at(-2)).toBe("0.5×");
+    expect(ingest[1]?.at(-3)).toBe("0.5×");
   });
 
   it("shows both write-to-searchable times where vectors ran, and how many were found when not all", () => {
     const rows = rowsOf(text, "Write to searchable");
     expect(rows[1]?.slice(1, 6)).toEqual(["PGlite", "default", "20", "3.00 / 6.00", "1200 / 2400 (19 found in 60 s)"]);
     expect(rows[2]?.[5]).toBe("no vectors");
+  });
+
+  it("shows the event-loop delay under the single POSTs, and the chat under load with its extraction catch-up", () => {
+    expect(rowsOf(text, "Ingest over HTTP")[1]?.at(-2)).toBe("40 / 95");
+    const chat = rowsOf(text, "Chatting at once over HTTP");
+    expect(chat[0]?.slice(1, 7)).toEqual([
+      "database",
+      "configuration",
+      "answer p50 / p95 / p99 ms",
+      "failed",
+      "extraction caught up s",
+      "event-loop delay p99 / max ms",
+    ]);
+    expect(chat[1]?.slice(1, 7)).toEqual(["PGlite", "default", "400 / 800 / 800", "0", "not in time", "25 / 60"]);
+    expect(chat[2]?.[5]).toBe("6.5");
+    const { chat: _, ...before } = measured("PGlite", "default", true, 30);
+    const older = renderHttp([{ ...before, singlePost: { ...before.singlePost, loopDelay: undefined } }]).join("\n");
+    expect(older).not.toContain("Chatting at once");
+    expect(rowsOf(older, "Ingest over HTTP")[1]?.at(-2)).toBe("–");
   });
 
   it("prints a run from before configurations as it always did", () => {

@@ -1,0 +1,78 @@
+import parsePrometheusTextFormat from "parse-prometheus-text-format";
+
+/** The server's event-loop delay over a load, as its own metrics report it (GET /api/metrics, docs/observability.md). */
+export interface LoopDelay {
+  /** The highest 99th percentile any scrape during the load reported, in ms. */
+  p99Ms: number;
+  /** The longest single delay any scrape reported, in ms. */
+  maxMs: number;
+  scrapes: number;
+}
+
+/**
+ * Scrapes this often while a load runs: the gauges cover a window of at most a minute that the server resets, so a
+ * scrape every few seconds misses at most the few seconds before a reset.
+ */
+const SCRAPE_EVERY_MS = 2_000;
+
+/** Runs `load` while scraping the server's metrics; null when no scrape answered (an older server, no token). */
+export async function duringLoad<T>(
+  scrape: () => Promise<string | null>,
+  load: () => Promise<T>,
+): Promise<{ value: T; loopDelay: LoopDelay | null }> {
+  const readings: Array<{ p99: number; max: number }> = [];
+  const take = async () => {
+    const text = await scrape().catch(() => null);
+    const reading = text === null ? null : loopDelayOf(text);
+    if (reading) readings.push(reading);
+  };
+  let running = true;
+  // The wait between scrapes ends early when the load does.
+  let wake = () => {};
+  let timer: NodeJS.Timeout | undefined;
+  const pause = () =>
+    new Promise<void>((resolve) => {
+      wake = resolve;
+      timer = setTimeout(resolve, SCRAPE_EVERY_MS);
+    });
+  const sampler = (async () => {
+    while (running) {
+      await pause();
+      if (running) await take();
+    }
+  })();
+  const stop = async () => {
+    running = false;
+    clearTimeout(timer);
+    wake();
+    await sampler;
+  };
+  try {
+    const value = await load();
+    await stop();
+    await take();
+    if (readings.length === 0) return { value, loopDelay: null };
+    return {
+      value,
+      loopDelay: {
+        p99Ms: Math.max(...readings.map((reading) => reading.p99)) * 1_000,
+        maxMs: Math.max(...readings.map((reading) => reading.max)) * 1_000,
+        scrapes: readings.length,
+      },
+    };
+  } finally {
+    await stop();
+  }
+}
+
+/** The event-loop gauges (seconds) of one Prometheus scrape, or null when it has none. */
+export function loopDelayOf(text: string): { p99: number; max: number } | null {
+  const families = parsePrometheusTextFormat(text);
+  const gauge = (name: string) => {
+    const value = Number(families.find((family) => family.name === name)?.metrics[0]?.value);
+    return Number.isFinite(value) ? value : null;
+  };
+  const p99 = gauge("nodejs_eventloop_delay_p99");
+  const max = gauge("nodejs_eventloop_delay_max");
+  return p99 === null || max === null ? null : { p99, max };
+}

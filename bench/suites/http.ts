@@ -14,7 +14,7 @@ import { type LatencySummary, mean, recallAtK, summarize, timed } from "../metri
 import { chunks } from "../peers/store";
 import { processGroupCpuMs, waitUntilIdle } from "../waiting";
 import { type ChatLoadFigure, chatAtOnce } from "./http-chat";
-import { duringLoad, type LoopDelay } from "./loop-delay";
+import { duringLoad, LOOP_DELAY_SCRAPE_SECONDS, type LoopDelay } from "./loop-delay";
 import { type WriteToSearchable, writeToSearchable } from "./searchable";
 
 /** What the bench asks of the batch endpoint per request (it takes up to 1,000). */
@@ -350,8 +350,10 @@ async function startServer(
         LOCAL_EMBEDDING_THREADS: "",
         // Sequential requests from one key would otherwise hit the default 300 a minute.
         API_RATE_LIMIT_PER_MINUTE: "10000000",
-        // The bench reads the server's event-loop delay from its metrics (bench/suites/loop-delay.ts).
+        // The bench reads the server's event-loop delay from its metrics (bench/suites/loop-delay.ts), in windows as
+        // short as its scrapes are apart, so a reading during a load is of that load.
         METRICS_TOKEN,
+        METRICS_LOOP_WINDOW_SECONDS: String(LOOP_DELAY_SCRAPE_SECONDS),
         // The chat and extraction run on the offline model, whatever keys the shell has.
         CHAT_MODEL: "offline",
         EXTRACTION_MODEL: "offline",

@@ -10,10 +10,12 @@ export interface LoopDelay {
 }
 
 /**
- * Scrapes this often while a load runs: the gauges cover a window of at most a minute that the server resets, so a
- * scrape every few seconds misses at most the few seconds before a reset.
+ * Scrapes this often while a load runs. The bench's servers reset their gauges' window as often
+ * (METRICS_LOOP_WINDOW_SECONDS), so each reading covers at most the last two seconds: the first one of a load may
+ * reach back two seconds before it, no more.
  */
-const SCRAPE_EVERY_MS = 2_000;
+export const LOOP_DELAY_SCRAPE_SECONDS = 2;
+const SCRAPE_EVERY_MS = LOOP_DELAY_SCRAPE_SECONDS * 1_000;
 
 /** Runs `load` while scraping the server's metrics; null when no scrape answered (an older server, no token). */
 export async function duringLoad<T>(

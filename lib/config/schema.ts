@@ -431,6 +431,12 @@ export const VARIABLES = {
       "`Authorization: Bearer` token that may read `GET /api/metrics` (Prometheus text) besides an admin's session",
     secret: true,
   },
+  METRICS_LOOP_WINDOW_SECONDS: {
+    ...defaulted(wholeNumber(1, 3_600), 60),
+    group: "Observability",
+    description:
+      "Length of the windows the event-loop delay gauges (p99, max) cover: each reading is of the window under way",
+  },
 } satisfies Record<string, Variable>;
 
 export type VariableName = keyof typeof VARIABLES;

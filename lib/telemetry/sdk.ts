@@ -32,9 +32,6 @@ export interface Telemetry {
   shutdown(): Promise<void>;
 }
 
-/** Event-loop delay is reported over windows of this length (docs/observability.md). */
-const LOOP_WINDOW_MS = 60_000;
-
 /**
  * Starts the process's OpenTelemetry SDK, once (docs/observability.md). Metrics always: they stay in memory until a
  * scrape of /api/metrics reads them. Traces, and metrics pushed over OTLP/HTTP, only when OTEL_EXPORTER_OTLP_ENDPOINT
@@ -109,7 +106,7 @@ function observeGauges(provider: MeterProvider, sources: GaugeSources): () => vo
   const meter = provider.getMeter("memory-ledger");
   const loop = monitorEventLoopDelay({ resolution: 20 });
   loop.enable();
-  const window = setInterval(() => loop.reset(), LOOP_WINDOW_MS);
+  const window = setInterval(() => loop.reset(), config().METRICS_LOOP_WINDOW_SECONDS * 1_000);
   window.unref();
   meter
     .createObservableGauge("nodejs.eventloop.delay.p99", {

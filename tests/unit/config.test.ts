@@ -58,6 +58,7 @@ describe("the configuration", () => {
       OTEL_EXPORTER_OTLP_ENDPOINT: undefined,
       OTEL_SERVICE_NAME: "memory-ledger",
       METRICS_TOKEN: undefined,
+      METRICS_LOOP_WINDOW_SECONDS: 60,
     };
     expect(parseConfig({})).toStrictEqual(defaults);
     const blank = Object.fromEntries(Object.keys(VARIABLES).map((name) => [name, " "]));

@@ -508,7 +508,7 @@ function renderHygiene(recorded: NonNullable<BenchResults["hygiene"]>): string {
   const figures = Array.isArray(recorded)
     ? recorded
     : [{ ...recorded, half: "tune" as const, manager: "scripted" as const }];
-  return figures.map(renderHygieneFigure).join("");
+  return figures.map(renderHygieneFigure).join("\n");
 }
 
 function renderHygieneFigure(figure: HygieneFigure): string {
@@ -516,7 +516,7 @@ function renderHygieneFigure(figure: HygieneFigure): string {
   const row = (label: string, pick: (side: HygieneFigure["before"]) => string) => [label, pick(before), pick(after)];
   const manager = figure.manager === "scripted" ? "a scripted manager re-adding facts" : "the offline model";
   return [
-    `\nMemory hygiene, ${figure.half} half, extracted by ${manager} (${figure.people} people; planted ${planted.paraphrases} paraphrases, ${planted.changedValues} changed values, ${planted.pastPlans} past plans; one consolidation run each, offline model)\n`,
+    `\nMemory hygiene, ${figure.half} half, extracted by ${manager} (${figure.people} people; planted ${planted.paraphrases} paraphrases, ${planted.changedValues} changed values, ${planted.pastPlans} past plans; one consolidation run each, offline model)\n\n`,
     table(
       ["", "before", "after"],
       [
@@ -529,8 +529,8 @@ function renderHygieneFigure(figure: HygieneFigure): string {
         row("recall@10", (side) => side.recallAt10.toFixed(3)),
       ],
     ),
-    `\nPer run: ${(run.groups / figure.people).toFixed(1)} groups, ${(run.modelCalls / figure.people).toFixed(1)} model calls, ` +
+    `\n\nPer run: ${(run.groups / figure.people).toFixed(1)} groups, ${(run.modelCalls / figure.people).toFixed(1)} model calls, ` +
       `${Math.round(run.inputTokens / figure.people)} input and ${Math.round(run.outputTokens / figure.people)} output tokens; ` +
-      `${run.applied} ops applied, ${run.rejected} rejected or held in all.\n`,
+      `${run.applied} ops applied, ${run.rejected} rejected or held in all.`,
   ].join("");
 }

@@ -8,7 +8,7 @@ import { consolidationRuns } from "@/lib/db/schema";
 import { asUser } from "@/lib/db/unit-of-work";
 import { AppError, parseInput } from "@/lib/errors";
 import { LIMITS } from "@/lib/memory/contract";
-import { type MemoryContext, withUnit } from "@/lib/memory/core";
+import { type MemoryContext, serializeRunLife, withUnit } from "@/lib/memory/core";
 import { type RevertOutcome, revertWrites, spansOf } from "@/lib/memory/store";
 
 export type ConsolidationRun = typeof consolidationRuns.$inferSelect;
@@ -225,12 +225,7 @@ export function serializeConsolidationRun(run: ConsolidationRun) {
     modelCalls: run.modelCalls,
     tokens: { input: run.inputTokens, output: run.outputTokens },
     costUsd: run.costUsd,
-    attempts: run.attempts,
-    error: run.error,
-    revertedAt: run.revertedAt?.toISOString() ?? null,
-    createdAt: run.createdAt.toISOString(),
-    startedAt: run.startedAt?.toISOString() ?? null,
-    finishedAt: run.finishedAt?.toISOString() ?? null,
+    ...serializeRunLife(run),
   };
 }
 

@@ -1,5 +1,5 @@
 // What every wing of the memory core shares: the context each call takes (who, under which root, in which unit of
-// work), the errors the core raises, content kinds, and namespaces.
+// work), the errors the core raises, content kinds, namespaces, and what a background run's record says of its life.
 export {
   type Actor,
   canEmbed,
@@ -36,3 +36,4 @@ export {
   resolveNamespaceTemplate,
   textArray,
 } from "./namespace";
+export { type RunLife, serializeRunLife } from "./run-life";

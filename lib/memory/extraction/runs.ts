@@ -4,7 +4,7 @@ import { describeModelFailure, isModelFailure } from "@/lib/ai/failures";
 import { cappedRows } from "@/lib/db/keyset";
 import { extractionRuns, threads } from "@/lib/db/schema";
 import { asUser, type UnitOfWork } from "@/lib/db/unit-of-work";
-import type { MemoryContext } from "@/lib/memory/core";
+import { type MemoryContext, serializeRunLife } from "@/lib/memory/core";
 import { recordWebhookEvents, runCompletedEvent } from "@/lib/memory/webhooks";
 
 export type ExtractionRun = typeof extractionRuns.$inferSelect;
@@ -43,12 +43,7 @@ export function serializeRun(run: ExtractionRun) {
     opsApplied: run.opsApplied,
     opsRejected: run.opsRejected,
     tokens: { input: run.inputTokens, output: run.outputTokens },
-    attempts: run.attempts,
-    error: run.error,
-    revertedAt: run.revertedAt?.toISOString() ?? null,
-    createdAt: run.createdAt.toISOString(),
-    startedAt: run.startedAt?.toISOString() ?? null,
-    finishedAt: run.finishedAt?.toISOString() ?? null,
+    ...serializeRunLife(run),
   };
 }
 

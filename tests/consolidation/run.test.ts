@@ -104,6 +104,9 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     expect(stateOf(await getMemory(ctx, blue.id))).toEqual(stateOf(blue));
     const { proposals } = await listProposals(ctx, { status: "pending" });
     expect(proposals).toMatchObject([{ op: "update", memoryId: blue.id, validTo: green.createdAt }]);
+    // A second run meets the same pair: the change already waits for the person, so nothing is proposed twice.
+    await runConsolidation(offline(ctx), job());
+    expect((await listProposals(ctx, { status: "pending" })).proposals).toHaveLength(1);
 
     await approveProposal(ctx, proposals[0]!.id);
     const closed = await getMemory(ctx, blue.id);

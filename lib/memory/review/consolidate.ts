@@ -3,7 +3,7 @@
 // new words (a merge keeps the standing memory's text, supersede and expire only close a fact), so the rules and the
 // deleted facts the other gate screens text against have nothing here to match.
 
-import { and, eq, isNotNull } from "drizzle-orm";
+import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import { memoryProposals } from "@/lib/db/schema";
 import { asUser } from "@/lib/db/unit-of-work";
 import { absoluteNamespace, MemoryConflictError, type MemoryContext, withUnit } from "@/lib/memory/core";
@@ -115,24 +115,22 @@ async function proposeWrite(ctx: MemoryContext, write: ConsolidationWrite, curre
 
 /** A pending proposal of this op on any of these memories: the change already waits for the user. */
 async function pendingFor(ctx: MemoryContext, op: "merge" | "update", ids: string[]): Promise<string | null> {
-  return asUser(ctx, async ({ db }) => {
-    for (const id of ids) {
-      const [row] = await db
-        .select({ id: memoryProposals.id })
-        .from(memoryProposals)
-        .where(
-          and(
-            eq(memoryProposals.userId, ctx.principal.userId),
-            eq(memoryProposals.status, "pending"),
-            eq(memoryProposals.op, op),
-            eq(memoryProposals.memoryId, id),
-            // A held extraction update of the memory is another change; a held close carries its validTo.
-            op === "update" ? isNotNull(memoryProposals.validTo) : undefined,
-          ),
-        )
-        .limit(1);
-      if (row) return row.id;
-    }
-    return null;
-  });
+  if (ids.length === 0) return null;
+  const [row] = await asUser(ctx, ({ db }) =>
+    db
+      .select({ id: memoryProposals.id })
+      .from(memoryProposals)
+      .where(
+        and(
+          eq(memoryProposals.userId, ctx.principal.userId),
+          eq(memoryProposals.status, "pending"),
+          eq(memoryProposals.op, op),
+          inArray(memoryProposals.memoryId, ids),
+          // A held extraction update of the memory is another change; a held close carries its validTo.
+          op === "update" ? isNotNull(memoryProposals.validTo) : undefined,
+        ),
+      )
+      .limit(1),
+  );
+  return row?.id ?? null;
 }

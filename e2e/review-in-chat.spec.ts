@@ -144,10 +144,13 @@ test("Undo under an answer puts back what its turn saved, and names what was edi
   await expect(held).toHaveAttribute("data-status", "rejected");
   await expect(held).toContainText("withdrawn: the chat turn was undone");
 
-  // Reloaded, the first answer says its changes were undone and offers no second Undo.
+  // Reloaded, both answers say their changes were undone (the second only withdrew what it held) and neither offers
+  // a second Undo.
   await page.reload();
-  await expect(page.getByTestId("turn-undone")).toHaveCount(1);
-  await expect(page.getByTestId("turn-undone")).toContainText("This answer's memory changes were undone");
+  await expect(page.getByTestId("turn-undone")).toHaveCount(2);
+  for (const said of await page.getByTestId("turn-undone").all()) {
+    await expect(said).toContainText("This answer's memory changes were undone");
+  }
   await expect(page.getByRole("button", { name: /^Undo/ })).toHaveCount(0);
 });
 

@@ -14,7 +14,7 @@ import { ExtractionStatus } from "./extraction-status";
 import { MemoriesUsed } from "./memories-used";
 import { type Proposal, useTurnReview } from "./thread-proposals";
 import { ToolChip } from "./tool-chip";
-import { UndoTurn, writtenBy } from "./undo-turn";
+import { showsUndo, UndoTurn, writtenBy } from "./undo-turn";
 
 interface ChatViewProps {
   threadId: string;
@@ -209,7 +209,12 @@ function MessageView({
         return null;
       })}
       <AnswerProposals proposals={proposals} onDecided={onDecided} />
-      {onUndone && (turn.changed || proposals.some((proposal) => proposal.status === "pending")) ? (
+      {onUndone &&
+      showsUndo(
+        message,
+        turn.changed,
+        proposals.some((proposal) => proposal.status === "pending"),
+      ) ? (
         <UndoTurn
           answerId={message.id}
           undoneAt={message.metadata?.memoryRevertedAt}

@@ -24,6 +24,15 @@ interface Undone {
 const outcomes = new Map<string, Undone>();
 
 /**
+ * Whether an answer offers Undo or says it was undone: it wrote memories, holds changes still waiting for review, or
+ * was undone (before this page loaded, or in it). Undoing a turn that only held proposals withdraws them, so after
+ * the proposals reload nothing else would keep its outcome in view.
+ */
+export function showsUndo(message: ChatMessage, changed: boolean, holdsPending: boolean): boolean {
+  return changed || holdsPending || Boolean(message.metadata?.memoryRevertedAt) || outcomes.has(message.id);
+}
+
+/**
  * Undoes the memory changes of one answer's turn (POST /api/v1/messages/:id/revert): what it wrote is put back and
  * what it held for review is withdrawn; a memory changed since is left as it is and named with why, as when a run is
  * undone (docs/memory-model.md). `written` names the memories the turn touched, to say which were put back.

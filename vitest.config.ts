@@ -4,18 +4,24 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 /**
- * Test files that replace modules (vi.mock, directly or through the route harness) need a module graph of their own;
- * every other file shares its worker's modules with the files before it, which saves evaluating the app's imports
+ * Test files that replace modules themselves (vi.mock and the like) need a module graph of their own. The files that
+ * call routes through the route mocks share one per worker, with the mocks as a setup file run before each of them;
+ * every other file shares its worker's modules with the files before it. Sharing saves evaluating the app's imports
  * again per file (docs/testing.md).
  */
-const REPLACES_MODULES = /\bvi\.(mock|doMock|stubGlobal|stubEnv|resetModules)\b|support\/route-(mocks|server|harness)/;
+const OWN_MOCKS = /\bvi\.(mock|doMock|doUnmock|unmock|stubGlobal|stubEnv|resetModules)\b/;
+const ROUTE_MOCKS = /support\/route-(mocks|server)/;
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: "utf8" })
     .filter((file) => file.endsWith(".test.ts"))
     .map((file) => path.join(dir, file));
 }
-const isolated = testFiles("tests").filter((file) => REPLACES_MODULES.test(readFileSync(file, "utf8")));
+const sources = testFiles("tests").map((file) => ({ file, source: readFileSync(file, "utf8") }));
+const isolated = sources.filter(({ source }) => OWN_MOCKS.test(source)).map(({ file }) => file);
+const routes = sources
+  .filter(({ source }) => !OWN_MOCKS.test(source) && ROUTE_MOCKS.test(source))
+  .map(({ file }) => file);
 
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
@@ -35,7 +41,25 @@ export default defineConfig({
     server: { deps: { inline: ["next-auth"] } },
     projects: [
       { extends: true, test: { name: "isolated", include: isolated } },
-      { extends: true, test: { name: "shared", include: ["tests/**/*.test.ts"], exclude: isolated, isolate: false } },
+      {
+        extends: true,
+        test: {
+          name: "routes",
+          include: routes,
+          isolate: false,
+          // Added to the root setup file (tests/support/file-setup.ts): project settings extend the root's.
+          setupFiles: ["tests/support/route-mocks.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "shared",
+          include: ["tests/**/*.test.ts"],
+          exclude: [...isolated, ...routes],
+          isolate: false,
+        },
+      },
     ],
   },
 });

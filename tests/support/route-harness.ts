@@ -7,18 +7,27 @@ import type { ConsolidationJobData, ExtractionJobData, OptimizerJobData, Webhook
  * `getDatabase()` returns, the session `currentPrincipal()` returns, the request headers and cookies actions read,
  * what routes enqueue or hand to `after()`, and the paths actions revalidate.
  */
-export const routeHarness = {
-  database: undefined as Database | undefined,
-  principal: null as Principal | null,
-  requestHeaders: new Headers(),
-  cookies: undefined as unknown,
-  enqueued: [] as ExtractionJobData[],
-  webhookJobs: [] as WebhookJobData[],
-  optimizerJobs: [] as OptimizerJobData[],
-  consolidationJobs: [] as ConsolidationJobData[],
-  pending: [] as Promise<unknown>[],
-  revalidated: [] as string[],
-};
+export const routeHarness = emptyHarness();
+
+function emptyHarness() {
+  return {
+    database: undefined as Database | undefined,
+    principal: null as Principal | null,
+    requestHeaders: new Headers(),
+    cookies: undefined as unknown,
+    enqueued: [] as ExtractionJobData[],
+    webhookJobs: [] as WebhookJobData[],
+    optimizerJobs: [] as OptimizerJobData[],
+    consolidationJobs: [] as ConsolidationJobData[],
+    pending: [] as Promise<unknown>[],
+    revalidated: [] as string[],
+  };
+}
+
+/** Empties the harness: a file of the routes project starts from nothing the file before it in its worker left. */
+export function resetRouteHarness() {
+  Object.assign(routeHarness, emptyHarness());
+}
 
 export function harnessDatabase(): Database {
   if (!routeHarness.database) throw new Error("no test database");

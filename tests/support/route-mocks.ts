@@ -7,6 +7,10 @@ import { vi } from "vitest";
  */
 const harness = async () => (await import("./route-harness")).routeHarness;
 
+// In the routes project this module is a setup file, run again before each file: the mocks are registered anew (a
+// worker's module registry forgets them between files) and the harness is emptied (vitest.config.ts).
+(await import("./route-harness")).resetRouteHarness();
+
 vi.mock("server-only", () => ({}));
 vi.mock("@/lib/auth/session", () => ({ currentPrincipal: async () => (await harness()).principal }));
 vi.mock("@/lib/db", () => ({

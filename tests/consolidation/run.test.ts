@@ -187,15 +187,18 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     expect((await getMemory(ctx, likes.id)).validTo?.toISOString()).toBe(negation.createdAt.toISOString());
   });
 
-  it("keeps apart facts that differ in one name or number, however alike: a run judges them once", async () => {
+  it("keeps apart facts that differ in one name, number or quantifier, however alike: a run judges them once", async () => {
     const { ctx, extractor } = await setup();
     const first = await createMemory(extractor, { content: "Parcel 1x0x5 is in bay 6" });
     const second = await createMemory(extractor, { content: "Parcel 1x1x5 is in bay 6" });
-    expect((await memoryHealth(ctx)).duplicates).toBe(1);
+    const some = await createMemory(extractor, { content: "User feeds the cats next door" });
+    const all = await createMemory(extractor, { content: "User feeds all the cats next door" });
+    expect((await memoryHealth(ctx)).duplicates).toBe(2);
 
-    expect(await runConsolidation(offline(ctx), job())).toMatchObject({ status: "succeeded", groups: 1, applied: 0 });
-    expect(stateOf(await getMemory(ctx, first.id))).toEqual(stateOf(first));
-    expect(stateOf(await getMemory(ctx, second.id))).toEqual(stateOf(second));
+    expect(await runConsolidation(offline(ctx), job())).toMatchObject({ status: "succeeded", groups: 2, applied: 0 });
+    for (const memory of [first, second, some, all]) {
+      expect(stateOf(await getMemory(ctx, memory.id))).toEqual(stateOf(memory));
+    }
     expect((await memoryHealth(ctx)).duplicates).toBe(0);
   });
 

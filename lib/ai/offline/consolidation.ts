@@ -67,19 +67,24 @@ function sameWords(a: Shown | undefined, b: Shown | undefined): boolean {
   return !sameSlot(a.text, b.text) && differOnlyInStress(a.text, b.text);
 }
 
-/** Words a restatement adds or drops without changing the fact. */
+/**
+ * Words and phrases a restatement adds or drops without changing the fact. A quantifier on its own is not one: "likes
+ * all dogs" says more than "likes dogs", so "all", "most" and "of" count only inside "most of all".
+ */
 const STRESS = new Set(
-  "the a an really truly very so still now also just actually indeed quite definitely absolutely most of all much".split(
-    " ",
-  ),
+  "the a an really truly very so still now also just actually indeed quite definitely absolutely".split(" "),
 );
+const STRESS_PHRASES = ["most of all", "very much", "so much", "a lot"];
 
 function differOnlyInStress(a: string, b: string): boolean {
-  const left = wordsOf(a);
-  const right = wordsOf(b);
+  const left = wordsOf(withoutStressPhrases(a));
+  const right = wordsOf(withoutStressPhrases(b));
   const differing = [...left].filter((word) => !right.has(word)).concat([...right].filter((word) => !left.has(word)));
   return differing.every((word) => STRESS.has(word));
 }
+
+const withoutStressPhrases = (text: string) =>
+  STRESS_PHRASES.reduce((rest, phrase) => rest.split(` ${phrase} `).join(" "), ` ${normalized(text)} `).trim();
 
 const wordsOf = (text: string) => new Set(normalized(text).split(" "));
 

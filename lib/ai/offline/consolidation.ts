@@ -77,14 +77,18 @@ const STRESS = new Set(
 const STRESS_PHRASES = ["most of all", "very much", "so much", "a lot"];
 
 function differOnlyInStress(a: string, b: string): boolean {
-  const left = wordsOf(withoutStressPhrases(a));
-  const right = wordsOf(withoutStressPhrases(b));
+  const left = wordsWithoutStressPhrases(a);
+  const right = wordsWithoutStressPhrases(b);
   const differing = [...left].filter((word) => !right.has(word)).concat([...right].filter((word) => !left.has(word)));
   return differing.every((word) => STRESS.has(word));
 }
 
-const withoutStressPhrases = (text: string) =>
-  STRESS_PHRASES.reduce((rest, phrase) => rest.split(` ${phrase} `).join(" "), ` ${normalized(text)} `).trim();
+const wordsWithoutStressPhrases = (text: string) =>
+  new Set(
+    STRESS_PHRASES.reduce((rest, phrase) => rest.split(` ${phrase} `).join(" "), ` ${normalized(text)} `)
+      .trim()
+      .split(" "),
+  );
 
 const wordsOf = (text: string) => new Set(normalized(text).split(" "));
 

@@ -22,6 +22,11 @@ export const consolidationRunJson = z
     groups: z
       .array(z.unknown())
       .describe("Each group shown to the model: its memories (ids and versions) and those it left as they were."),
+    complete: z
+      .boolean()
+      .describe(
+        "It showed the model every group it found, pairs close in meaning included; false when groups were left for a later run.",
+      ),
     opsProposed: z.array(z.unknown()),
     opsApplied: z
       .array(z.unknown())

@@ -681,6 +681,11 @@ export const consolidationRuns = pgTable(
     status: text("status", { enum: ["queued", "running", "succeeded", "failed", "skipped"] }).notNull(),
     model: text("model"),
     groups: jsonb("groups").$type<unknown[]>().notNull().default([]),
+    /**
+     * It showed the model every candidate group, pairs close in meaning included: none was left for a later run
+     * (migration 0034).
+     */
+    complete: boolean("complete").notNull().default(false),
     opsProposed: jsonb("ops_proposed").$type<unknown[]>().notNull().default([]),
     opsApplied: jsonb("ops_applied").$type<unknown[]>().notNull().default([]),
     opsRejected: jsonb("ops_rejected").$type<unknown[]>().notNull().default([]),

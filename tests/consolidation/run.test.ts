@@ -246,6 +246,67 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     });
   }
 
+  if (backend === "pglite") {
+    /**
+     * A clock a day ahead of the database's: the vectors an embedding job writes carry the database's time, so an
+     * old memory's vector reads as written before a run this clock started, as it would have been.
+     */
+    const ahead = () => steppingClock(Date.now() + 86_400_000);
+
+    it("after a run that showed every group, probes only what changed since: a new memory still meets an old one", async () => {
+      const { ctx, extractor } = await setup();
+      const clock = ahead();
+      const embeddingModel = topicEmbeddingModel();
+      const embedded = withEmbedding({ ...extractor, clock }, embeddingModel);
+      const old = [
+        await createMemory(embedded, { content: "User has a cat called Tom" }),
+        await createMemory(embedded, { content: "User drives an old vehicle" }),
+        await createMemory(embedded, { content: "User starts the day with an espresso" }),
+      ];
+      const first = await runConsolidation(
+        { ctx: { ...ctx, clock, embeddingModel }, model: rawManager("{}"), modelId: "mock" },
+        job(),
+      );
+      expect(first).toMatchObject({ status: "succeeded", groups: 0 });
+      expect(await getConsolidationRun(ctx, first.runId!)).toMatchObject({ complete: true });
+
+      // Each new memory is close in meaning to one old one; ids are random, so the pairs come in both orders.
+      const added = [
+        await createMemory(embedded, { content: "Tom is the feline who lives with the user" }),
+        await createMemory(embedded, { content: "The user's car is a 1998 estate" }),
+        await createMemory(embedded, { content: "User cannot work before a coffee" }),
+      ];
+      const manager = rawManager(...Array.from({ length: 3 }, () => JSON.stringify({ ops: [] })));
+      const second = await runConsolidation(
+        { ctx: { ...ctx, clock, embeddingModel }, model: manager, modelId: "mock" },
+        job(),
+      );
+      expect(second).toMatchObject({ status: "succeeded", groups: 3 });
+      const shown = manager.doGenerateCalls.map((call) => JSON.stringify(call.prompt));
+      for (const [index, memory] of old.entries()) {
+        expect(shown.some((prompt) => prompt.includes(memory.id) && prompt.includes(added[index]!.id))).toBe(true);
+      }
+    });
+
+    it("after a run cut at its group limit, the next run looks at every memory again", async () => {
+      const { ctx, extractor } = await setup();
+      const clock = ahead();
+      const embeddingModel = topicEmbeddingModel();
+      const embedded = withEmbedding({ ...extractor, clock }, embeddingModel);
+      await createMemory(embedded, { content: "User has a cat called Tom" });
+      await createMemory(embedded, { content: "Tom is the feline who lives with the user" });
+      await createMemory(embedded, { content: "User drives an old vehicle" });
+      await createMemory(embedded, { content: "The user's car is a 1998 estate" });
+      const deps = { ctx: { ...ctx, clock, embeddingModel }, modelId: "mock", maxGroups: 1 };
+      const cut = await runConsolidation({ ...deps, model: rawManager("{}") }, job());
+      expect(cut).toMatchObject({ status: "succeeded", groups: 1 });
+      expect(await getConsolidationRun(ctx, cut.runId!)).toMatchObject({ complete: false });
+      // Nothing changed since, yet the group the cut run left over is shown now.
+      const next = await runConsolidation({ ...deps, model: rawManager("{}") }, job());
+      expect(next).toMatchObject({ status: "succeeded", groups: 1 });
+    });
+  }
+
   it("rejects each bad op with its reason and applies the others", async () => {
     const { ctx, extractor } = await setup();
     const a = await createMemory(extractor, { content: "User drinks oat milk" });

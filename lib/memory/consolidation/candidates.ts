@@ -101,37 +101,51 @@ function wordCountOf(alias: string): string {
  * Pairs of the user's live memories of one namespace and kind that say the same (same content hash, or trigram
  * similarity ≥ DUPLICATE_SIMILARITY between memories ending in the same two words), fill the same subject slot with
  * another value (same first three words, a value after them, or one slot of the offline model's table however it is
- * worded: "lives in Lisbon", "moved to Porto"), or, when `vectors` names the embedding model, lie
- * within CLOSE_SIMILARITY of each other. Each lexical leg is an equality join, so a user's memories are paired within
- * those blocks, never all with all; the vector leg keeps each memory's CLOSE_NEIGHBOURS nearest. A pair a succeeded
+ * worded: "lives in Lisbon", "moved to Porto"), or, when `close` names the embedding model, lie within
+ * CLOSE_SIMILARITY of each other. Each lexical leg is an equality join, so a user's memories are paired within those
+ * blocks, never all with all; the vector leg keeps the CLOSE_NEIGHBOURS nearest of each memory changed since
+ * `close.since` (every memory when it is null), so a run's exact scans follow what changed, not the square of what
+ * the user holds. A pair a succeeded
  * run already judged and kept apart at these versions is not a candidate.
  */
-function pairsStatement(userId: string, now: Date, vectors: string | null): SQL {
+function pairsStatement(userId: string, now: Date, close: { model: string; since: Date | null } | null): SQL {
   const today = now.toISOString();
-  const close = vectors
+  // A memory is probed for its nearest neighbours when it (or its vector) changed since the last run that showed the
+  // model every group it found; a pair of two unchanged memories was a candidate of that run already. Each pair is
+  // looked at from one side: the probed memory with the lower id, or the probed one when the other was not probed.
+  const since = close?.since ? close.since.toISOString() : null;
+  const probed = (memory: string, embedding: string) =>
+    since === null
+      ? sql`true`
+      : sql`(${sql.raw(memory)}.updated_at > ${since}::timestamptz or ${sql.raw(embedding)}.created_at > ${since}::timestamptz)`;
+  const leg = close
     ? sql`
       union
-      select a.id, a.version, n.id, n.version, 'close' from live a
-      join memory_embeddings ea on ea.user_id = ${userId} and ea.memory_id = a.id and ea.model = ${vectors}
+      select least(a.id, n.id), case when a.id < n.id then a.version else n.version end,
+        greatest(a.id, n.id), case when a.id < n.id then n.version else a.version end, 'close'
+      from live a
+      join memory_embeddings ea on ea.user_id = ${userId} and ea.memory_id = a.id and ea.model = ${close.model}
         and ea.content_hash = a.content_hash
       cross join lateral (
         select b.id, b.version from live b
-        join memory_embeddings eb on eb.user_id = ${userId} and eb.memory_id = b.id and eb.model = ${vectors}
+        join memory_embeddings eb on eb.user_id = ${userId} and eb.memory_id = b.id and eb.model = ${close.model}
           and eb.content_hash = b.content_hash
-        where b.namespace = a.namespace and b.kind = a.kind and b.id > a.id
+        where b.namespace = a.namespace and b.kind = a.kind and b.id <> a.id
+          and (b.id > a.id or not ${probed("b", "eb")})
           and vector_dims(eb.embedding) = vector_dims(ea.embedding)
           and eb.embedding <=> ea.embedding <= ${1 - CLOSE_SIMILARITY}
         order by eb.embedding <=> ea.embedding
-        limit ${CLOSE_NEIGHBOURS}) n`
+        limit ${CLOSE_NEIGHBOURS}) n
+      where ${probed("a", "ea")}`
     : sql``;
   return sql`
     with normalized as (
-      select m.id, m.version, m.namespace, m.kind, m.text, m.content_hash, ${slotText("m")} as n
+      select m.id, m.version, m.namespace, m.kind, m.text, m.content_hash, m.updated_at, ${slotText("m")} as n
       from memories m
       where m.user_id = ${userId} and ${live("m", today)}
     ),
     live as (
-      select n.id, n.version, n.namespace, n.kind, n.text, n.content_hash,
+      select n.id, n.version, n.namespace, n.kind, n.text, n.content_hash, n.updated_at,
         ${subject("n")} as subject, ${tail("n")} as tail, ${wordCount("n")} as words,
         ${slotOf("key")} as slot, ${slotOf("value")} as slot_value
       from normalized n
@@ -154,7 +168,7 @@ function pairsStatement(userId: string, now: Date, vectors: string | null): SQL 
       select a.id, a.version, b.id, b.version,
         case when a.content_hash = b.content_hash or a.slot_value = b.slot_value then 'duplicate' else 'slot' end
       from live a
-      join live b on b.namespace = a.namespace and b.kind = a.kind and b.slot = a.slot and a.id < b.id${close}
+      join live b on b.namespace = a.namespace and b.kind = a.kind and b.slot = a.slot and a.id < b.id${leg}
     )
     select distinct on (p.a, p.b) p.a, p.b, p.relation
     from paired p
@@ -187,6 +201,8 @@ function datedStatement(userId: string, now: Date): SQL {
 export interface Candidates {
   pairs: CandidatePair[];
   dated: Array<{ id: string; date: string }>;
+  /** Whether the vector leg ran: only then can a run be complete (pairs close in meaning included). */
+  close: boolean;
 }
 
 /**
@@ -195,22 +211,42 @@ export interface Candidates {
  */
 export async function findCandidates(ctx: MemoryContext, now: Date, close = false): Promise<Candidates> {
   const userId = ctx.principal.userId;
-  const vectors = close && ctx.database.vector && ctx.embeddingModel ? embeddingModelKey(ctx.embeddingModel) : null;
-  return asUser(ctx, async (unit) => ({
-    pairs: await unit.rows<CandidatePair>(pairsStatement(userId, now, vectors)),
-    dated: await unit.rows<{ id: string; date: string }>(datedStatement(userId, now)),
-  }));
+  const model = close && ctx.database.vector && ctx.embeddingModel ? embeddingModelKey(ctx.embeddingModel) : null;
+  return asUser(ctx, async (unit) => {
+    const leg = model ? { model, since: await lastCompleteRun(unit, userId) } : null;
+    return {
+      pairs: await unit.rows<CandidatePair>(pairsStatement(userId, now, leg)),
+      dated: await unit.rows<{ id: string; date: string }>(datedStatement(userId, now)),
+      close: leg !== null,
+    };
+  });
+}
+
+/**
+ * When the user's latest run that showed the model every group it found (and was not reverted) began; null when none
+ * did. Without it, every memory is probed for its neighbours by meaning (pairsStatement).
+ */
+async function lastCompleteRun(unit: UnitOfWork, userId: string): Promise<Date | null> {
+  const [row] = await unit.rows<{ since: string | Date | null }>(sql`
+    select max(r.started_at) as since from consolidation_runs r
+    where r.user_id = ${userId} and r.status = 'succeeded' and r.complete and r.reverted_at is null`);
+  return row?.since ? new Date(row.since) : null;
 }
 
 /**
  * The candidates as groups for the model, one connected cluster of pairs (and dated facts) each, with what it needs to
- * decide: ids, versions, dates, source quotes and who last changed each memory.
+ * decide: ids, versions, dates, source quotes and who last changed each memory; at most `limit` groups, and whether
+ * they are all of them, pairs close in meaning included (`complete`: none is left for a later run).
  */
-export async function candidateGroups(ctx: MemoryContext, now: Date, limit: number): Promise<CandidateGroup[]> {
+export async function candidateGroups(
+  ctx: MemoryContext,
+  now: Date,
+  limit: number,
+): Promise<{ groups: CandidateGroup[]; complete: boolean }> {
   const found = await findCandidates(ctx, now, true);
   const clusters = cluster(found);
   const ids = [...new Set(clusters.flat())];
-  if (ids.length === 0) return [];
+  if (ids.length === 0) return { groups: [], complete: found.close };
   const rows = await asUser(ctx, (unit) => readMembers(unit, ids));
   const byId = new Map(rows.map((row) => [row.id, row]));
   const groups: CandidateGroup[] = [];
@@ -224,7 +260,8 @@ export async function candidateGroups(ctx: MemoryContext, now: Date, limit: numb
       });
     }
   }
-  return groups;
+  const wanted = clusters.reduce((sum, members) => sum + Math.ceil(members.length / GROUP_SIZE), 0);
+  return { groups, complete: found.close && groups.length === wanted };
 }
 
 /** Connected components of the pairs, dated facts alone where no pair holds them; oldest-first by id order found. */

@@ -53,7 +53,7 @@ export async function runConsolidation(deps: ConsolidationDeps, job: Consolidati
     return { status: "skipped", reason: budget, runId };
   }
   try {
-    const groups = await candidateGroups(ctx, ctx.clock(), deps.maxGroups ?? DEFAULT_MAX_GROUPS);
+    const { groups, complete } = await candidateGroups(ctx, ctx.clock(), deps.maxGroups ?? DEFAULT_MAX_GROUPS);
     const turn = newReviewTurn();
     let applied = 0;
     let rejected = 0;
@@ -62,7 +62,7 @@ export async function runConsolidation(deps: ConsolidationDeps, job: Consolidati
       applied += counts.applied;
       rejected += counts.rejected;
     }
-    await finishRun(ctx, runId, { status: "succeeded" });
+    await finishRun(ctx, runId, { status: "succeeded", complete });
     return { status: "succeeded", runId, groups: groups.length, applied, rejected };
   } catch (error) {
     logFailedAttempt("consolidation attempt failed", error, {

@@ -123,12 +123,12 @@ export async function addedSinceLastRun(ctx: MemoryContext): Promise<number> {
 export async function finishRun(
   ctx: MemoryContext,
   runId: string,
-  end: { status: "succeeded" | "failed" | "skipped"; error?: string | null },
+  end: { status: "succeeded" | "failed" | "skipped"; error?: string | null; complete?: boolean },
 ): Promise<void> {
   await asUser(ctx, ({ db }) =>
     db
       .update(consolidationRuns)
-      .set({ status: end.status, error: end.error ?? null, finishedAt: ctx.clock() })
+      .set({ status: end.status, error: end.error ?? null, finishedAt: ctx.clock(), complete: end.complete ?? false })
       .where(where(ctx, runId)),
   );
 }
@@ -219,6 +219,7 @@ export function serializeConsolidationRun(run: ConsolidationRun) {
     status: run.status,
     model: run.model,
     groups: run.groups,
+    complete: run.complete,
     opsProposed: run.opsProposed,
     opsApplied: run.opsApplied,
     opsRejected: run.opsRejected,

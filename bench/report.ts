@@ -40,6 +40,8 @@ export interface BenchResults {
     users: number;
     memories: number;
     questions: number;
+    /** Conversational sets: questions nothing in the conversations answers (absent in runs before they were asked). */
+    unanswerable?: number;
     /** Conversational sets: evidence turns with a word in common with their question besides the speakers' names. */
     evidenceSharingAWord?: number;
   }>;
@@ -409,11 +411,15 @@ function renderRecall(results: BenchResults): string[] {
   const out: string[] = [];
   const figures = results.recall ?? [];
   const datasets = [...new Set(figures.map((figure) => figure.dataset))];
-  out.push("\nRecall of the evidence (top 20 asked once per question; recall@k = evidence found in the first k)\n");
+  out.push(
+    "\nRecall of the evidence (top 20 asked once per question; recall@k = evidence found in the first k; the " +
+      "conversations' questions that nothing answers count when a store returns nothing for them)\n",
+  );
   for (const dataset of results.recallDatasets ?? []) {
     out.push(
       `- ${dataset.name}: ${dataset.users} users, ${dataset.memories.toLocaleString("en")} memories, ` +
         `${dataset.questions} questions` +
+        (dataset.unanswerable ? ` and ${dataset.unanswerable} that nothing answers` : "") +
         (dataset.evidenceSharingAWord === undefined
           ? ""
           : `; ${pct1(dataset.evidenceSharingAWord)} of the evidence has a word in common with its question besides ` +
@@ -423,16 +429,28 @@ function renderRecall(results: BenchResults): string[] {
   for (const dataset of datasets) {
     const rows = figures.filter((figure) => figure.dataset === dataset);
     out.push(`\n${dataset}\n`);
+    const unanswered = rows.some((figure) => figure.noAnswer);
     out.push(
       table(
-        ["store", "ranking", "recall@5", "recall@10", "recall@20", "p50 ms"],
+        [
+          "store",
+          "ranking",
+          "recall@1",
+          "recall@5",
+          "recall@10",
+          "recall@20",
+          "p50 ms",
+          ...(unanswered ? ["no result when nothing answers"] : []),
+        ],
         rows.map((figure) => [
           figure.store,
           figure.ranking,
+          pct1(figure.recall.at1 ?? Number.NaN),
           pct1(figure.recall.at5),
           pct1(figure.recall.at10),
           pct1(figure.recall.at20),
           ms(figure.latencyMs.p50),
+          ...(unanswered ? [figure.noAnswer ? pct1(figure.noAnswer.silent / figure.noAnswer.questions) : "–"] : []),
         ]),
       ),
     );

@@ -230,23 +230,33 @@ async function main() {
       }
 
       for (const style of ["named", "bare"] as SpeakerStyle[]) {
-        const users = generateConversations(options.seed, scale.conversations, style);
-        const name = style === "named" ? 'conversations ("Name: text")' : "conversations (bare text)";
-        const questions = users.flatMap((user) => user.queries);
-        const memories = users.reduce((sum, user) => sum + user.memories.length, 0);
-        results.recallDatasets.push({
-          name,
-          users: users.length,
-          memories,
-          questions: questions.length,
-          evidenceSharingAWord: evidenceSharingAWord(users),
-        });
-        log(`recall: loading ${name}, ${memories} turns of ${users.length} users`);
-        for (const store of recallStores) for (const user of users) await store.load(user);
+        const everyone = generateConversations(options.seed, scale.conversations, style);
+        const memories = everyone.reduce((sum, user) => sum + user.memories.length, 0);
+        const styleName = style === "named" ? 'conversations ("Name: text")' : "conversations (bare text)";
+        log(`recall: loading ${styleName}, ${memories} turns of ${everyone.length} users`);
+        for (const store of recallStores) for (const user of everyone) await store.load(user);
         await vacuum();
-        for (const store of contenders(recallStores)) {
-          log(`recall ${store.name} on ${name} (${questions.length} questions)`);
-          results.recall.push(await measureRecall(name, store, questions, options.weights));
+        // Weights and thresholds are chosen on the tune half (its weight curve is printed); the report half is of
+        // data nothing was chosen on.
+        for (const half of ["tune", "report"] as const) {
+          const users = everyone.filter((user) => user.half === half);
+          if (users.length === 0) continue;
+          const name = `${styleName}, ${half} half`;
+          const questions = users.flatMap((user) => user.queries);
+          const unanswerable = users.flatMap((user) => user.unanswerable);
+          results.recallDatasets.push({
+            name,
+            users: users.length,
+            memories: users.reduce((sum, user) => sum + user.memories.length, 0),
+            questions: questions.length,
+            unanswerable: unanswerable.length,
+            evidenceSharingAWord: evidenceSharingAWord(users),
+          });
+          for (const store of contenders(recallStores)) {
+            log(`recall ${store.name} on ${name} (${questions.length} questions, ${unanswerable.length} unanswerable)`);
+            const weights = half === "tune" ? options.weights : [];
+            results.recall.push(await measureRecall(name, store, questions, weights, unanswerable));
+          }
         }
       }
       results.embeddingCost = embeddingCosts(recallStores);

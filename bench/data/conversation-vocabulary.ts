@@ -658,6 +658,32 @@ export const chitchat: readonly string[] = [
   "I feel like I say this every week, but I'm exhausted.",
 ];
 
+/**
+ * Questions nothing in any conversation answers: topics no fact or chatter mentions, someone who is not in the
+ * conversation (`{stranger}`), general words with many narrower ones, and gibberish. A search should find nothing it
+ * is confident of for them.
+ */
+export const unanswerable: readonly string[] = [
+  "What is {name}'s blood type?",
+  "Which programming language does {name} use most?",
+  "What did {name} name the sailboat?",
+  "How many siblings does {name} have?",
+  "Where did {name} get the tattoo?",
+  "Which cryptocurrency is {name} investing in?",
+  "Where did {name} go scuba diving?",
+  "Which opera did {name} see in Vienna?",
+  "What did {name} think of the solar eclipse?",
+  "What podcast does {name} listen to on the commute?",
+  "When does {name}'s passport expire?",
+  "How often does {name} play poker?",
+  "What is {stranger}'s hobby?",
+  "Where does {stranger} work?",
+  "content kind",
+  "the general sort of stuff",
+  "xqzv blorf wemp",
+  "plimber snoz quaddle",
+];
+
 export const openers: readonly string[] = [
   "Hey {other}! Long time no talk, how's everything?",
   "Hi {other}, got a minute to catch up?",

@@ -9,6 +9,7 @@ import {
   slots,
   speakerNames,
   tags,
+  unanswerable,
 } from "./conversation-vocabulary";
 import type { BenchQuery, GeneratedMemory, GeneratedUser } from "./generator";
 import { Random } from "./random";
@@ -19,9 +20,18 @@ export interface ConversationQuery extends BenchQuery {
 
 export interface ConversationUser extends GeneratedUser {
   queries: ConversationQuery[];
+  /** Questions nothing in the conversation answers (`unanswerable`): their answer set is empty. */
+  unanswerable: BenchQuery[];
   speakers: [string, string];
   sessions: number;
+  /**
+   * Which half of the dataset the user is in: weights and thresholds are chosen on "tune" and reported on "report"
+   * (even and odd user numbers), so a figure on the report half is of data nothing was chosen on.
+   */
+  half: DatasetHalf;
 }
+
+export type DatasetHalf = "tune" | "report";
 
 export interface ConversationScale {
   users: number;
@@ -154,11 +164,27 @@ export function generateConversation(
     name,
     speakers,
     sessions: sessionCount,
+    half: index % 2 === 0 ? "tune" : "report",
+    unanswerable: unanswerableQuestions(seed, index, name, speakers),
     memories,
     queries: pending
       .filter((question) => question.keys.length > 0)
       .map(({ text, keys, category }) => ({ user: name, text, relevant: keys, category })),
   };
+}
+
+/**
+ * Every unanswerable question once, about one of the speakers or about a name from the list who is not in the
+ * conversation. Drawn from a generator of its own, so the conversation is the same with or without them.
+ */
+function unanswerableQuestions(seed: number, index: number, user: string, speakers: readonly string[]): BenchQuery[] {
+  const random = new Random(seed ^ Math.imul(index + 1, 0x85ebca6b));
+  const strangers = speakerNames.filter((name) => !speakers.includes(name));
+  return unanswerable.map((template) => ({
+    user,
+    text: template.replace("{name}", random.pick(speakers)).replace("{stranger}", random.pick(strangers)),
+    relevant: [],
+  }));
 }
 
 /** Every user of a conversational scale, in both speaker styles or one. */

@@ -4,8 +4,8 @@ import { type LatencySummary, mean, recallAtK, summarize, timed } from "../metri
 import { indexedWords } from "../peers/bm25";
 import type { BenchStore } from "../peers/store";
 
-/** The cut-offs reported; one search of the deepest serves all three. */
-export const RECALL_KS = [5, 10, 20] as const;
+/** The cut-offs reported; one search of the deepest serves them all. */
+export const RECALL_KS = [1, 5, 10, 20] as const;
 const DEPTH = Math.max(...RECALL_KS);
 
 export interface RecallQuery extends BenchQuery {
@@ -20,8 +20,16 @@ export interface RecallFigure {
   ranking: string;
   detail: string;
   questions: number;
-  /** Mean recall@k of the evidence, k = 5, 10, 20 (min(k, |evidence|) hits count as complete). */
-  recall: Record<`at${(typeof RECALL_KS)[number]}`, number>;
+  /**
+   * Mean recall@k of the evidence, k = 1, 5, 10, 20 (min(k, |evidence|) hits count as complete); at1 is absent in runs
+   * recorded before it was measured.
+   */
+  recall: Record<`at${Exclude<(typeof RECALL_KS)[number], 1>}`, number> & { at1?: number };
+  /**
+   * The dataset's questions that nothing answers, and how many of them got no result at all: what a store returns
+   * is what it is confident of, so an empty answer is the right one.
+   */
+  noAnswer?: { questions: number; silent: number };
   /** recall@10 per question category. */
   byCategory?: Record<string, { questions: number; at10: number }>;
   /** Time of one search for the top 20. */
@@ -40,14 +48,16 @@ export interface EmbeddingCostFigure {
 }
 
 /**
- * Asks every question of a dataset once for the top 20 and scores recall@5/10/20 against the evidence keys, overall
- * and per question category; then, for a store with `searchWithWeight`, recall@10 at each of `weights`.
+ * Asks every question of a dataset once for the top 20 and scores recall@1/5/10/20 against the evidence keys, overall
+ * and per question category; asks the `unanswerable` questions and counts those with no result; then, for a store
+ * with `searchWithWeight`, recall@10 at each of `weights`.
  */
 export async function measureRecall(
   dataset: string,
   store: BenchStore,
   queries: readonly RecallQuery[],
   weights: readonly number[],
+  unanswerable: readonly RecallQuery[] = [],
 ): Promise<RecallFigure> {
   const latencies: number[] = [];
   const perQuery: Array<{ query: RecallQuery; keys: string[] }> = [];
@@ -64,9 +74,14 @@ export async function measureRecall(
     ranking: store.ranking ?? "",
     detail: store.detail,
     questions: queries.length,
-    recall: { at5: at(5), at10: at(10), at20: at(20) },
+    recall: { at1: at(1), at5: at(5), at10: at(10), at20: at(20) },
     latencyMs: summarize(latencies),
   };
+  if (unanswerable.length > 0) {
+    let silent = 0;
+    for (const query of unanswerable) if ((await store.search(query.user, query.text, DEPTH)).length === 0) silent++;
+    figure.noAnswer = { questions: unanswerable.length, silent };
+  }
   if (categories.length > 0) {
     figure.byCategory = Object.fromEntries(
       categories.map((category) => {

@@ -1,3 +1,4 @@
+import { MockEmbeddingModelV4 } from "ai/test";
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { ValidationError } from "@/lib/errors";
@@ -154,6 +155,41 @@ describeEachDatabase("memory search", (use, backend) => {
         sql`select count(*)::int as n from memory_embeddings where memory_id = ${cat.id}::uuid`,
       );
       expect(left?.n).toBe(0);
+    });
+
+    it("keeps a lexical hit first when the vector leg prefers another memory by only a little", async () => {
+      // Unit vectors at fixed angles to the query: the answer that says the question's words is a little less close
+      // by meaning (0.5) than one that says none of them (0.6), and the rest are far (0.1).
+      const at = (cosine: number, side: number) => [cosine, side * Math.sqrt(1 - cosine ** 2), 0];
+      const vectors = new Map<string, number[]>([
+        ["Which board game does Priya usually bring along on Fridays for the neighbours?", at(1, 1)],
+        ["Priya brings Azul to every board game night", at(0.5, 1)],
+        ["We stayed up until midnight and laughed a lot", at(0.6, -1)],
+      ]);
+      const model = new MockEmbeddingModelV4({
+        provider: "toy",
+        modelId: "angles",
+        maxEmbeddingsPerCall: 64,
+        doEmbed: async ({ values }) => ({
+          embeddings: values.map((value) => vectors.get(value) ?? [0.1, 0, Math.sqrt(1 - 0.01)]),
+          warnings: [],
+        }),
+      });
+      const local = withEmbedding(contextFor(use(), await createUser(use())), model);
+      await createMemories(local, [
+        { content: "Priya brings Azul to every board game night" },
+        { content: "We stayed up until midnight and laughed a lot" },
+        ...Array.from({ length: 8 }, (_, index) => ({ content: `Priya mentioned the weather, part ${index}` })),
+      ]);
+      const results = await searchMemories(local, {
+        query: "Which board game does Priya usually bring along on Fridays for the neighbours?",
+      });
+      expect(texts(results).slice(0, 2)).toEqual([
+        "Priya brings Azul to every board game night",
+        "We stayed up until midnight and laughed a lot",
+      ]);
+      expect(results[0]?.lexical).toBeGreaterThan(0);
+      expect(results[1]).toMatchObject({ lexical: 0, vector: expect.closeTo(0.6, 5) });
     });
 
     it("batches embeddings and backfills memories written without a model", async () => {

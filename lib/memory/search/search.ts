@@ -13,18 +13,20 @@ import { lexicalRanking, TYPO_THRESHOLD } from "./lexical";
 import { isOverviewQuestion, overview } from "./overview";
 
 /**
- * The vector leg's share of a hybrid score (the lexical leg has the rest). Chosen on the bench's conversational
- * datasets with the local encoder, where it added recall at every k with and without speaker names
- * (`npm run bench -- --only recall` prints the curve).
+ * The vector leg's share of a hybrid score (the lexical leg has the rest). Chosen on the tune half of the bench's
+ * conversations with the local encoder (`npm run bench -- --only recall` prints its weight curve).
  */
 export const VECTOR_WEIGHT = 0.2;
 /** Memories the vector leg ranks; its normalisation (below) is over these. */
 const VECTOR_POOL = 100;
 /**
- * The vector leg enters a hybrid score as a softmax of the similarities over its pool, at a temperature of this
- * share of their spread (standard deviation): a memory that stands out by meaning gets most of the leg's weight,
- * while a crowd of near-equal similarities (an encoder that cannot tell them apart) spreads it thin. Raw cosines
- * would let the crowd outvote the lexical leg; scaling by the spread makes this hold for any encoder's range.
+ * The vector leg enters a hybrid score as the mean of two values in [0, 1]. One is a softmax of the similarities over
+ * its pool, at a temperature of this share of their spread (standard deviation): a memory that stands out by meaning
+ * gets most of it, while a crowd of near-equal similarities (an encoder that cannot tell them apart) spreads it thin,
+ * so the crowd cannot outvote the lexical leg. The other is the cosine similarity itself, which orders the lexical
+ * leg's near-ties by meaning. With the softmax alone, a memory the vector leg picked out pushed a strong lexical hit
+ * from the top (recall@1 on the tune half 52.5% against 54.5% for lexical); with the mean, recall@1 and recall@10 are
+ * above lexical on both halves (docs/performance.md, "Search quality").
  */
 const VECTOR_SHARPNESS = 0.1;
 
@@ -168,9 +170,9 @@ async function vectorRanking(
 }
 
 /**
- * Combines the legs by score: the lexical leg's share of the query matched, and the vector leg's softmax over its
- * pool (VECTOR_SHARPNESS). A memory missing from one leg's candidates scores 0 there. Each leg's own value (the
- * lexical score, the cosine similarity) is kept beside the fused score.
+ * Combines the legs by score: the lexical leg's share of the query matched, and the vector leg's mean of its softmax
+ * over its pool and the similarity (VECTOR_SHARPNESS). A memory missing from one leg's candidates scores 0 there. Each
+ * leg's own value (the lexical score, the cosine similarity) is kept beside the fused score.
  */
 function fuse(
   lexical: ReadonlyArray<{ id: string; score: number }>,
@@ -187,7 +189,7 @@ function fuse(
   for (const [index, hit] of vector.entries()) {
     const entry = legs.get(hit.id) ?? { id: hit.id, score: 0, lexical: 0 };
     entry.vector = hit.score;
-    entry.score += vectorWeight * (shares[index] ?? 0);
+    entry.score += (vectorWeight * ((shares[index] ?? 0) + hit.score)) / 2;
     legs.set(hit.id, entry);
   }
   for (const entry of legs.values()) entry.vector ??= 0;

@@ -200,7 +200,7 @@ interface ScratchDatabase {
   open(): Promise<Database>;
   /**
    * What autovacuum does a little after a bulk load (planner statistics, GIN pending lists merged), as the in-process
-   * suites do before they measure. PGlite runs no autovacuum, and the server holds its directory: nothing there.
+   * suites do before they measure. On PGlite the server keeps its own (lib/db/planner-statistics.ts).
    */
   settle(): Promise<void>;
   drop(): Promise<void>;

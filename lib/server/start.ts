@@ -2,6 +2,7 @@ import { recordSocketAddresses } from "@/lib/api/client-address";
 import { resolveAuthSecret } from "@/lib/auth/secret";
 import { config } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
+import { keepPlannerStatistics } from "@/lib/db/planner-statistics";
 import { logFailure, structureConsole } from "@/lib/log";
 import { warmWordLexemes } from "@/lib/memory/search";
 import { startProcessTelemetry } from "./telemetry";
@@ -9,7 +10,7 @@ import { startProcessTelemetry } from "./telemetry";
 /**
  * Runs once when a Next.js server process starts: fail fast on bad configuration, open and migrate the database, and
  * warm search's word lexemes in the background (requests are served meanwhile; until it ends, a noun's first question
- * costs a few milliseconds more).
+ * costs a few milliseconds more); on PGlite, keep the planner's statistics as autovacuum would.
  */
 export async function startServer() {
   // First, before anything is awaited: the sign-in limits count per socket address from the first request on.
@@ -26,6 +27,8 @@ export async function startServer() {
   const telemetry = startProcessTelemetry();
   const database = await getDatabase();
   void warmWordLexemes(database).catch((error) => logFailure("Warming search's word lexemes", error, "warn"));
+  // PostgreSQL's autovacuum keeps its planner statistics; PGlite has none, so its one process does.
+  if (database.kind === "pglite") keepPlannerStatistics(database);
   if (config().WORKER === "inline") {
     const { startWorker } = await import("./worker");
     const stop = await startWorker();

@@ -102,9 +102,14 @@ export async function asUser<T>(
   return result;
 }
 
+/** The driver's client of the transaction drizzle opened. */
+function driverClient(tx: unknown): DriverClient {
+  return (tx as { session: { client: DriverClient } }).session.client;
+}
+
 /** The driver's own query call for the transaction drizzle opened: postgres.js `unsafe`, PGlite `query`. */
 function driverQuery(tx: unknown): UnitOfWork["query"] {
-  const client = (tx as { session: { client: DriverClient } }).session.client;
+  const client = driverClient(tx);
   return async <R>(text: string, parameters: readonly unknown[]) => {
     if ("unsafe" in client) return [...(await client.unsafe(text, [...parameters]))] as R[];
     return (await client.query(text, [...parameters])).rows as R[];
@@ -120,7 +125,7 @@ type DriverClient =
 
 /** PGlite's `exec` for the transaction drizzle opened: several statements in one message. */
 function driverScript(tx: unknown): ((script: string) => Promise<unknown>) | undefined {
-  const client = (tx as { session: { client: DriverClient } }).session.client;
+  const client = driverClient(tx);
   return "exec" in client ? (script) => client.exec(script) : undefined;
 }
 

@@ -206,14 +206,22 @@ export interface Candidates {
 }
 
 /**
+ * Which memories a run probes for neighbours by meaning: every one, or those changed since the last complete run
+ * (pairsStatement). A daily run probes every one, so a pair that becomes close without either memory changing (a
+ * nearer neighbour of one merged away) waits a day at most.
+ */
+export type CloseProbe = "every" | "changed";
+
+/**
  * Every candidate of the user now: the pairs and the dated facts, as the statements above find them. `close` adds the
  * vector leg where the database and the context have vectors (a run does; the health card counts without it).
  */
-export async function findCandidates(ctx: MemoryContext, now: Date, close = false): Promise<Candidates> {
+export async function findCandidates(ctx: MemoryContext, now: Date, close?: CloseProbe): Promise<Candidates> {
   const userId = ctx.principal.userId;
   const model = close && ctx.database.vector && ctx.embeddingModel ? embeddingModelKey(ctx.embeddingModel) : null;
   return asUser(ctx, async (unit) => {
-    const leg = model ? { model, since: await lastCompleteRun(unit, userId) } : null;
+    const since = close === "changed" ? await lastCompleteRun(unit, userId) : null;
+    const leg = model ? { model, since } : null;
     return {
       pairs: await unit.rows<CandidatePair>(pairsStatement(userId, now, leg)),
       dated: await unit.rows<{ id: string; date: string }>(datedStatement(userId, now)),
@@ -223,14 +231,22 @@ export async function findCandidates(ctx: MemoryContext, now: Date, close = fals
 }
 
 /**
- * When the user's latest run that showed the model every group it found (and was not reverted) began; null when none
- * did. Without it, every memory is probed for its neighbours by meaning (pairsStatement).
+ * A write stamps its rows when it begins (the app's clock for a memory, the database's for its vector) and a run sees
+ * it only once it commits: a run's start, less this, is before every write it could not see, if writes last less and
+ * the two clocks differ by less.
+ */
+const UNSEEN_WRITES_MS = 10 * 60_000;
+
+/**
+ * When the user's latest run that showed the model every group it found (and was not reverted) began, less
+ * UNSEEN_WRITES_MS; null when no run did. Without it, every memory is probed for its neighbours by meaning
+ * (pairsStatement).
  */
 async function lastCompleteRun(unit: UnitOfWork, userId: string): Promise<Date | null> {
   const [row] = await unit.rows<{ since: string | Date | null }>(sql`
     select max(r.started_at) as since from consolidation_runs r
     where r.user_id = ${userId} and r.status = 'succeeded' and r.complete and r.reverted_at is null`);
-  return row?.since ? new Date(row.since) : null;
+  return row?.since ? new Date(new Date(row.since).getTime() - UNSEEN_WRITES_MS) : null;
 }
 
 /**
@@ -242,8 +258,9 @@ export async function candidateGroups(
   ctx: MemoryContext,
   now: Date,
   limit: number,
+  probe: CloseProbe,
 ): Promise<{ groups: CandidateGroup[]; complete: boolean }> {
-  const found = await findCandidates(ctx, now, true);
+  const found = await findCandidates(ctx, now, probe);
   const clusters = cluster(found);
   const ids = [...new Set(clusters.flat())];
   if (ids.length === 0) return { groups: [], complete: found.close };

@@ -53,7 +53,9 @@ export async function runConsolidation(deps: ConsolidationDeps, job: Consolidati
     return { status: "skipped", reason: budget, runId };
   }
   try {
-    const { groups, complete } = await candidateGroups(ctx, ctx.clock(), deps.maxGroups ?? DEFAULT_MAX_GROUPS);
+    const probe = job.trigger === "daily" ? "every" : "changed";
+    const limit = deps.maxGroups ?? DEFAULT_MAX_GROUPS;
+    const { groups, complete } = await candidateGroups(ctx, ctx.clock(), limit, probe);
     const turn = newReviewTurn();
     let applied = 0;
     let rejected = 0;

@@ -79,7 +79,7 @@ export async function asUser<T>(
       db: tx as unknown as Db,
       rows: async <R>(query: SQL) => resultRows<R>(await tx.execute(query)),
       query: driverQuery(tx),
-      setLocal: (settings) => setLocal((query) => tx.execute(query), settings, driverScript(tx)),
+      setLocal: (settings) => setLocal(driverScript(tx), settings),
       afterCommit: (hook) => {
         hooks.push(hook);
       },
@@ -89,7 +89,7 @@ export async function asUser<T>(
       },
     };
     const role: Record<string, string> = database.appRole ? { role: APP_ROLE } : {};
-    await setLocal(bound.rows, { ...settings, "app.user_id": userId, ...role }, driverScript(tx));
+    await setLocal(driverScript(tx), { ...settings, "app.user_id": userId, ...role });
     return open.run({ database, unit: bound }, () => work(bound));
   });
   for (const hook of hooks) {
@@ -123,29 +123,27 @@ type DriverClient =
       exec(script: string): Promise<unknown>;
     };
 
-/** PGlite's `exec` for the transaction drizzle opened: several statements in one message. */
-function driverScript(tx: unknown): ((script: string) => Promise<unknown>) | undefined {
+/**
+ * Several statements in one message for the transaction drizzle opened: postgres.js `unsafe` with no parameters (the
+ * simple protocol), PGlite `exec`.
+ */
+function driverScript(tx: unknown): (script: string) => Promise<unknown> {
   const client = driverClient(tx);
-  return "exec" in client ? (script) => client.exec(script) : undefined;
+  return "unsafe" in client ? (script) => client.unsafe(script, []) : (script) => client.exec(script);
 }
 
 /**
  * Sets transaction-local parameters with SET LOCAL, the form Citus forwards to the shards' connections (set_config is
  * not forwarded, so row-level security on the workers would see no user). PostgreSQL takes them as one simple-protocol
- * message, one round trip; PGlite's `exec` (`script`) takes them as one too, where its `query` takes one statement at
- * a time (each a third of a millisecond of the event loop, two or three times per unit of work).
+ * message, one round trip, and so does PGlite's `exec`, where its `query` takes one statement at a time (each a third
+ * of a millisecond of the event loop, two or three times per unit of work).
  */
-async function setLocal(
-  execute: (query: SQL) => Promise<unknown>,
-  settings: Readonly<Record<string, string>>,
-  script?: (text: string) => Promise<unknown>,
-) {
+async function setLocal(script: (text: string) => Promise<unknown>, settings: Readonly<Record<string, string>>) {
   const statements = Object.entries(settings).map(([name, value]) => {
     if (!PARAMETER_NAME.test(name)) throw new Error(`Not a parameter name: ${name}`);
     return `set local ${name} = '${value.replaceAll("'", "''")}'`;
   });
-  const joined = statements.join("; ");
-  await (script ? script(joined) : execute(sql.raw(joined)));
+  await script(statements.join("; "));
 }
 
 const PARAMETER_NAME = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/;

@@ -6,6 +6,7 @@ import type { MemoryContext } from "@/lib/memory/core";
 import { runExtraction } from "@/lib/memory/extraction";
 import { searchMemories } from "@/lib/memory/search";
 import { listMemories, type Memory } from "@/lib/memory/store";
+import { heldOutWordings } from "./hygiene-held-out";
 
 /**
  * The hygiene suite (docs/memory-model.md, "Consolidation"): months of a person's conversations with planted
@@ -56,7 +57,7 @@ const JOBS = ["nurse", "teacher", "architect", "chef", "pilot", "librarian", "pl
 const HOBBIES = ["hiking in the mountains", "sailing small boats", "knitting warm scarves", "baking sourdough bread"];
 const DAY = 86_400_000;
 
-interface Planted {
+export interface Planted {
   /** The message the person sends, and the memories a hosted manager would write from it, each with its words. */
   message: string;
   inserts: Array<{ text: string; quote: string }>;
@@ -70,9 +71,10 @@ function personOf(index: number, half: HygieneHalf, start: Date, now: Date) {
   const past = new Date(start.getTime() + 10 * DAY).toISOString().slice(0, 10);
   const future = new Date(now.getTime() + 30 * DAY).toISOString().slice(0, 10);
   const destination = city(5);
-  // The tune half alternates the two wordings the finder and the offline rules were worked on; the report half has its
-  // own, written before that work and not looked at during it.
-  const wording = half === "report" ? reportMonths : index % 2 === 0 ? firstTuneMonths : secondTuneMonths;
+  // The tune half cycles through the wordings the finder and the offline rules were worked on; the report half through
+  // wordings written without reading those rules and not looked at while they were worked on.
+  const wordings = half === "report" ? heldOutWordings : TUNE_WORDINGS;
+  const wording = wordings[index % wordings.length]!;
   const months = wording({ hobby, city, job, destination, past, future });
   return {
     months,
@@ -88,7 +90,7 @@ function personOf(index: number, half: HygieneHalf, start: Date, now: Date) {
   };
 }
 
-interface Facts {
+export interface Facts {
   hobby: string;
   city: (offset: number) => string;
   job: (offset: number) => string;
@@ -193,8 +195,8 @@ function scriptedManager(planted: Planted, messageId: string): LanguageModelV4 {
   };
 }
 
-/** Other words for the same plants, never looked at while the rules were worked on: the figure reported. */
-function reportMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
+/** The third wording of the tune half (the report half of the figures up to 2026-12-04-06-03-00). */
+function thirdTuneMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
   return [
     {
       message: `Most weekends you'll find me ${hobby}. I'm based in ${city(0)}. I'm a ${job(0)} by trade. My flight to ${destination} leaves on ${past}.`,
@@ -227,6 +229,8 @@ function reportMonths({ hobby, city, job, destination, past, future }: Facts): P
     },
   ];
 }
+
+const TUNE_WORDINGS = [firstTuneMonths, secondTuneMonths, thirdTuneMonths];
 
 async function measure(people: Array<ReturnType<typeof personOf>>, contexts: MemoryContext[]) {
   const side: HygieneSide = {

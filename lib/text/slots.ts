@@ -1,3 +1,4 @@
+import { kindSlotOf } from "@/lib/text/slot-kinds";
 import { trimEnd } from "@/lib/text/trim";
 
 /**
@@ -72,7 +73,10 @@ export const FIXED_SLOT_PATTERNS: ReadonlyArray<{ key: string; pattern: string }
 const MANY_VALUED =
   /^user (?:\w+ )?(?:likes|loves|enjoys|adores|hates|dislikes|is allergic to|is intolerant to|is afraid of|speaks|plays|has|owns|eats|drinks|watches|reads|collects|is interested in|is learning|studies|follows|supports|visited|has been to)\b/;
 
-/** The slot a memory's text fills, if it is one of the known single-valued facts. */
+/**
+ * The slot a memory's text fills, if it is one of the known single-valued facts: the table's, or a job or a home read
+ * by grammar and WordNet (lib/text/slot-kinds.ts), which the consolidation finder pairs in TypeScript.
+ */
 export function slotOf(text: string): Slot | undefined {
   const normalized = normalize(text);
   for (const rule of SINGLE_VALUED) {
@@ -84,7 +88,7 @@ export function slotOf(text: string): Slot | undefined {
       };
     }
   }
-  return undefined;
+  return kindSlotOf(text, normalized);
 }
 
 /**

@@ -218,6 +218,22 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     expect(await memoryHealth(ctx)).toMatchObject({ duplicates: 0, conflicts: 0 });
   });
 
+  it("pairs a job or a home the table does not know, by WordNet, but not a relative's job", async () => {
+    const { ctx, extractor } = await setup();
+    const nurse = await createMemory(extractor, { content: "User is a nurse by trade" });
+    const lisbon = await createMemory(extractor, { content: "User lives in Lisbon" });
+    const sister = await createMemory(extractor, { content: "User's sister is a teacher" });
+    const teacher = await createMemory(extractor, { content: "User started a new job as a teacher" });
+    const porto = await createMemory(extractor, { content: "User settled in Porto" });
+    expect(await memoryHealth(ctx)).toMatchObject({ duplicates: 0, conflicts: 2 });
+
+    expect(await runConsolidation(offline(ctx), job())).toMatchObject({ status: "succeeded", groups: 2, applied: 2 });
+    expect((await getMemory(ctx, nurse.id)).validTo?.toISOString()).toBe(teacher.createdAt.toISOString());
+    expect((await getMemory(ctx, lisbon.id)).validTo?.toISOString()).toBe(porto.createdAt.toISOString());
+    expect(stateOf(await getMemory(ctx, sister.id))).toEqual(stateOf(sister));
+    expect(await memoryHealth(ctx)).toMatchObject({ duplicates: 0, conflicts: 0 });
+  });
+
   if (backend === "pglite") {
     it("shows the model memories close in meaning that share no wording, and applies its merge", async () => {
       const { ctx, extractor } = await setup();

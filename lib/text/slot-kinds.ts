@@ -1,0 +1,111 @@
+import { trimEnd } from "@/lib/text/trim";
+import { isKindOf, isOccupation, isResidenceVerb, residenceIsFirstSense } from "@/lib/text/word-kinds";
+
+/**
+ * The slots the table of lib/text/slots.ts cannot list, read by grammar and WordNet (lib/text/word-kinds.ts) in the
+ * user's own clause ("User …", never "User's sister …"): a job is an occupation noun after "is a" or "became a" ("User
+ * is a nurse by trade") or after "as a" in a clause about work ("User started a new job as a teacher"); a home is a
+ * place name after a verb of residence ("User settled in Porto", "User has been living in Ghent"). A dated statement is
+ * an event, never a standing value.
+ */
+export interface KindSlot {
+  key: "job" | "residence";
+  value: string;
+}
+
+/** Adverbs that may stand between the user and the verb, or the verb and its object. */
+const ADVERBS = new Set(
+  "now currently still also actually officially finally recently just proudly happily already".split(" "),
+);
+const ARTICLES = new Set(["a", "an"]);
+/** Words that end a noun phrase: "a nurse by trade", "a teacher at a school", "a chef who…". */
+const PHRASE_ENDS = new Set(
+  "by at for in with from who which that and but since on of to because while near".split(" "),
+);
+const ISO_DATE = /\b\d{4}-\d{2}-\d{2}\b/;
+/** The words of employment, WordNet's "occupation" ("job", "career", "profession", "trade"…). */
+const isWorkWord = (word: string) => isKindOf(word, ["occupation"]);
+
+/** `normalized` is the text as slots.ts reads it: lower case, "the user" as "user", no end stop. */
+export function kindSlotOf(text: string, normalized: string): KindSlot | undefined {
+  if (ISO_DATE.test(normalized)) return undefined;
+  return occupationSlot(normalized) ?? residenceSlot(text);
+}
+
+function occupationSlot(normalized: string): KindSlot | undefined {
+  const words = normalized.split(" ");
+  if (words[0] !== "user") return undefined;
+  let at = skipAdverbs(words, 1);
+  if (words[at] === "has" && words[at + 1] === "become") at += 2;
+  else if (words[at] === "is" || words[at] === "became") at += 1;
+  else return jobAfterAs(words);
+  at = skipAdverbs(words, at);
+  return ARTICLES.has(words[at] ?? "") ? jobOf(words, at + 1) : undefined;
+}
+
+/** "User started a new job as a teacher": "as a" and an occupation, after a word of employment. */
+function jobAfterAs(words: string[]): KindSlot | undefined {
+  for (let at = 1; at < words.length - 2; at++) {
+    // Another clause ("User likes tea and works as…") is not read here.
+    if (words[at] === "and" || words[at] === "but") return undefined;
+    if (words[at] === "as" && ARTICLES.has(words[at + 1]!) && words.slice(1, at).some(isWorkWord)) {
+      return jobOf(words, at + 2);
+    }
+  }
+  return undefined;
+}
+
+/** The noun phrase from `from` up to a preposition or the end, when its head (its last word) is an occupation. */
+function jobOf(words: string[], from: number): KindSlot | undefined {
+  let end = from;
+  while (end < words.length && !PHRASE_ENDS.has(words[end]!)) end++;
+  const phrase = words.slice(from, end);
+  const head = phrase.at(-1);
+  if (!head || phrase.length > 4 || !phrase.every((word) => /^[a-z-]+$/.test(word))) return undefined;
+  return isOccupation(head) ? { key: "job", value: phrase.join(" ") } : undefined;
+}
+
+/**
+ * "User lives in Lisbon", "User settled in Porto", "User has been living in Ghent": a verb of residence, "in" or "to",
+ * and a capitalised place name. A progressive counts only for a verb whose first sense is living somewhere ("is
+ * living"; "is moving to" is a plan), and a plain past only for one whose first sense is not ("moved" is where the
+ * user lives now, "lived" where they used to).
+ */
+function residenceSlot(text: string): KindSlot | undefined {
+  const tokens = trimEnd(text.trim(), ".!?").split(/\s+/);
+  const lower = tokens.map((token) => token.toLowerCase().replace(/’/g, "'"));
+  let at = lower[0] === "the" && lower[1] === "user" ? 2 : lower[0] === "user" ? 1 : 0;
+  if (at === 0) return undefined;
+  at = skipAdverbs(lower, at);
+  let form: "present" | "progressive" | "past" | "perfect" = "present";
+  if (lower[at] === "has" || lower[at] === "have") {
+    form = "perfect";
+    at = skipAdverbs(lower, at + 1);
+    if (lower[at] === "been") at += 1;
+  } else if (lower[at] === "is") {
+    form = "progressive";
+    at = skipAdverbs(lower, at + 1);
+  }
+  const verb = lower[at];
+  if (!verb || !isResidenceVerb(verb)) return undefined;
+  if (form === "present" && verb.endsWith("ed")) form = "past";
+  if (form === "progressive" && !(verb.endsWith("ing") && residenceIsFirstSense(verb))) return undefined;
+  if (form === "past" && residenceIsFirstSense(verb)) return undefined;
+  at += 1;
+  if (/^(?:back|over|down|up|out)$/.test(lower[at] ?? "")) at += 1;
+  if (lower[at] !== "in" && lower[at] !== "to") return undefined;
+  const place: string[] = [];
+  for (const token of tokens.slice(at + 1)) {
+    const word = trimEnd(token, ",;:");
+    if (!/^\p{Lu}[\p{L}'’-]*$/u.test(word)) break;
+    place.push(word.toLowerCase());
+    if (word !== token) break;
+  }
+  return place.length > 0 ? { key: "residence", value: place.join(" ") } : undefined;
+}
+
+function skipAdverbs(words: string[], from: number): number {
+  let at = from;
+  while (at < words.length && ADVERBS.has(words[at]!)) at++;
+  return at;
+}

@@ -1,0 +1,105 @@
+import { processState } from "@/lib/process-state";
+import { lemmaOf, nouns, verbGlosses } from "@/lib/text/wordnet";
+
+/**
+ * What kind of thing a word names, by WordNet (lib/text/wordnet.ts), for the slot rules (lib/text/slots.ts): an
+ * occupation is a noun whose usual senses lie under a worker, a professional, a creator ("architect"), a businessperson
+ * ("baker"), an engineer or a scientist; a relative, an eater or a fan is none ("mother", "vegetarian").
+ */
+const OCCUPATIONS = ["worker", "professional", "creator", "businessperson", "engineer", "scientist"];
+/** WordNet's "time period" (its single-word lemma): weekends, evenings, summers, Sundays. */
+const TIME_PERIODS = ["period"];
+/** Senses looked at, most frequent first: a word's rare senses ("pilot" as a television pilot) do not count. */
+const USUAL_SENSES = 2;
+/** Links walked upwards at most: "dentist" reaches "professional" in three, WordNet's deepest chains in under 20. */
+const MAX_DEPTH = 20;
+
+export const isOccupation = (word: string) => isKindOf(word, OCCUPATIONS);
+export const isTimePeriod = (word: string) => isKindOf(word, TIME_PERIODS);
+
+/** Whether one of the noun's usual senses lies under a synset holding one of `kinds` (kept per process). */
+export function isKindOf(word: string, kinds: readonly string[]): boolean {
+  const remembered = processState("wordnet-kinds", () => new Map<string, boolean>());
+  const key = `${kinds.join(",")}:${word}`;
+  let answer = remembered.get(key);
+  if (answer === undefined) {
+    answer = walkUp(word.toLowerCase(), new Set(kinds));
+    if (remembered.size > 50_000) remembered.clear();
+    remembered.set(key, answer);
+  }
+  return answer;
+}
+
+function walkUp(word: string, kinds: ReadonlySet<string>): boolean {
+  const { index, synsetAt } = nouns();
+  const lemma = lemmaOf(word, index);
+  if (!lemma) return false;
+  let level = (index.get(lemma) ?? []).slice(0, USUAL_SENSES);
+  const seen = new Set(level);
+  for (let depth = 0; depth <= MAX_DEPTH && level.length > 0; depth++) {
+    const next: number[] = [];
+    for (const offset of level) {
+      const synset = synsetAt(offset);
+      if (synset.words.some((candidate) => kinds.has(candidate))) return true;
+      for (const above of synset.broader) {
+        if (!seen.has(above)) {
+          seen.add(above);
+          next.push(above);
+        }
+      }
+    }
+    level = next;
+  }
+  return false;
+}
+
+/**
+ * A verb of where one lives: one of its usual senses is defined by residence ("live": "be an inhabitant of or reside
+ * in", "settle": "take up residence and become established", "move": "change residence, affiliation…"), in any of its
+ * inflected forms ("lives", "settled", "staying").
+ */
+const RESIDENCE_GLOSS = /\b(?:resides?|residence|residency|inhabitant|make one's home|dwell)\b/;
+const RESIDENCE_SENSES = 5;
+
+export function isResidenceVerb(word: string): boolean {
+  const remembered = processState("wordnet-residence-verbs", () => new Map<string, boolean>());
+  const lower = word.toLowerCase();
+  let answer = remembered.get(lower);
+  if (answer === undefined) {
+    answer = verbLemmas(lower).some((lemma) =>
+      verbGlosses(lemma)
+        .slice(0, RESIDENCE_SENSES)
+        .some((gloss) => RESIDENCE_GLOSS.test(gloss)),
+    );
+    if (remembered.size > 50_000) remembered.clear();
+    remembered.set(lower, answer);
+  }
+  return answer;
+}
+
+/** Whether the verb's most frequent sense is living somewhere ("live", "reside"; not "move" or "stay"). */
+export function residenceIsFirstSense(word: string): boolean {
+  return verbLemmas(word.toLowerCase()).some((lemma) => RESIDENCE_GLOSS.test(verbGlosses(lemma)[0] ?? ""));
+}
+
+/** The base forms an inflected verb may have: "lives" → live, "moved" → move, "settled" → settle, "stays" → stay. */
+function verbLemmas(word: string): string[] {
+  const forms = [word];
+  for (const [ending, replacements] of INFLECTIONS) {
+    if (!word.endsWith(ending) || word.length <= ending.length + 1) continue;
+    const stem = word.slice(0, -ending.length);
+    for (const replacement of replacements) forms.push(stem + replacement);
+    // "stopped", "running": a doubled last consonant.
+    if (/([^aeiou])\1$/.test(stem)) forms.push(stem.slice(0, -1));
+  }
+  return forms;
+}
+
+const INFLECTIONS: Array<[string, string[]]> = [
+  ["ies", ["y"]],
+  ["es", ["", "e"]],
+  ["s", [""]],
+  ["ied", ["y"]],
+  ["ed", ["", "e"]],
+  ["ing", ["", "e"]],
+];

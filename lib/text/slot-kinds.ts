@@ -20,7 +20,9 @@ const ADVERBS = new Set(
 const ARTICLES = new Set(["a", "an"]);
 /** Words that end a noun phrase: "a nurse by trade", "a teacher at a school", "a chef who…". */
 const PHRASE_ENDS = new Set(
-  "by at for in with from who which that and but since on of to because while near".split(" "),
+  "by at for in with from who which that and but since on of to because while near after before until during when".split(
+    " ",
+  ),
 );
 const ISO_DATE = /\b\d{4}-\d{2}-\d{2}\b/;
 /** The words of employment, WordNet's "occupation" ("job", "career", "profession", "trade"…). */

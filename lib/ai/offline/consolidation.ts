@@ -91,19 +91,20 @@ const withoutStressPhrases = (text: string) =>
 const wordsWithoutStressPhrases = (text: string) => new Set(withoutStressPhrases(text));
 
 /**
- * Words that frame what the user likes or does without being it: a verb of liking, "favourite thing", a habit's
- * "spends" and how often ("most weekends", "on Sundays", "in their free time": a quantifier or preposition and a
- * WordNet time period). "User spends most weekends hiking" and "User's favourite thing is hiking" say one thing;
- * "hiking in winter" and "hiking in summer" keep their time, and "likes dogs" and "likes all dogs" their quantifier.
+ * Words that frame what the user likes or does without being it: a verb of liking, "favourite thing", a liking's
+ * adjective with its preposition ("passionate about", "fond of"), a habit's "spends" and how often ("most weekends",
+ * "their free time", "on Sundays": a quantifier, an owner or "on" and a WordNet time period). "User spends most
+ * weekends hiking" and "User's favourite thing is hiking" say one thing; "hiking in winter" and "hiking in summer" keep
+ * their time, and "likes dogs" and "likes all dogs" their quantifier.
  */
 const FRAMING = new Set(
-  "is are like likes love loves enjoy enjoys adore adores spend spends favourite favorite thing things pastime hobby passion".split(
+  "is are like likes love loves enjoy enjoys adore adores spend spends favourite favorite main thing things pastime hobby passion".split(
     " ",
   ),
 );
-const HOW_OFTEN = new Set(["most", "every", "many", "some", "all", "on"]);
-const IN_TIME = new Set(["in", "during"]);
-const TIME_OWNERS = new Set(["their", "free", "spare"]);
+const LIKING = new Set(["passionate", "fond", "keen", "crazy", "mad"]);
+const TIME_QUALIFIERS = new Set(["most", "every", "many", "some", "all", "their", "free", "spare"]);
+const TIME_PREPOSITIONS = new Set(["in", "during", "on", "at"]);
 
 /** The same words in the same order once stress and framing are dropped, and some left: one fact restated. */
 function sameContent(a: string, b: string): boolean {
@@ -118,21 +119,27 @@ function contentOf(text: string): string[] {
     const word = words[at]!;
     const timeAt = timeExpressionEnd(words, at);
     if (timeAt > at) at = timeAt;
+    else if (LIKING.has(word)) at += /^(?:about|of|on)$/.test(words[at + 1] ?? "") ? 1 : 0;
     else if (!STRESS.has(word) && !FRAMING.has(word)) kept.push(word);
   }
   return kept;
 }
 
-/** Where a time expression starting at `at` ends ("most weekends", "in their free time"), or `at` when none starts. */
+/**
+ * Where a time expression of how often or whose time starting at `at` ends ("most weekends", "in their free time", "on
+ * Sundays"), or `at` when none starts there: words that qualify a time period, then a WordNet time period.
+ */
 function timeExpressionEnd(words: string[], at: number): number {
-  let end = at;
-  if (HOW_OFTEN.has(words[at]!)) end = at + 1;
-  else if (IN_TIME.has(words[at]!)) {
-    end = at + 1;
-    while (TIME_OWNERS.has(words[end] ?? "") && end < at + 3) end++;
-    if (end === at + 1) return at;
-  } else return at;
-  return words[end] && isTimePeriod(words[end]!) ? end : at;
+  let end = TIME_PREPOSITIONS.has(words[at]!) ? at + 1 : at;
+  let qualified = false;
+  while (end < at + 4 && TIME_QUALIFIERS.has(words[end] ?? "")) {
+    qualified = true;
+    end++;
+  }
+  const period = words[end];
+  if (!period || !isTimePeriod(period)) return at;
+  // "on Sundays" is a habit; "in summer" or "on Sunday" may be one time, which keeps two facts apart.
+  return qualified || (words[at] === "on" && period.endsWith("s")) ? end : at;
 }
 
 const wordsOf = (text: string) => new Set(normalized(text).split(" "));

@@ -81,8 +81,18 @@ export function verbGlosses(verb: string): readonly string[] {
   });
 }
 
-/** index.noun or index.verb: each lemma with the byte offsets of its synsets, most frequent sense first. */
-function indexOf(part: "noun" | "verb"): Map<string, number[]> {
+/** Whether WordNet knows `word` as an adverb ("honestly", "frankly"; not "family"). */
+export function isAdverb(word: string): boolean {
+  return processState("wordnet-adverbs", () => indexOf("adv")).has(word.toLowerCase());
+}
+
+/** Whether WordNet knows `word` as a verb in its base form ("leave", "depart"). */
+export function isVerb(word: string): boolean {
+  return nouns().verbs.has(word.toLowerCase());
+}
+
+/** index.noun, index.verb or index.adv: each lemma with the byte offsets of its synsets, most frequent sense first. */
+function indexOf(part: "noun" | "verb" | "adv"): Map<string, number[]> {
   const index = new Map<string, number[]>();
   for (const line of readFileSync(join(wordnet.path, `index.${part}`), "latin1").split("\n")) {
     if (line === "" || line.startsWith(" ")) continue;

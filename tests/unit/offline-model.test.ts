@@ -153,6 +153,26 @@ describe("offline statement reading", () => {
   });
 });
 
+describe("offline reading of facts said in another order", () => {
+  it.each([
+    ["Most weekends you'll find me hiking in the mountains.", "User is hiking in the mountains most weekends"],
+    ["My flight to Bologna leaves on 2026-09-15.", "User's flight to Bologna leaves on 2026-09-15"],
+    [
+      "There's a conference in Lyon on 2027-01-03 that I'm attending.",
+      "User is attending a conference in Lyon on 2027-01-03",
+    ],
+    ["Honestly, sailing small boats is my favourite thing.", "User's favourite thing is sailing small boats"],
+    ["We settled in Lyon last spring.", "User settled in Lyon last spring"],
+  ])("reads %j as %j", (message, fact) => {
+    expect(factsOf(message)).toEqual([fact]);
+  });
+
+  it("keeps a leading word that is no adverb, and a 'there is' without the user in it", () => {
+    expect(factsOf("Family, friends and food matter most.")).toEqual([]);
+    expect(factsOf("There's a conference in Lyon on 2027-01-03.")).toEqual([]);
+  });
+});
+
 describe("offline slots", () => {
   it.each([
     ["User lives in Toronto", "User lives in Vancouver"],

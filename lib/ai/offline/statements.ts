@@ -1,4 +1,6 @@
 import { trimEnd } from "@/lib/text/trim";
+import { isResidenceVerb } from "@/lib/text/word-kinds";
+import { inStatementOrder, isThirdPersonVerb } from "./constructions";
 
 /**
  * The offline model's reading of English statements: a sentence is split into clauses, each first-person clause
@@ -98,6 +100,8 @@ const PLACE =
   /^(?:the\s+)?\p{Lu}[\p{L}.'’-]*(?:(?:\s+|,\s*|\s+(?:de|da|do|del|di|la|le|of|on|upon|am|im|sur)\s+)\p{Lu}[\p{L}.'’-]*)*/u;
 const MY_THING =
   /^my\s+([\p{L}\p{N}'’-]+(?:\s+[\p{L}\p{N}'’-]+){0,3}?)\s+(is|are|was|were|has|have|lives|works|likes|loves|hates|prefers|speaks|plays|studies|goes|comes|teaches)\s+(\S.*)$/iu;
+/** "My flight to Bologna leaves on …": any verb WordNet knows, in the third person (constructions.ts). */
+const MY_THING_DOES = /^my\s+([\p{L}\p{N}'’-]+(?:\s+[\p{L}\p{N}'’-]+){0,3}?)\s+(\p{L}+s)\s+(\S.*)$/iu;
 const MY_X_AND_I = /^my\s+([\p{L}'’-]+(?:\s+[\p{L}'’-]+)?)\s+and\s+i\s+(\S.*)$/iu;
 const INSTRUCTION = /^(?:please\s+)?(?:always|never|don't|do\s+not|avoid|make\s+sure)\b/i;
 const STANDALONE_INSTRUCTION = /^(?:please\s+)?(?:always|never)\s+\S+\s+\S+/i;
@@ -192,7 +196,7 @@ function readClause(raw: string, options: ReadOptions, previous: string | null =
   let clause = stripTrailing(raw)
     .replace(/^(?:(?:and|but|plus|so|also|then|now|actually|these days|nowadays)\b[,\s]*)+/i, "")
     .replace(/,\s*not\s[^,]+$/i, "");
-  clause = withoutTrailingFiller(clause);
+  clause = inStatementOrder(withoutTrailingFiller(clause));
   if (!clause) return null;
   if (options.elide !== false && previous && /^i\b/i.test(previous.trim()) && opensVerbPhrase(clause)) {
     clause = `I ${clause}`;
@@ -252,13 +256,18 @@ function firstPerson(clause: string, options: ReadOptions): string | null {
     if (DISCOURSE_NOUNS.has(thing.toLowerCase())) return null;
     return `User's ${innerPronouns(thing)} ${mine[2]!.toLowerCase()} ${innerPronouns(mine[3]!)}`;
   }
+  const acting = clause.match(MY_THING_DOES);
+  if (acting && isThirdPersonVerb(acting[2]!)) return `User's ${innerPronouns(acting[1]!)} ${acting[2]} ${acting[3]}`;
   return verbStatement(clause);
 }
 
-/** "I [adverbs] [don't] verb …" when the verb states a fact (or a habit, after "usually", "never"…). */
+/**
+ * "I [adverbs] [don't] verb …" when the verb states a fact (or a habit, after "usually", "never"…). "We …" includes the
+ * user: "We settled in Lyon" is where the user lives.
+ */
 function verbStatement(clause: string): string | null {
   const words = clause.split(/\s+/);
-  if (words[0]?.toLowerCase() !== "i") return null;
+  if (!/^(?:i|we)$/i.test(words[0] ?? "")) return null;
   let index = 1;
   const kept: string[] = [];
   let habit = false;
@@ -280,8 +289,9 @@ function verbStatement(clause: string): string | null {
   while (negation && index < words.length && OTHER_ADVERBS.has(words[index]!.toLowerCase())) index++;
   const verb = words[index]?.toLowerCase();
   if (!verb || TALK_VERBS.has(verb)) return null;
-  const past = PAST_FACT_VERBS.has(verb);
-  if (!FACT_VERBS.has(verb) && !past && !habit) return null;
+  // A verb WordNet defines by residence ("settled", "reside") states where the user lives, in whatever tense.
+  const past = PAST_FACT_VERBS.has(verb) || (/ed$/.test(verb) && isResidenceVerb(verb));
+  if (!FACT_VERBS.has(verb) && !past && !habit && !isResidenceVerb(verb)) return null;
   const object = words.slice(index + 1).join(" ");
   // "I like that idea", "I love you": about something in the conversation, not a fact to keep.
   if (/^(?:this|that|these|those|you|yours|it|them)\b/i.test(object)) return null;

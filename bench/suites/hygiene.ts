@@ -230,7 +230,79 @@ function thirdTuneMonths({ hobby, city, job, destination, past, future }: Facts)
   ];
 }
 
-const TUNE_WORDINGS = [firstTuneMonths, secondTuneMonths, thirdTuneMonths];
+/** A fourth wording, written for the tune half alongside the rules that read the third. */
+function fourthTuneMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
+  return [
+    {
+      message: `I spend my free time ${hobby}. I'm living in ${city(0)} at the moment. I became a ${job(0)} after college. I'm travelling to ${destination} on ${past}.`,
+      inserts: [
+        { text: `User spends their free time ${hobby}`, quote: `I spend my free time ${hobby}` },
+        { text: `User is living in ${city(0)}`, quote: `I'm living in ${city(0)} at the moment` },
+        { text: `User became a ${job(0)} after college`, quote: `I became a ${job(0)} after college` },
+        {
+          text: `User is travelling to ${destination} on ${past}`,
+          quote: `I'm travelling to ${destination} on ${past}`,
+        },
+      ],
+    },
+    {
+      message: `${capitalized(hobby)} is still my main hobby. We settled in ${city(1)} last spring. I got a job as a ${job(1)}.`,
+      inserts: [
+        { text: `User's main hobby is ${hobby}`, quote: `${capitalized(hobby)} is still my main hobby` },
+        { text: `User settled in ${city(1)}`, quote: `We settled in ${city(1)} last spring` },
+        { text: `User got a job as a ${job(1)}`, quote: `I got a job as a ${job(1)}` },
+      ],
+    },
+    {
+      message: `I'll be at a conference in ${city(2)} on ${future}.`,
+      inserts: [
+        {
+          text: `User will be at a conference in ${city(2)} on ${future}`,
+          quote: `I'll be at a conference in ${city(2)} on ${future}`,
+        },
+      ],
+    },
+  ];
+}
+
+/** A fifth wording, written for the tune half alongside the fourth. */
+function fifthTuneMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
+  return [
+    {
+      message: `I'm passionate about ${hobby}. I reside in ${city(0)}. I'm employed as a ${job(0)}. My flight to ${destination} departs on ${past}.`,
+      inserts: [
+        { text: `User is passionate about ${hobby}`, quote: `I'm passionate about ${hobby}` },
+        { text: `User resides in ${city(0)}`, quote: `I reside in ${city(0)}` },
+        { text: `User is employed as a ${job(0)}`, quote: `I'm employed as a ${job(0)}` },
+        {
+          text: `User's flight to ${destination} departs on ${past}`,
+          quote: `My flight to ${destination} departs on ${past}`,
+        },
+      ],
+    },
+    {
+      message: `Nothing beats ${hobby}, I love it. I moved over to ${city(1)}. I'm now a ${job(1)}.`,
+      inserts: [
+        { text: `User loves ${hobby}`, quote: `Nothing beats ${hobby}, I love it` },
+        { text: `User moved to ${city(1)}`, quote: `I moved over to ${city(1)}` },
+        { text: `User is now a ${job(1)}`, quote: `I'm now a ${job(1)}` },
+      ],
+    },
+    {
+      message: `On ${future} I'm heading to a conference in ${city(2)}.`,
+      inserts: [
+        {
+          text: `User is heading to a conference in ${city(2)} on ${future}`,
+          quote: `On ${future} I'm heading to a conference in ${city(2)}`,
+        },
+      ],
+    },
+  ];
+}
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+const TUNE_WORDINGS = [firstTuneMonths, secondTuneMonths, thirdTuneMonths, fourthTuneMonths, fifthTuneMonths];
 
 async function measure(people: Array<ReturnType<typeof personOf>>, contexts: MemoryContext[]) {
   const side: HygieneSide = {

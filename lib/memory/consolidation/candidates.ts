@@ -105,12 +105,12 @@ function wordCountOf(alias: string): string {
  * Pairs of the user's live memories of one namespace and kind that say the same (same content hash, or trigram
  * similarity ≥ DUPLICATE_SIMILARITY between memories ending in the same two words), fill the same subject slot with
  * another value (same first three words, a value after them, or one fixed slot however it is worded, as `slots` says
- * lib/text/slots.ts reads it: "lives in Lisbon", "moved to Porto", "is a nurse by trade"), or, when `close` names the embedding model, lie within
- * CLOSE_SIMILARITY of each other. Each lexical leg is an equality join, so a user's memories are paired within those
- * blocks, never all with all; the vector leg keeps the CLOSE_NEIGHBOURS nearest of each memory changed since
- * `close.since` (every memory when it is null), so a run's exact scans follow what changed, not the square of what
- * the user holds. A pair a succeeded
- * run already judged and kept apart at these versions is not a candidate.
+ * lib/text/slots.ts reads it: "lives in Lisbon", "moved to Porto", "is a nurse by trade"), or, when `close` names the
+ * embedding model, lie within CLOSE_SIMILARITY of each other. Each lexical leg is an equality join, so a user's
+ * memories are paired within those blocks, never all with all; the vector leg keeps the CLOSE_NEIGHBOURS nearest of
+ * each memory changed since `close.since` (every memory when it is null), so a run's exact scans follow what changed,
+ * not the square of what the user holds. A pair a succeeded run already judged and kept apart at these versions is
+ * not a candidate.
  */
 function pairsStatement(
   userId: string,
@@ -119,34 +119,7 @@ function pairsStatement(
   close: { model: string; since: Date | null } | null,
 ): SQL {
   const today = now.toISOString();
-  // A memory is probed for its nearest neighbours when it (or its vector) changed since the last run that showed the
-  // model every group it found; a pair of two unchanged memories was a candidate of that run already. Each pair is
-  // looked at from one side: the probed memory with the lower id, or the probed one when the other was not probed.
-  const since = close?.since ? close.since.toISOString() : null;
-  const probed = (memory: string, embedding: string) =>
-    since === null
-      ? sql`true`
-      : sql`(${sql.raw(memory)}.updated_at > ${since}::timestamptz or ${sql.raw(embedding)}.created_at > ${since}::timestamptz)`;
-  const leg = close
-    ? sql`
-      union
-      select least(a.id, n.id), case when a.id < n.id then a.version else n.version end,
-        greatest(a.id, n.id), case when a.id < n.id then n.version else a.version end, 'close'
-      from live a
-      join memory_embeddings ea on ea.user_id = ${userId} and ea.memory_id = a.id and ea.model = ${close.model}
-        and ea.content_hash = a.content_hash
-      cross join lateral (
-        select b.id, b.version from live b
-        join memory_embeddings eb on eb.user_id = ${userId} and eb.memory_id = b.id and eb.model = ${close.model}
-          and eb.content_hash = b.content_hash
-        where b.namespace = a.namespace and b.kind = a.kind and b.id <> a.id
-          and (b.id > a.id or not ${probed("b", "eb")})
-          and vector_dims(eb.embedding) = vector_dims(ea.embedding)
-          and eb.embedding <=> ea.embedding <= ${1 - CLOSE_SIMILARITY}
-        order by eb.embedding <=> ea.embedding
-        limit ${CLOSE_NEIGHBOURS}) n
-      where ${probed("a", "ea")}`
-    : sql``;
+  const leg = close ? closeLeg(userId, close) : sql``;
   return sql`
     with normalized as (
       select m.id, m.version, m.namespace, m.kind, m.text, m.content_hash, m.updated_at, ${slotText("m")} as n
@@ -193,6 +166,38 @@ function pairsStatement(
               jsonb_build_object('id', p.a, 'version', p.av),
               jsonb_build_object('id', p.b, 'version', p.bv)))))
     order by p.a, p.b, case p.relation when 'duplicate' then 0 when 'slot' then 1 else 2 end`;
+}
+
+/**
+ * The vector leg of the finder: each memory probed pairs with its CLOSE_NEIGHBOURS nearest within CLOSE_SIMILARITY.
+ */
+function closeLeg(userId: string, close: { model: string; since: Date | null }): SQL {
+  // A memory is probed for its nearest neighbours when it (or its vector) changed since the last run that showed the
+  // model every group it found; a pair of two unchanged memories was a candidate of that run already. Each pair is
+  // looked at from one side: the probed memory with the lower id, or the probed one when the other was not probed.
+  const since = close.since ? close.since.toISOString() : null;
+  const probed = (memory: string, embedding: string) =>
+    since === null
+      ? sql`true`
+      : sql`(${sql.raw(memory)}.updated_at > ${since}::timestamptz or ${sql.raw(embedding)}.created_at > ${since}::timestamptz)`;
+  return sql`
+      union
+      select least(a.id, n.id), case when a.id < n.id then a.version else n.version end,
+        greatest(a.id, n.id), case when a.id < n.id then n.version else a.version end, 'close'
+      from live a
+      join memory_embeddings ea on ea.user_id = ${userId} and ea.memory_id = a.id and ea.model = ${close.model}
+        and ea.content_hash = a.content_hash
+      cross join lateral (
+        select b.id, b.version from live b
+        join memory_embeddings eb on eb.user_id = ${userId} and eb.memory_id = b.id and eb.model = ${close.model}
+          and eb.content_hash = b.content_hash
+        where b.namespace = a.namespace and b.kind = a.kind and b.id <> a.id
+          and (b.id > a.id or not ${probed("b", "eb")})
+          and vector_dims(eb.embedding) = vector_dims(ea.embedding)
+          and eb.embedding <=> ea.embedding <= ${1 - CLOSE_SIMILARITY}
+        order by eb.embedding <=> ea.embedding
+        limit ${CLOSE_NEIGHBOURS}) n
+      where ${probed("a", "ea")}`;
 }
 
 /** The slots the finder pairs: the fixed ones ("residence", "job"…), not the open "attribute:…" and "choice:…". */

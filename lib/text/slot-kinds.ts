@@ -1,5 +1,11 @@
 import { trimEnd } from "@/lib/text/trim";
-import { isKindOf, isOccupation, isResidenceVerb, residenceIsFirstSense } from "@/lib/text/word-kinds";
+import {
+  isKindOf,
+  isOccupation,
+  isResidenceVerb,
+  residenceIsFirstSense,
+  takesUpResidence,
+} from "@/lib/text/word-kinds";
 
 /**
  * The slots the table of lib/text/slots.ts cannot list, read by grammar and WordNet (lib/text/word-kinds.ts) in the
@@ -70,8 +76,9 @@ function jobOf(words: string[], from: number): KindSlot | undefined {
 /**
  * "User lives in Lisbon", "User settled in Porto", "User has been living in Ghent": a verb of residence, "in" or "to",
  * and a capitalised place name. A progressive counts only for a verb whose first sense is living somewhere ("is
- * living"; "is moving to" is a plan), and a plain past only for one whose first sense is not ("moved" is where the
- * user lives now, "lived" where they used to).
+ * living"; "is moving to" is a plan), a plain past only for one that takes up a new residence ("moved" is where the
+ * user lives now, "lived" where they used to, "stayed" a visit), and a perfect for either ("has lived", "has
+ * settled"; "has stayed in Lisbon for three days" is a visit).
  */
 function residenceSlot(text: string): KindSlot | undefined {
   const tokens = trimEnd(text.trim(), ".!?").split(/\s+/);
@@ -92,7 +99,8 @@ function residenceSlot(text: string): KindSlot | undefined {
   if (!verb || !isResidenceVerb(verb)) return undefined;
   if (form === "present" && verb.endsWith("ed")) form = "past";
   if (form === "progressive" && !(verb.endsWith("ing") && residenceIsFirstSense(verb))) return undefined;
-  if (form === "past" && residenceIsFirstSense(verb)) return undefined;
+  if (form === "past" && !takesUpResidence(verb)) return undefined;
+  if (form === "perfect" && !residenceIsFirstSense(verb) && !takesUpResidence(verb)) return undefined;
   at += 1;
   if (/^(?:back|over|down|up|out)$/.test(lower[at] ?? "")) at += 1;
   if (lower[at] !== "in" && lower[at] !== "to") return undefined;

@@ -82,6 +82,22 @@ export function residenceIsFirstSense(word: string): boolean {
   return verbLemmas(word.toLowerCase()).some((lemma) => RESIDENCE_GLOSS.test(verbGlosses(lemma)[0] ?? ""));
 }
 
+/**
+ * Whether one of the verb's usual senses is taking up a new residence ("settle": "take up residence and become
+ * established", "move": "change residence…", "emigrate": "leave one's country of residence for a new one"). Its past
+ * tells where one lives now; the past of any other verb of residence tells where one used to live ("lived") or stayed
+ * for a while ("stayed": "dwell" is only its third sense).
+ */
+const NEW_RESIDENCE = /\b(?:take up|change|new) residen(?:ce|cy)\b|\bresidence for a new\b/;
+
+export function takesUpResidence(word: string): boolean {
+  return verbLemmas(word.toLowerCase()).some((lemma) =>
+    verbGlosses(lemma)
+      .slice(0, RESIDENCE_SENSES)
+      .some((gloss) => NEW_RESIDENCE.test(gloss)),
+  );
+}
+
 /** The base forms an inflected verb may have: "lives" → live, "moved" → move, "settled" → settle, "stays" → stay. */
 function verbLemmas(word: string): string[] {
   const forms = [word];

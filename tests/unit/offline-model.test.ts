@@ -173,6 +173,25 @@ describe("offline reading of facts said in another order", () => {
   });
 });
 
+describe("offline reading of where the user lives", () => {
+  it.each([
+    ["We settled in Lyon.", "User settled in Lyon"],
+    ["I reside in Porto.", "User resides in Porto"],
+    ["I've settled in Ghent.", "User has settled in Ghent"],
+  ])("reads %j as %j", (message, fact) => {
+    expect(factsOf(message)).toEqual([fact]);
+  });
+
+  it("keeps no passing mention of where the user stayed", () => {
+    expect(factsOf("I stayed in a hotel near the station.")).toEqual([]);
+    expect(factsOf("We stayed at my aunt's for a week.")).toEqual([]);
+  });
+
+  it("reads a stay in a named place for a while as a visit, not a home", () => {
+    expect(factsOf("I stayed in Lisbon for three days.")).toEqual([]);
+  });
+});
+
 describe("offline slots", () => {
   it.each([
     ["User lives in Toronto", "User lives in Vancouver"],
@@ -204,6 +223,7 @@ describe("offline slots", () => {
     ["User is a nurse", "User is a vegetarian"],
     ["User is a nurse", "User volunteers as a tutor"],
     ["User lives in Lisbon", "User lived in Porto for a year"],
+    ["User lives in Porto", "User stayed in Lisbon for three days"],
     ["User lives in Lisbon", "User is moving to Porto next month"],
     ["User lives in Lisbon", "User is flying to Porto on 2026-09-15"],
   ])("%j and %j are separate facts", (a, b) => {

@@ -1,5 +1,5 @@
 import { trimEnd } from "@/lib/text/trim";
-import { isResidenceVerb } from "@/lib/text/word-kinds";
+import { isResidenceVerb, residenceIsFirstSense, takesUpResidence } from "@/lib/text/word-kinds";
 import { inStatementOrder, isThirdPersonVerb } from "./constructions";
 
 /**
@@ -289,15 +289,34 @@ function verbStatement(clause: string): string | null {
   while (negation && index < words.length && OTHER_ADVERBS.has(words[index]!.toLowerCase())) index++;
   const verb = words[index]?.toLowerCase();
   if (!verb || TALK_VERBS.has(verb)) return null;
-  // A verb WordNet defines by residence ("settled", "reside") states where the user lives, in whatever tense.
-  const past = PAST_FACT_VERBS.has(verb) || (/ed$/.test(verb) && isResidenceVerb(verb));
-  if (!FACT_VERBS.has(verb) && !past && !habit && !isResidenceVerb(verb)) return null;
+  // A verb WordNet defines by residence ("reside", "settled") may state where the user lives.
+  const residence = !FACT_VERBS.has(verb) && !PAST_FACT_VERBS.has(verb) && !habit && isResidenceVerb(verb);
+  const past = PAST_FACT_VERBS.has(verb) || (residence && /ed$/.test(verb));
+  if (!FACT_VERBS.has(verb) && !past && !habit && !residence) return null;
   const object = words.slice(index + 1).join(" ");
+  // Only the plain present ("I reside", "I don't reside") is a habit; "I stayed", "I won't stay" may be a passing stay.
+  const habitual = !past && (!negation || negation.startsWith("does"));
+  if (residence && !habitual && !statesHome(verb, object)) return null;
   // "I like that idea", "I love you": about something in the conversation, not a fact to keep.
   if (/^(?:this|that|these|those|you|yours|it|them)\b/i.test(object)) return null;
   const rest = innerPronouns(object);
   const form = negation || past || !/^[a-z]+$/.test(verb) ? verb : conjugate(verb);
   return ["User", ...kept, ...(negation ? [negation] : []), form, rest].filter(Boolean).join(" ");
+}
+
+/** Where a verb of residence puts the user: "in Lyon", "down in Lyon", "to Canada". */
+const RESIDENCE_PLACE = /^(?:(?:back|over|down)\s+)?(?:in|to)\s+(\S.*)$/i;
+
+/**
+ * Whether a verb of residence said in the past (or after "didn't", "won't") states a home, as "We settled in Lyon"
+ * does: only a verb whose usual meaning is living somewhere ("resided") or taking up a home ("settled", "emigrated"),
+ * and only with a place named by a proper noun. Otherwise it is a passing stay: "dwell" is only the third sense of
+ * "stay", and "stayed in a hotel" or "stayed in Lisbon for three days" is no home.
+ */
+function statesHome(verb: string, object: string): boolean {
+  if (!residenceIsFirstSense(verb) && !takesUpResidence(verb)) return false;
+  const place = RESIDENCE_PLACE.exec(object)?.[1];
+  return place !== undefined && PLACE.test(place);
 }
 
 /** A plan with its day, worth keeping until that day passes: "going to a conference in Madrid on 2027-01-03". */

@@ -1,4 +1,5 @@
-import { type Fact, isRememberRequest, readStatement, stripTrailing } from "./statements";
+import { type Fact, isRememberRequest, readStatement } from "./statements";
+import { stripTrailing } from "./third-person";
 
 export type { Fact } from "./statements";
 export { thirdPerson } from "./statements";

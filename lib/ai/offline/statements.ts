@@ -1,6 +1,7 @@
 import { trimEnd } from "@/lib/text/trim";
 import { isResidenceVerb, residenceIsFirstSense, takesUpResidence } from "@/lib/text/word-kinds";
 import { inStatementOrder, isThirdPersonVerb } from "./constructions";
+import { capitalize, conjugate, innerPronouns, instructionPronouns, stripTrailing } from "./third-person";
 
 /**
  * The offline model's reading of English statements: a sentence is split into clauses, each first-person clause
@@ -406,41 +407,6 @@ export function thirdPerson(statement: string): string {
   return capitalize(innerPronouns(text));
 }
 
-const INNER: Array<[RegExp, string]> = [
-  [/\bmyself\b/gi, "themselves"],
-  [/\bmine\b/gi, "theirs"],
-  [/\bmy\b/gi, "their"],
-  [/\bme\b/gi, "them"],
-  [/\bi(?:['’]m|\s+am)\b/gi, "they are"],
-  [/\bi['’]ve\b/gi, "they have"],
-  [/\bI\b/g, "they"],
-];
-
-/** Pronouns inside a fact about the user: "with my sister" → "with their sister". */
-function innerPronouns(text: string) {
-  let result = text;
-  for (const [pattern, replacement] of INNER) result = result.replace(pattern, replacement);
-  return result;
-}
-
-/** Pronouns inside an instruction to the assistant: "never call me Bob" → "never call the user Bob". */
-function instructionPronouns(text: string) {
-  return text
-    .replace(/\b(?:me|myself)\b/gi, "the user")
-    .replace(/\b(?:my|mine)\b/gi, "the user's")
-    .replace(/\bi(?:['’]m|\s+am)\b/gi, "the user is")
-    .replace(/\bI\b/g, "the user");
-}
-
-/** Third-person singular of an English verb, good enough for the verbs people state facts with. */
-function conjugate(verb: string) {
-  const lower = verb.toLowerCase();
-  if (lower === "have") return "has";
-  if (/(s|sh|ch|x|z|o)$/.test(lower)) return `${lower}es`;
-  if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
-  return `${lower}s`;
-}
-
 /** "work as a nurse", "never eat meat": a clause that lacks its subject "I" (after "I live in Lisbon and …"). */
 function opensVerbPhrase(text: string) {
   const first = text.trim().split(/\s+/)[0]?.toLowerCase() ?? "";
@@ -450,12 +416,4 @@ function opensVerbPhrase(text: string) {
 /** The part of `text` that a regex group matched at its end, as a slice, so quotes stay exact substrings. */
 function tail(text: string, group: string) {
   return text.slice(text.length - group.length);
-}
-
-export function stripTrailing(text: string) {
-  return trimEnd(text.trim(), ".!?…");
-}
-
-export function capitalize(text: string) {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -1,0 +1,46 @@
+import { trimEnd } from "@/lib/text/trim";
+
+/** Pronouns and verb forms that turn the user's own words into a fact about the user, read out of context. */
+
+const INNER: Array<[RegExp, string]> = [
+  [/\bmyself\b/gi, "themselves"],
+  [/\bmine\b/gi, "theirs"],
+  [/\bmy\b/gi, "their"],
+  [/\bme\b/gi, "them"],
+  [/\bi(?:['’]m|\s+am)\b/gi, "they are"],
+  [/\bi['’]ve\b/gi, "they have"],
+  [/\bI\b/g, "they"],
+];
+
+/** Pronouns inside a fact about the user: "with my sister" → "with their sister". */
+export function innerPronouns(text: string) {
+  let result = text;
+  for (const [pattern, replacement] of INNER) result = result.replace(pattern, replacement);
+  return result;
+}
+
+/** Pronouns inside an instruction to the assistant: "never call me Bob" → "never call the user Bob". */
+export function instructionPronouns(text: string) {
+  return text
+    .replace(/\b(?:me|myself)\b/gi, "the user")
+    .replace(/\b(?:my|mine)\b/gi, "the user's")
+    .replace(/\bi(?:['’]m|\s+am)\b/gi, "the user is")
+    .replace(/\bI\b/g, "the user");
+}
+
+/** Third-person singular of an English verb, good enough for the verbs people state facts with. */
+export function conjugate(verb: string) {
+  const lower = verb.toLowerCase();
+  if (lower === "have") return "has";
+  if (/(s|sh|ch|x|z|o)$/.test(lower)) return `${lower}es`;
+  if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
+  return `${lower}s`;
+}
+
+export function stripTrailing(text: string) {
+  return trimEnd(text.trim(), ".!?…");
+}
+
+export function capitalize(text: string) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

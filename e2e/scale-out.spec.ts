@@ -8,8 +8,10 @@ import { type OpenAIStub, startOpenAIStub } from "../tests/support/openai-stub";
 
 /**
  * Scale-out: two production web processes that only enqueue extraction (WORKER=off) and two standalone workers, all
- * on one fresh database — on PostgreSQL (TEST_DATABASE_URL) and on a Citus cluster (TEST_CITUS_URL, its
- * coordinator). Chat exchanges alternate between the web processes, and edits of one memory race through both.
+ * on one fresh database — on a Citus cluster (TEST_CITUS_URL, its coordinator) when there is one, else on PostgreSQL
+ * (TEST_DATABASE_URL). Chat exchanges alternate between the web processes, and edits of one memory race through both.
+ * Citus runs the queue and the memories on a distributed schema, which PostgreSQL's run would only repeat; the queue's
+ * own guarantees on PostgreSQL are tests/extraction/workers.test.ts's (docs/testing.md, "Time").
  */
 
 const PORTS = [3310, 3311];
@@ -29,9 +31,9 @@ interface Server {
 
 const servers: Server[] = [];
 const postgresUrl = process.env.TEST_DATABASE_URL;
-if (postgresUrl) servers.push({ name: "postgres", fresh: () => freshPostgres(postgresUrl) });
 const citusUrl = process.env.TEST_CITUS_URL;
 if (citusUrl) servers.push({ name: "citus", fresh: () => createCitusDatabase(citusUrl, "ml_scale") });
+else if (postgresUrl) servers.push({ name: "postgres", fresh: () => freshPostgres(postgresUrl) });
 
 test.skip(
   servers.length === 0,

@@ -52,7 +52,20 @@ export async function proxy(request: NextRequest, event: NextFetchEvent) {
   // then kept the session it had just ended.
   if (request.method === "POST" && request.headers.has("next-action")) return NextResponse.next();
   gate ??= createGate();
-  return (await gate)(request, event);
+  const response = await (await gate)(request, event);
+  // Auth.js writes the session cookie anew on every read of it. A read the router makes in the background (a link's
+  // prefetch, a navigation's RSC payload) may still be in flight when the user signs out, and its answer, landing
+  // after the sign-out's, would bring the ended session back. Only a page loaded as a document renews the cookie.
+  if (response instanceof Response && request.headers.has("rsc")) dropSessionCookie(response.headers);
+  return response;
+}
+
+const SESSION_COOKIE = /^(?:__Secure-)?authjs\.session-token(?:\.\d+)?=/;
+
+function dropSessionCookie(headers: Headers) {
+  const kept = headers.getSetCookie().filter((line) => !SESSION_COOKIE.test(line));
+  headers.delete("set-cookie");
+  for (const line of kept) headers.append("set-cookie", line);
 }
 
 function decodable(pathname: string): boolean {

@@ -59,10 +59,13 @@ const whoAmI = (cookie: string) => send(me.GET as Route, "GET", "/api/v1/me", { 
 const signOutEverywhere = (headers: Record<string, string>) =>
   send(revoke.POST as Route, "POST", "/api/v1/sessions/revoke", { origin: ORIGIN, ...headers });
 
-async function page(path: string, cookie: string) {
-  const request = new NextRequest(`${ORIGIN}${path}`, { headers: baseHeaders({ cookie }) });
+async function page(path: string, cookie: string, extra: Record<string, string> = {}) {
+  const request = new NextRequest(`${ORIGIN}${path}`, { headers: baseHeaders({ cookie, ...extra }) });
   return (await proxy(request, {} as never)) as Response;
 }
+
+const sessionCookieOf = (response: Response) =>
+  response.headers.getSetCookie().filter((line) => line.startsWith("authjs.session-token="));
 
 describeEachDatabase("sessions checked against the user's row", (use) => {
   let email: string;
@@ -106,6 +109,16 @@ describeEachDatabase("sessions checked against the user's row", (use) => {
     expect(outcome.status).toBe(403);
     expect(outcome.json).toMatchObject({ error: { code: "forbidden" } });
     expect((await whoAmI(cookie)).status).toBe(200);
+  });
+
+  it("renews the session cookie on a page loaded as a document, never on the router's background reads", async () => {
+    const cookie = await signIn(email);
+    expect(sessionCookieOf(await page("/memories", cookie))).toHaveLength(1);
+    // A prefetch or RSC payload still in flight at sign-out would otherwise put the ended session back.
+    const prefetch = await page("/settings", cookie, { rsc: "1", "next-router-prefetch": "1" });
+    expect(prefetch.headers.get("x-middleware-next")).toBe("1");
+    expect(sessionCookieOf(prefetch)).toEqual([]);
+    expect(sessionCookieOf(await page("/memories", cookie, { rsc: "1" }))).toEqual([]);
   });
 
   it("answers 401 to the cookie of a user whose row is gone, on API routes and pages alike", async () => {

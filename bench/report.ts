@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Machine } from "./machine";
 import type { ChatFigure } from "./suites/chat";
@@ -517,7 +517,9 @@ export function writeResults(results: BenchResults, directory = path.join(proces
   const stamp = results.startedAt.slice(0, 19).replace(/:/g, "-");
   const file = path.join(directory, `${stamp.slice(0, 10)}${results.scale === "smoke" ? "-smoke" : ""}.json`);
   const target = existsSync(file) ? file.replace(/\.json$/, `-${stamp.slice(11)}.json`) : file;
-  writeFileSync(target, `${JSON.stringify(results, null, 2)}\n`);
+  // Whole or not at all: the performance page (and its test) may read the directory while a run writes to it.
+  writeFileSync(`${target}.tmp`, `${JSON.stringify(results, null, 2)}\n`);
+  renameSync(`${target}.tmp`, target);
   return target;
 }
 

@@ -1,6 +1,7 @@
-// `npm test`: vitest, with the production build the browser tests run against made at the same time (vitest leaves
-// part of the machine idle while its tests wait on timers, servers and child processes), then Playwright against that
-// build. The build's output is shown once it is done, so it does not break into vitest's (docs/testing.md, "Time").
+// `npm test`: vitest, and while it runs (its tests wait on timers, servers and child processes, leaving part of the
+// machine idle) the production build and then the bench's smoke run on that build, which proves the harness works
+// and asserts no timing; then Playwright against the build. What ran beside vitest is shown once it is done, so it
+// does not break into vitest's output (docs/testing.md, "Time").
 import { spawn } from "node:child_process";
 
 function run(command, args, { quiet = false } = {}) {
@@ -14,13 +15,19 @@ function run(command, args, { quiet = false } = {}) {
   });
 }
 
-const [unit, build] = await Promise.all([
-  run("npx", ["vitest", "run"]),
-  run("npx", ["next", "build"], { quiet: true }),
-]);
-process.stdout.write(`\n> next build\n${build.output}`);
+async function buildThenSmoke() {
+  const build = await run("npx", ["next", "build"], { quiet: true });
+  const smoke = build.ok
+    ? await run("npx", ["tsx", "bench/run.ts", "--smoke"], { quiet: true })
+    : { ok: false, code: "not run: the build failed", output: "" };
+  return { build, smoke };
+}
+
+const [unit, { build, smoke }] = await Promise.all([run("npx", ["vitest", "run"]), buildThenSmoke()]);
+process.stdout.write(`\n> next build\n${build.output}\n> npm run bench -- --smoke\n${smoke.output}\n`);
 const e2e = build.ok ? await run("npx", ["playwright", "test"]) : { ok: false, code: "not run: the build failed" };
-if (!unit.ok) console.error(`vitest failed (${unit.code})`);
-if (!build.ok) console.error(`next build failed (${build.code})`);
-if (!e2e.ok) console.error(`playwright failed (${e2e.code})`);
-process.exit(unit.ok && build.ok && e2e.ok ? 0 : 1);
+const failed = Object.entries({ vitest: unit, "next build": build, "bench smoke": smoke, playwright: e2e })
+  .filter(([, result]) => !result.ok)
+  .map(([name, result]) => `${name} failed (${result.code})`);
+for (const line of failed) console.error(line);
+process.exit(failed.length === 0 ? 0 : 1);

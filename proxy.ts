@@ -56,7 +56,12 @@ export async function proxy(request: NextRequest, event: NextFetchEvent) {
   // Auth.js writes the session cookie anew on every read of it. A read the router makes in the background (a link's
   // prefetch, a navigation's RSC payload) may still be in flight when the user signs out, and its answer, landing
   // after the sign-out's, would bring the ended session back. Only a page loaded as a document renews the cookie.
-  if (response instanceof Response && request.headers.has("rsc")) dropSessionCookie(response.headers);
+  // Next.js strips its own RSC headers before the proxy runs; the browser's Sec-Fetch-Dest says what the read is for
+  // ("document" for a page load, "empty" for the router's fetches; absent from clients that are not browsers).
+  const destination = request.headers.get("sec-fetch-dest");
+  if (response instanceof Response && destination !== null && destination !== "document") {
+    dropSessionCookie(response.headers);
+  }
   return response;
 }
 

@@ -77,6 +77,23 @@ test("a guest registers and keeps the same user id and memories, then signs out 
   expect(await currentUserId(page)).toBe(guestId);
 });
 
+test("a page load renews the session cookie, the router's background reads never do", async ({ page }) => {
+  const rewritesSession = async (response: { headersArray(): Promise<Array<{ name: string; value: string }>> }) =>
+    (await response.headersArray()).some(
+      ({ name, value }) => name.toLowerCase() === "set-cookie" && /authjs\.session-token=/.test(value),
+    );
+  await page.goto("/memories");
+  const load = await page.goto("/memories");
+  expect(await rewritesSession(load!)).toBe(true);
+  // What the router sends for a prefetch or a navigation's payload: a fetch, which the browser marks as no document.
+  const [background] = await Promise.all([
+    page.waitForResponse((response) => new URL(response.url()).pathname === "/settings"),
+    page.evaluate(() => fetch("/settings", { headers: { RSC: "1", "Next-Router-Prefetch": "1" } }).then(() => null)),
+  ]);
+  expect(background.ok()).toBe(true);
+  expect(await rewritesSession(background)).toBe(false);
+});
+
 test("a wrong password gets one generic message", async ({ page }) => {
   const email = uniqueEmail("wrong");
   await register(page, email);

@@ -98,6 +98,8 @@ function residenceSlot(text: string): KindSlot | undefined {
   const verb = lower[at];
   if (!verb || !isResidenceVerb(verb)) return undefined;
   if (form === "present" && verb.endsWith("ed")) form = "past";
+  // "stays in Lisbon every summer" is a habit, not a home: in the present the verb must mean living somewhere.
+  if (form === "present" && !residenceIsFirstSense(verb) && !takesUpResidence(verb)) return undefined;
   if (form === "progressive" && !(verb.endsWith("ing") && residenceIsFirstSense(verb))) return undefined;
   if (form === "past" && !takesUpResidence(verb)) return undefined;
   if (form === "perfect" && !residenceIsFirstSense(verb) && !takesUpResidence(verb)) return undefined;

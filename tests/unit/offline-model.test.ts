@@ -187,6 +187,10 @@ describe("offline reading of where the user lives", () => {
     expect(factsOf("We stayed at my aunt's for a week.")).toEqual([]);
   });
 
+  it("reads 'we' as the user only for where they live", () => {
+    expect(factsOf("We have a question about pricing.")).toEqual([]);
+  });
+
   it("reads a stay in a named place for a while as a visit, not a home", () => {
     expect(factsOf("I stayed in Lisbon for three days.")).toEqual([]);
   });
@@ -224,6 +228,7 @@ describe("offline slots", () => {
     ["User is a nurse", "User volunteers as a tutor"],
     ["User lives in Lisbon", "User lived in Porto for a year"],
     ["User lives in Porto", "User stayed in Lisbon for three days"],
+    ["User lives in Porto", "User stays in Lisbon every summer"],
     ["User lives in Lisbon", "User is moving to Porto next month"],
     ["User lives in Lisbon", "User is flying to Porto on 2026-09-15"],
   ])("%j and %j are separate facts", (a, b) => {

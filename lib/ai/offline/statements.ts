@@ -290,6 +290,9 @@ function verbStatement(clause: string): string | null {
   while (negation && index < words.length && OTHER_ADVERBS.has(words[index]!.toLowerCase())) index++;
   const verb = words[index]?.toLowerCase();
   if (!verb || TALK_VERBS.has(verb)) return null;
+  // "We" states a fact about the user only as where they live ("We settled in Lyon"); "We have a question about
+  // pricing" is talk.
+  if (/^we$/i.test(words[0]!) && !isResidenceVerb(verb)) return null;
   // A verb WordNet defines by residence ("reside", "settled") may state where the user lives.
   const residence = !FACT_VERBS.has(verb) && !PAST_FACT_VERBS.has(verb) && !habit && isResidenceVerb(verb);
   const past = PAST_FACT_VERBS.has(verb) || (residence && /ed$/.test(verb));

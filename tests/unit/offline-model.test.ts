@@ -268,6 +268,7 @@ describe("offline consolidation", () => {
     ["User likes dogs", "User likes all dogs"],
     ["User spends most weekends hiking in winter", "User loves hiking in summer"],
     ["User loves hiking", "User hates hiking"],
+    ["User is Italian", "User loves Italian"],
   ])("keeps %j and %j apart", (a, b) => {
     expect(opsFor(a, b)).toEqual([]);
   });

@@ -106,23 +106,35 @@ const LIKING = new Set(["passionate", "fond", "keen", "crazy", "mad"]);
 const TIME_QUALIFIERS = new Set(["most", "every", "many", "some", "all", "their", "free", "spare"]);
 const TIME_PREPOSITIONS = new Set(["in", "during", "on", "at"]);
 
-/** The same words in the same order once stress and framing are dropped, and some left: one fact restated. */
+/**
+ * The same words in the same order once stress and framing are dropped, and some left: one fact restated. Both must
+ * be framed as a liking or a habit, or neither: "User is Italian" and "User loves Italian" are two facts.
+ */
 function sameContent(a: string, b: string): boolean {
   const left = contentOf(a);
-  return left.length > 0 && left.join(" ") === contentOf(b).join(" ");
+  const right = contentOf(b);
+  return left.kept.length > 0 && left.framed === right.framed && left.kept.join(" ") === right.kept.join(" ");
 }
 
-function contentOf(text: string): string[] {
+const BEING = new Set(["is", "are"]);
+
+function contentOf(text: string): { kept: string[]; framed: boolean } {
   const words = withoutStressPhrases(text.replace(/^(?:the )?user['’]s\b/i, "user"));
   const kept: string[] = [];
+  let framed = false;
   for (let at = words[0] === "user" ? 1 : 0; at < words.length; at++) {
     const word = words[at]!;
     const timeAt = timeExpressionEnd(words, at);
-    if (timeAt > at) at = timeAt;
-    else if (LIKING.has(word)) at += /^(?:about|of|on)$/.test(words[at + 1] ?? "") ? 1 : 0;
-    else if (!STRESS.has(word) && !FRAMING.has(word)) kept.push(word);
+    if (timeAt > at) {
+      at = timeAt;
+      framed = true;
+    } else if (LIKING.has(word)) {
+      at += /^(?:about|of|on)$/.test(words[at + 1] ?? "") ? 1 : 0;
+      framed = true;
+    } else if (FRAMING.has(word)) framed ||= !BEING.has(word);
+    else if (!STRESS.has(word)) kept.push(word);
   }
-  return kept;
+  return { kept, framed };
 }
 
 /**

@@ -167,6 +167,11 @@ describe("offline reading of facts said in another order", () => {
     expect(factsOf(message)).toEqual([fact]);
   });
 
+  it("keeps a name's capital, and reads the user's own pronouns in what someone of theirs does", () => {
+    expect(factsOf("Sarah is my sister.")).toEqual(["User's sister is Sarah"]);
+    expect(factsOf("My boss calls me every morning.")).toEqual(["User's boss calls the user every morning"]);
+  });
+
   it("keeps a leading word that is no adverb, and a 'there is' without the user in it", () => {
     expect(factsOf("Family, friends and food matter most.")).toEqual([]);
     expect(factsOf("There's a conference in Lyon on 2027-01-03.")).toEqual([]);

@@ -68,7 +68,9 @@ function predicateFirst(text: string): string | null {
   const predicate = text.slice(at + " is my ".length);
   // "my" and one to three words, the last of them a noun: "favourite thing", "main hobby".
   if (!/^\p{L}+(?:\s+\p{L}+){0,2}$/u.test(predicate)) return null;
-  return `My ${predicate} is ${subject.charAt(0).toLowerCase()}${subject.slice(1)}`;
+  // Only a gerund loses the capital the sentence gave it: "Sarah is my sister" keeps her name.
+  const named = /^\p{L}+ing\b/u.test(subject) ? `${subject.charAt(0).toLowerCase()}${subject.slice(1)}` : subject;
+  return `My ${predicate} is ${named}`;
 }
 
 /** "My flight to Bologna leaves on …": a third-person verb WordNet knows ("leaves" → "leave"), for MY_THING. */

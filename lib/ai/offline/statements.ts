@@ -258,7 +258,12 @@ function firstPerson(clause: string, options: ReadOptions): string | null {
     return `User's ${innerPronouns(thing)} ${mine[2]!.toLowerCase()} ${innerPronouns(mine[3]!)}`;
   }
   const acting = clause.match(MY_THING_DOES);
-  if (acting && isThirdPersonVerb(acting[2]!)) return `User's ${innerPronouns(acting[1]!)} ${acting[2]} ${acting[3]}`;
+  // "My boss calls me every morning": the user, named as such ("them" would read as someone unnamed and be dropped);
+  // "My colleagues and friends say hi" is no fact.
+  if (acting && isThirdPersonVerb(acting[2]!) && !/\band\b/i.test(acting[1]!)) {
+    if (DISCOURSE_NOUNS.has(acting[1]!.toLowerCase())) return null;
+    return `User's ${innerPronouns(acting[1]!)} ${acting[2]} ${instructionPronouns(acting[3]!)}`;
+  }
   return verbStatement(clause);
 }
 

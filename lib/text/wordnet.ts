@@ -19,8 +19,6 @@ export interface Synset {
 
 export interface Nouns {
   index: ReadonlyMap<string, readonly number[]>;
-  /** WordNet's verbs (index.verb), to tell a gerund ("speaking") from a noun. */
-  verbs: ReadonlySet<string>;
   synsetAt(offset: number): Synset;
   /** The byte offset of every synset in data.noun. */
   offsets(): number[];
@@ -34,12 +32,10 @@ export interface Nouns {
 export function nouns(): Nouns {
   return processState<Nouns>("wordnet-nouns", () => {
     const index = indexOf("noun");
-    const verbs = new Set(indexOf("verb").keys());
     const cache = new Map<number, Synset>();
     const data = readFileSync(join(wordnet.path, "data.noun"));
     return {
       index,
-      verbs,
       synsetAt(offset) {
         let synset = cache.get(offset);
         if (!synset) {
@@ -64,10 +60,7 @@ export function nouns(): Nouns {
 
 /** A verb's senses, most frequent first, each as its gloss's definition (the text before its first example). */
 export function verbGlosses(verb: string): readonly string[] {
-  const verbs = processState("wordnet-verbs", () => ({
-    index: indexOf("verb"),
-    data: readFileSync(join(wordnet.path, "data.verb")),
-  }));
+  const verbs = verbIndex();
   return (verbs.index.get(verb) ?? []).map((offset) => {
     const end = verbs.data.indexOf(10, offset);
     const line = verbs.data.subarray(offset, end < 0 ? verbs.data.length : end).toString("latin1");
@@ -88,7 +81,15 @@ export function isAdverb(word: string): boolean {
 
 /** Whether WordNet knows `word` as a verb in its base form ("leave", "depart"). */
 export function isVerb(word: string): boolean {
-  return nouns().verbs.has(word.toLowerCase());
+  return verbIndex().index.has(word.toLowerCase());
+}
+
+/** index.verb and data.verb, read once: the offline reader asks about verbs on the chat's path. */
+function verbIndex() {
+  return processState("wordnet-verbs", () => ({
+    index: indexOf("verb"),
+    data: readFileSync(join(wordnet.path, "data.verb")),
+  }));
 }
 
 /** index.noun, index.verb or index.adv: each lemma with the byte offsets of its synsets, most frequent sense first. */

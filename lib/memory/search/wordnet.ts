@@ -1,5 +1,5 @@
 import { processState } from "@/lib/process-state";
-import { lemmaOf, nouns } from "@/lib/text/wordnet";
+import { isVerb, lemmaOf, nouns } from "@/lib/text/wordnet";
 import { queryWords } from "./english";
 
 /**
@@ -48,7 +48,7 @@ export function narrowerWords(word: string): readonly RelatedWord[] {
 }
 
 function walkNarrower(word: string): RelatedWord[] {
-  const { index, verbs, synsetAt } = nouns();
+  const { index, synsetAt } = nouns();
   const lemma = lemmaOf(word, index);
   if (!lemma) return [];
   const found = new Map<string, number>([[lemma, 0]]);
@@ -59,7 +59,7 @@ function walkNarrower(word: string): RelatedWord[] {
     for (const offset of level) {
       const synset = synsetAt(offset);
       for (const related of synset.words) {
-        if (isGerund(related, verbs)) continue;
+        if (isGerund(related)) continue;
         if (!found.has(related)) found.set(related, distance);
         if (found.size > LIMIT) return withoutLemma(found, lemma);
       }
@@ -79,10 +79,10 @@ function walkNarrower(word: string): RelatedWord[] {
  * "speaking" under "speech", "learning" under "education": the stemmer makes the verb of a gerund, so it would match
  * every use of the verb ("learning to speak" for "the speech"), which says nothing about the noun.
  */
-function isGerund(word: string, verbs: ReadonlySet<string>): boolean {
+function isGerund(word: string): boolean {
   if (!word.endsWith("ing")) return false;
   const base = word.slice(0, -3);
-  return verbs.has(base) || verbs.has(`${base}e`) || (/(.)\1$/.test(base) && verbs.has(base.slice(0, -1)));
+  return isVerb(base) || isVerb(`${base}e`) || (/(.)\1$/.test(base) && isVerb(base.slice(0, -1)));
 }
 
 const withoutLemma = (found: ReadonlyMap<string, number>, lemma: string): RelatedWord[] =>

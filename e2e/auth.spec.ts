@@ -87,8 +87,9 @@ test("a page load renews the session cookie, the router's background reads never
   expect(await rewritesSession(load!)).toBe(true);
   // What the router sends for a prefetch or a navigation's payload: a fetch, which the browser marks as no document.
   const [background] = await Promise.all([
-    page.waitForResponse((response) => new URL(response.url()).pathname === "/settings"),
-    page.evaluate(() => fetch("/settings", { headers: { RSC: "1", "Next-Router-Prefetch": "1" } }).then(() => null)),
+    // Next.js first sends a bare RSC request to its cache-busting `_rsc` URL; the answer from there is the page's.
+    page.waitForResponse((response) => new URL(response.url()).searchParams.has("_rsc")),
+    page.evaluate(() => fetch("/memories", { headers: { RSC: "1", "Next-Router-Prefetch": "1" } }).then(() => null)),
   ]);
   expect(background.ok()).toBe(true);
   expect(await rewritesSession(background)).toBe(false);

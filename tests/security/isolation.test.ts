@@ -1310,12 +1310,17 @@ function normalise(outcome: Outcome, id: string) {
  * by every request once; both auths by every request run on PGlite and PostgreSQL (docs/testing.md, "Time").
  */
 function eachRequestOnce(rows: Row[]): Row[] {
-  const requests = new Map<string, Row[]>();
+  // One request is one row of `add` sent with each of its auths: the same send, surface and attack.
+  const requests = new Map<Row["send"], Map<string, Row[]>>();
   for (const row of rows) {
+    const bySend = requests.get(row.send) ?? new Map<string, Row[]>();
     const key = `${row.surface} × ${row.attack}`;
-    requests.set(key, [...(requests.get(key) ?? []), row]);
+    bySend.set(key, [...(bySend.get(key) ?? []), row]);
+    requests.set(row.send, bySend);
   }
-  return [...requests.values()].map((auths, index) => auths[index % auths.length]!);
+  return [...requests.values()]
+    .flatMap((bySend) => [...bySend.values()])
+    .map((auths, index) => auths[index % auths.length]!);
 }
 
 describeEachDatabase("cross-user isolation", (use, backend) => {

@@ -6,6 +6,7 @@ import {
   residenceIsFirstSense,
   takesUpResidence,
 } from "@/lib/text/word-kinds";
+import { isMostlyAdjective } from "@/lib/text/wordnet";
 
 /**
  * The slots the table of lib/text/slots.ts cannot list, read by grammar and WordNet (lib/text/word-kinds.ts) in the
@@ -70,6 +71,8 @@ function jobOf(words: string[], from: number): KindSlot | undefined {
   const phrase = words.slice(from, end);
   const head = phrase.at(-1);
   if (!head || phrase.length > 4 || !phrase.every((word) => /^[a-z-]+$/.test(word))) return undefined;
+  // "a good cook", "a keen gardener" judge a pastime; a job's modifiers name its kind ("software engineer").
+  if (phrase.slice(0, -1).some(isMostlyAdjective)) return undefined;
   return isOccupation(head) ? { key: "job", value: phrase.join(" ") } : undefined;
 }
 

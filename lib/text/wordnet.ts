@@ -79,6 +79,13 @@ export function isAdverb(word: string): boolean {
   return processState("wordnet-adverbs", () => indexOf("adv")).has(word.toLowerCase());
 }
 
+/** Whether WordNet has more adjective senses of `word` than noun senses ("good", "keen"; not "software", "head"). */
+export function isMostlyAdjective(word: string): boolean {
+  const lower = word.toLowerCase();
+  const adjectives = processState("wordnet-adjectives", () => indexOf("adj"));
+  return (adjectives.get(lower)?.length ?? 0) > (nouns().index.get(lower)?.length ?? 0);
+}
+
 /** Whether WordNet knows `word` as a verb in its base form ("leave", "depart"). */
 export function isVerb(word: string): boolean {
   return verbIndex().index.has(word.toLowerCase());
@@ -93,7 +100,7 @@ function verbIndex() {
 }
 
 /** index.noun, index.verb or index.adv: each lemma with the byte offsets of its synsets, most frequent sense first. */
-function indexOf(part: "noun" | "verb" | "adv"): Map<string, number[]> {
+function indexOf(part: "noun" | "verb" | "adj" | "adv"): Map<string, number[]> {
   const index = new Map<string, number[]>();
   for (const line of readFileSync(join(wordnet.path, `index.${part}`), "latin1").split("\n")) {
     if (line === "" || line.startsWith(" ")) continue;

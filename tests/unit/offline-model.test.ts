@@ -230,6 +230,7 @@ describe("offline slots", () => {
     ["User speaks Portuguese", "User speaks Spanish"],
     ["User is a nurse", "User's sister is a teacher"],
     ["User is a nurse", "User is a vegetarian"],
+    ["User is a nurse", "User is a good cook"],
     ["User is a nurse", "User volunteers as a tutor"],
     ["User lives in Lisbon", "User lived in Porto for a year"],
     ["User lives in Porto", "User stayed in Lisbon for three days"],

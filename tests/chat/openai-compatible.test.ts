@@ -18,7 +18,8 @@ describeEachDatabase("chat over a real OpenAI-compatible HTTP API", (use) => {
       },
       { text: "Boa sorte! I'll remember you are learning Portuguese." },
       { text: "Learning Portuguese" },
-      { status: 503, error: "overloaded" },
+      // Overloaded through the SDK's two retries, each answer saying when to try again, as hosted APIs do.
+      ...Array.from({ length: 3 }, () => ({ status: 503, error: "overloaded", retryAfter: "0" })),
     ]);
   });
   afterAll(() => stub.close());
@@ -79,6 +80,7 @@ describeEachDatabase("chat over a real OpenAI-compatible HTTP API", (use) => {
     await expect(finalMessage(failed.response)).rejects.toThrow(
       /^The model provider had a server error \(HTTP 50\d\); try again shortly\.$/,
     );
+    expect(stub.requests).toHaveLength(6);
     expect((await listMemories(memory, {})).memories).toHaveLength(1);
     const stored = await loadMessages(bindingFor(database, userId), "http-thread");
     expect(stored.at(-1)).toMatchObject({ id: "u-2", role: "user" });

@@ -25,21 +25,29 @@ it("EXTRACTION_CONCURRENCY is 4 unset, a whole number from 1 to 64, anything els
 describeEachDatabase("one user's stalled manager call", (use) => {
   let queue: JobQueue;
   let stub: ProviderStub;
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const stalls = (request: { body: unknown }) => JSON.stringify(request.body).includes("stall-me");
 
   beforeAll(async () => {
-    // The first user's manager call gets headers and then nothing; everyone else's is answered at once.
-    stub = await startProviderStub("openai-chat", (request) => {
-      const prompt = JSON.stringify(request.body);
-      if (prompt.includes("stall-me")) return { json: '{"ops":[]}', delayMs: 60_000 };
-      const op = toWireOp({
-        op: "insert",
-        kind: "memory",
-        content: { content: "User likes tea" },
-        messageId: "u-other",
-        quote: "I like tea",
-      });
-      return { json: JSON.stringify({ ops: [op] }) };
-    });
+    // The first user's manager call gets no answer until the suite ends; everyone else's is answered at once.
+    stub = await startProviderStub(
+      "openai-chat",
+      (request) => {
+        if (stalls(request)) return { json: '{"ops":[]}' };
+        const op = toWireOp({
+          op: "insert",
+          kind: "memory",
+          content: { content: "User likes tea" },
+          messageId: "u-other",
+          quote: "I like tea",
+        });
+        return { json: JSON.stringify({ ops: [op] }) };
+      },
+      { beforeReply: async (request) => (stalls(request) ? released : undefined) },
+    );
     const model = createOpenAI({ baseURL: stub.baseURL, apiKey: "test" }).chat("gpt-5-mini");
     queue = await JobQueue.open(use(), { pollingIntervalSeconds: 0.5, concurrency: 2 });
     await queue.work(async (data, meta) => {
@@ -51,8 +59,10 @@ describeEachDatabase("one user's stalled manager call", (use) => {
     });
   });
   afterAll(async () => {
-    await stub.close();
+    // Answered now, the stalled run ends by itself: cut off, the SDK would retry it with backoff for seconds.
+    release();
     await queue.stop(10_000);
+    await stub.close();
   });
 
   it("never holds back another user's run", async () => {

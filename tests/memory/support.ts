@@ -6,6 +6,7 @@ import type { Database } from "@/lib/db/client";
 import type { UserBinding } from "@/lib/db/unit-of-work";
 import type { MemoryContext } from "@/lib/memory/core";
 import { embedMissing } from "@/lib/memory/search";
+import { fingerprintsOf } from "../support/fingerprints";
 
 /** A user row (memories reference users) and its id. */
 export async function createUser(database: Database): Promise<string> {
@@ -75,19 +76,9 @@ export function publicTables(database: Database): Promise<string[]> {
   return tables;
 }
 
-/**
- * Per public table, its row count and the sum of a 64-bit hash of each row's text, in one statement: equal before
- * and after a request exactly when (but for a hash collision) no row was added, removed or changed. Far cheaper than
- * reading every row back, so the suites that prove "a refusal writes nothing" check it after every request.
- */
+/** Per public table, its row count and hash sum (../support/fingerprints.ts). */
 export async function tableFingerprints(database: Database): Promise<Map<string, string>> {
-  const selects = (await publicTables(database)).map(
-    (name) => sql`select ${name}::text as "table",
-      count(*)::text || ' rows, hash ' || coalesce(sum(hashtextextended(t::text, 0)::numeric), 0)::text as print
-      from ${sql.identifier(name)} t`,
-  );
-  const rows = await database.unbound.rows<{ table: string; print: string }>(sql.join(selects, sql` union all `));
-  return new Map(rows.map((row) => [row.table, row.print]));
+  return fingerprintsOf(database, await publicTables(database));
 }
 
 /** Work bound to `userId` (chat store, console reads, API keys): what a surface hands those functions. */

@@ -7,6 +7,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { type Database, openPglite, openPostgres } from "@/lib/db/client";
 import { copyMigratedCitusDatabase } from "./citus";
+import { closeFingerprintReaders } from "./fingerprints";
 import { copyMigratedTemplate, databaseUrl, migrationsHash } from "./templates";
 
 export interface TestBackend {
@@ -69,13 +70,15 @@ async function migratedPgliteDump(): Promise<string> {
 export async function openFreshCitus(coordinatorUrl: string): Promise<Database> {
   const { url, drop } = await copyMigratedCitusDatabase(coordinatorUrl);
   const database = await openPostgres(url, { max: 4 });
-  return {
+  const fresh: Database = {
     ...database,
     async close() {
+      await closeFingerprintReaders(fresh);
       await database.close();
       await drop();
     },
   };
+  return fresh;
 }
 
 /**

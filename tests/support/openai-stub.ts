@@ -5,7 +5,7 @@ import { startOpenAIChatStub } from "./provider-stubs/openai-chat";
 export type StubReply = (
   | { toolCalls: Array<{ name: string; arguments: unknown }> }
   | { text: string }
-  | { status: number; error: string }
+  | { status: number; error: string; retryAfter?: string }
 ) & { delayMs?: number };
 
 export interface OpenAIStub {
@@ -32,6 +32,7 @@ function toProviderReply(reply: StubReply | undefined): ProviderStubReply | unde
     return {
       error: reply.status,
       body: { error: { message: reply.error, type: "server_error" } },
+      retryAfter: reply.retryAfter,
       delayMs: reply.delayMs,
     };
   }

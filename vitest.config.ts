@@ -28,9 +28,10 @@ export default defineConfig({
   test: {
     environment: "node",
     pool: "forks",
-    // A worker per core: vitest's default leaves one core free, one worker on CI's two (two took the suite from about
-    // 17 to 11 minutes there). The suite keeps both cores busy, so a third worker measured no faster (docs/testing.md).
-    maxWorkers: availableParallelism(),
+    // A worker per core and one more: vitest's default leaves one core free, one worker on CI's two (two took the
+    // suite from about 17 to 11 minutes there), and some files spend seconds waiting on queues, child processes and
+    // timeouts, which the extra worker fills (330 s against 310 s on two cores; docs/testing.md, "Time").
+    maxWorkers: availableParallelism() + 1,
     testTimeout: 30_000,
     // Tests that want vectors give their contexts an embedding model; nothing else loads the local encoder.
     env: { EMBEDDING_MODEL: "none" },

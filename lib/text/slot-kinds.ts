@@ -1,3 +1,4 @@
+import { ADVERBS_BESIDE_A_VERB } from "@/lib/text/function-words";
 import { trimEnd } from "@/lib/text/trim";
 import {
   isKindOf,
@@ -20,10 +21,6 @@ export interface KindSlot {
   value: string;
 }
 
-/** Adverbs that may stand between the user and the verb, or the verb and its object. */
-const ADVERBS = new Set(
-  "now currently still also actually officially finally recently just proudly happily already".split(" "),
-);
 const ARTICLES = new Set(["a", "an"]);
 /** Words that end a noun phrase: "a nurse by trade", "a teacher at a school", "a chef who…". */
 const PHRASE_ENDS = new Set(
@@ -121,6 +118,6 @@ function residenceSlot(text: string): KindSlot | undefined {
 
 function skipAdverbs(words: string[], from: number): number {
   let at = from;
-  while (at < words.length && ADVERBS.has(words[at]!)) at++;
+  while (at < words.length && ADVERBS_BESIDE_A_VERB.has(words[at]!)) at++;
   return at;
 }

@@ -1,3 +1,4 @@
+import { ADVERBS_BESIDE_A_VERB } from "@/lib/text/function-words";
 import { trimEnd } from "@/lib/text/trim";
 import { isResidenceVerb, residenceIsFirstSense, takesUpResidence } from "@/lib/text/word-kinds";
 import { inStatementOrder, isThirdPersonVerb } from "./constructions";
@@ -35,14 +36,12 @@ const PAST_FACT_VERBS = new Set(
     "founded became used got sold raised"
   ).split(" "),
 );
-/** Adverbs that may stand between "I" and the verb. Frequency adverbs make any verb a habit: "I usually cycle". */
+/**
+ * Adverbs of frequency, which make any verb a habit ("I usually cycle"); the other adverbs that may stand between "I"
+ * and the verb are lib/text/function-words.ts's.
+ */
 const FREQUENCY = new Set(
   "always usually often sometimes never rarely seldom normally generally regularly typically occasionally".split(" "),
-);
-const OTHER_ADVERBS = new Set(
-  "really also still now just recently mostly currently actually absolutely definitely totally mainly only truly".split(
-    " ",
-  ),
 );
 /** Adverbs that only link a statement to the conversation ("I also like…"), dropped from the memory. */
 const DISCOURSE_ADVERBS = new Set(["also", "actually", "just", "now", "really"]);
@@ -280,7 +279,7 @@ function verbStatement(clause: string): string | null {
   while (index < words.length) {
     const word = words[index]!.toLowerCase();
     if (FREQUENCY.has(word)) habit = true;
-    else if (!OTHER_ADVERBS.has(word)) break;
+    else if (!ADVERBS_BESIDE_A_VERB.has(word)) break;
     if (!DISCOURSE_ADVERBS.has(word)) kept.push(word);
     index++;
   }
@@ -292,7 +291,7 @@ function verbStatement(clause: string): string | null {
   else if (["do not", "can not", "will not", "did not"].includes(pair))
     negation = pair === "do not" ? "does not" : pair;
   if (negation) index += negation.includes(" ") ? 2 : 1;
-  while (negation && index < words.length && OTHER_ADVERBS.has(words[index]!.toLowerCase())) index++;
+  while (negation && index < words.length && ADVERBS_BESIDE_A_VERB.has(words[index]!.toLowerCase())) index++;
   const verb = words[index]?.toLowerCase();
   if (!verb || TALK_VERBS.has(verb)) return null;
   // "We" states a fact about the user only as where they live ("We settled in Lyon"); "We have a question about
@@ -418,7 +417,9 @@ export function thirdPerson(statement: string): string {
 /** "work as a nurse", "never eat meat": a clause that lacks its subject "I" (after "I live in Lisbon and …"). */
 function opensVerbPhrase(text: string) {
   const first = text.trim().split(/\s+/)[0]?.toLowerCase() ?? "";
-  return FACT_VERBS.has(first) || PAST_FACT_VERBS.has(first) || FREQUENCY.has(first) || OTHER_ADVERBS.has(first);
+  return (
+    FACT_VERBS.has(first) || PAST_FACT_VERBS.has(first) || FREQUENCY.has(first) || ADVERBS_BESIDE_A_VERB.has(first)
+  );
 }
 
 /** The part of `text` that a regex group matched at its end, as a slice, so quotes stay exact substrings. */

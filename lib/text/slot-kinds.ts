@@ -1,4 +1,5 @@
 import { ADVERBS_BESIDE_A_VERB } from "@/lib/text/function-words";
+import { placeNameAt, placeValue } from "@/lib/text/place-names";
 import { trimEnd } from "@/lib/text/trim";
 import {
   isKindOf,
@@ -74,11 +75,11 @@ function jobOf(words: string[], from: number): KindSlot | undefined {
 }
 
 /**
- * "User lives in Lisbon", "User settled in Porto", "User has been living in Ghent": a verb of residence, "in" or "to",
- * and a capitalised place name. A progressive counts only for a verb whose first sense is living somewhere ("is
- * living"; "is moving to" is a plan), a plain past only for one that takes up a new residence ("moved" is where the
- * user lives now, "lived" where they used to, "stayed" a visit), and a perfect for either ("has lived", "has
- * settled"; "has stayed in Lisbon for three days" is a visit).
+ * "User lives in Lisbon", "User settled in the Netherlands", "User has been living in Ghent": a verb of residence, "in"
+ * or "to", and a place name as lib/text/place-names.ts reads one. A progressive counts only for a verb whose first
+ * sense is living somewhere ("is living"; "is moving to" is a plan), a plain past only for one that takes up a new
+ * residence ("moved" is where the user lives now, "lived" where they used to, "stayed" a visit), and a perfect for
+ * either ("has lived", "has settled"; "has stayed in Lisbon for three days" is a visit).
  */
 function residenceSlot(text: string): KindSlot | undefined {
   const tokens = trimEnd(text.trim(), ".!?").split(/\s+/);
@@ -106,14 +107,8 @@ function residenceSlot(text: string): KindSlot | undefined {
   at += 1;
   if (/^(?:back|over|down|up|out)$/.test(lower[at] ?? "")) at += 1;
   if (lower[at] !== "in" && lower[at] !== "to") return undefined;
-  const place: string[] = [];
-  for (const token of tokens.slice(at + 1)) {
-    const word = trimEnd(token, ",;:");
-    if (!/^\p{Lu}[\p{L}'’-]*$/u.test(word)) break;
-    place.push(word.toLowerCase());
-    if (word !== token) break;
-  }
-  return place.length > 0 ? { key: "residence", value: place.join(" ") } : undefined;
+  const place = placeNameAt(tokens.slice(at + 1).join(" "));
+  return place ? { key: "residence", value: placeValue(place) } : undefined;
 }
 
 function skipAdverbs(words: string[], from: number): number {

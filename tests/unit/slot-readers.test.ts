@@ -1,9 +1,30 @@
 import { describe, expect, it } from "vitest";
+import { consolidate } from "@/lib/ai/offline/consolidation";
 import { readMessage } from "@/lib/ai/offline/intent";
-import { slotOf } from "@/lib/text/slots";
+import { sameSlot, slotOf } from "@/lib/text/slots";
 
 /** The facts (memory texts) the offline model reads from one user message. */
 const factsOf = (message: string) => readMessage(message).facts.map((fact) => fact.content);
+
+/** The offline model's ops for two memories the finder paired, the second the newer. */
+const opsFor = (a: string, b: string) =>
+  consolidate({
+    today: "2026-12-01",
+    memories: [a, b].map((text, index) => ({
+      id: `m${index + 1}`,
+      version: 1,
+      namespace: [],
+      kind: "memory",
+      text,
+      createdAt: `2026-0${index + 1}-01T00:00:00.000Z`,
+      validFrom: null,
+      validTo: null,
+      quote: null,
+      lastChangedBy: "extractor",
+    })),
+    related: [{ a: "m1", b: "m2", relation: "close" }],
+    dated: [],
+  }).ops.map((op) => op.op);
 
 describe("one list for each word class the offline reader and the slot rules share", () => {
   // Each adverb was known to one reader only: the statement reader kept "mostly" and the slot rules skipped
@@ -24,5 +45,32 @@ describe("one list for each word class the offline reader and the slot rules sha
     ["All summer I'm sailing small boats.", "User is sailing small boats all summer"],
   ])("moves a leading time expression of %j to the end", (message, fact) => {
     expect(factsOf(message)).toEqual([fact]);
+  });
+});
+
+describe("one reading of a place name for every home", () => {
+  it.each([
+    ["User lives in the Netherlands", "User settled in the Netherlands"],
+    ["User moved to the United Kingdom", "The user has settled in the United Kingdom."],
+    ["User moved to New York City last year", "User settled in New York City"],
+    ["User lives in New York City with their partner", "User has been living in New York City"],
+    ["User lives in Rio de Janeiro", "User settled in Rio de Janeiro"],
+    ["User's home is in Toronto, Canada", "User settled in Toronto, Canada"],
+  ])("reads %j and %j as one home", (table, grammar) => {
+    const home = slotOf(table);
+    expect(home?.key).toBe("residence");
+    expect(slotOf(grammar)).toEqual(home);
+  });
+
+  it("reads a home the statement reader writes with 'the' as a home", () => {
+    const [fact] = factsOf("We settled in the Netherlands.");
+    expect(fact).toBe("User settled in the Netherlands");
+    expect(slotOf(fact!)).toEqual({ key: "residence", value: "netherlands" });
+    expect(sameSlot(fact!, "User lives in Lisbon")).toBe(true);
+  });
+
+  it("merges two wordings of one multi-word home, and supersedes another home", () => {
+    expect(opsFor("User moved to New York City last year", "User settled in New York City")).toEqual(["merge"]);
+    expect(opsFor("User lives in the Netherlands", "User settled in the United Kingdom")).toEqual(["supersede"]);
   });
 });

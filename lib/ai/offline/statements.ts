@@ -1,4 +1,5 @@
 import { ADVERBS_BESIDE_A_VERB } from "@/lib/text/function-words";
+import { placeNameAt } from "@/lib/text/place-names";
 import { trimEnd } from "@/lib/text/trim";
 import { isResidenceVerb, residenceIsFirstSense, takesUpResidence } from "@/lib/text/word-kinds";
 import { inStatementOrder, isThirdPersonVerb } from "./constructions";
@@ -95,9 +96,6 @@ const NAME =
 const CAPITALIZED_NAME = /^\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*)?$/u;
 const MOVED =
   /^i(?:['’]ve|\s+have)?\s+(?:(?:just|recently|finally|also|actually)\s+)*(?:moved|relocated)\s+(?:back\s+)?to\s+(\S.*)$/i;
-/** A place name: capitalised words, with the small words of names between them ("Rio de Janeiro", "Porto, Portugal"). */
-const PLACE =
-  /^(?:the\s+)?\p{Lu}[\p{L}.'’-]*(?:(?:\s+|,\s*|\s+(?:de|da|do|del|di|la|le|of|on|upon|am|im|sur)\s+)\p{Lu}[\p{L}.'’-]*)*/u;
 const MY_THING =
   /^my\s+([\p{L}\p{N}'’-]+(?:\s+[\p{L}\p{N}'’-]+){0,3}?)\s+(is|are|was|were|has|have|lives|works|likes|loves|hates|prefers|speaks|plays|studies|goes|comes|teaches)\s+(\S.*)$/iu;
 /** "My flight to Bologna leaves on …": any verb WordNet knows, in the third person (constructions.ts). */
@@ -218,7 +216,7 @@ function firstPerson(clause: string, options: ReadOptions): string | null {
   const moved = clause.match(MOVED);
   if (moved) {
     // Where the user lives now is the lasting fact; "last month" would soon be wrong.
-    const place = moved[1]!.match(PLACE)?.[0];
+    const place = placeNameAt(moved[1]!);
     return place ? `User lives in ${trimEnd(place, ",")}` : `User moved to ${innerPronouns(moved[1]!)}`;
   }
   const am = clause.match(I_AM);
@@ -324,7 +322,7 @@ const RESIDENCE_PLACE = /^(?:(?:back|over|down)\s+)?(?:in|to)\s+(\S.*)$/i;
 function statesHome(verb: string, object: string): boolean {
   if (!residenceIsFirstSense(verb) && !takesUpResidence(verb)) return false;
   const place = RESIDENCE_PLACE.exec(object)?.[1];
-  return place !== undefined && PLACE.test(place);
+  return place !== undefined && placeNameAt(place) !== undefined;
 }
 
 /** A plan with its day, worth keeping until that day passes: "going to a conference in Madrid on 2027-01-03". */

@@ -43,12 +43,22 @@ function occupationSlot(normalized: string): KindSlot | undefined {
   const words = normalized.split(" ");
   if (words[0] !== "user") return undefined;
   let at = skipAdverbs(words, 1);
-  if (words[at] === "has" && words[at + 1] === "become") at += 2;
+  const become = words[at] === "has" ? skipAdverbs(words, at + 1) : -1;
+  if (words[become] === "become") at = become + 1;
   else if (words[at] === "is" || words[at] === "became") at += 1;
   else return jobAfterAs(words);
   at = skipAdverbs(words, at);
   return ARTICLES.has(words[at] ?? "") ? jobOf(words, at + 1) : undefined;
 }
+
+/**
+ * The texts occupationSlot and jobAfterAs may read a job from, as a PostgreSQL pattern on the text normalized as they
+ * read it, for the finder to pick the memories it reads into TypeScript (lib/memory/consolidation/candidates.ts). It
+ * is built from the words they read, so a word added to them is added to it: it must match every text they read a
+ * job from, never fewer.
+ */
+const SQL_ADVERBS = `( (${[...ADVERBS_BESIDE_A_VERB].join("|")}))*`;
+export const MAY_NAME_A_JOB = `^user${SQL_ADVERBS} (is|became|has${SQL_ADVERBS} become)${SQL_ADVERBS} an? |^user (.* )?as an? `;
 
 /** "User started a new job as a teacher": "as a" and an occupation, after a word of employment. */
 function jobAfterAs(words: string[]): KindSlot | undefined {

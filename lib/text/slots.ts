@@ -40,7 +40,7 @@ const SINGLE_VALUED: SlotRule[] = [
   {
     key: "job",
     pattern:
-      /^user (?:now |currently |still )?(?:works|is working|is employed) as (?:an? )?(.+?)(?: (?:in|at|for|with) [\s\S]+)?$/,
+      /^user (?:now |currently |still )?(?:works|is (?:now |currently |still )?(?:working|employed)) as (?:an? )?(.+?)(?: (?:in|at|for|with) [\s\S]+)?$/,
   },
   { key: "job", pattern: /^user's (?:job|occupation|profession|role) is (?:an? )?(.+)$/ },
   { key: "job", pattern: /^user is an? (.+?) (?:at|for) [\s\S]+$/ },

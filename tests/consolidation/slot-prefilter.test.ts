@@ -20,6 +20,20 @@ const HOMES = [
   "User has been living in Toronto, Canada",
 ];
 
+const JOBS = [
+  "User has become a nurse",
+  "User has now become a nurse",
+  "User is now officially a nurse",
+  "User is now working as a nurse",
+  "User now works as an engineer",
+  "The user currently works as a software engineer at a bank.",
+  "User is employed as a nurse",
+  "User became a dentist after college",
+  "User is a chef by trade",
+  "User started a new job as a teacher",
+  "User got a job as a pilot",
+];
+
 describeEachDatabase("the finder's slot prefilter", (use) => {
   async function pairsOf(texts: string[]) {
     const database = use();
@@ -34,6 +48,13 @@ describeEachDatabase("the finder's slot prefilter", (use) => {
   it.each(HOMES)("pairs %j with another home, as TypeScript reads it", async (text) => {
     expect(slotOf(text)?.key).toBe("residence");
     const { ids, pairs } = await pairsOf(["User's home is in Reykjavik", text]);
+    expect(pairs).toEqual([{ a: expect.any(String), b: expect.any(String), relation: "slot" }]);
+    expect(new Set([pairs[0]!.a, pairs[0]!.b])).toEqual(new Set(ids));
+  });
+
+  it.each(JOBS)("pairs %j with another job, as TypeScript reads it", async (text) => {
+    expect(slotOf(text)?.key).toBe("job");
+    const { ids, pairs } = await pairsOf(["User's occupation is locksmith", text]);
     expect(pairs).toEqual([{ a: expect.any(String), b: expect.any(String), relation: "slot" }]);
     expect(new Set([pairs[0]!.a, pairs[0]!.b])).toEqual(new Set(ids));
   });

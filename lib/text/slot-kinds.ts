@@ -2,8 +2,10 @@ import { ADVERBS_BESIDE_A_VERB } from "@/lib/text/function-words";
 import { placeNameAt, placeValue } from "@/lib/text/place-names";
 import { trimEnd } from "@/lib/text/trim";
 import {
+  endsHolding,
   isKindOf,
   isOccupation,
+  isOfFormerTime,
   isResidenceVerb,
   residenceIsFirstSense,
   takesUpResidence,
@@ -13,9 +15,9 @@ import { isMostlyAdjective } from "@/lib/text/wordnet";
 /**
  * The slots the table of lib/text/slots.ts cannot list, read by grammar and WordNet (lib/text/word-kinds.ts) in the
  * user's own clause ("User …", never "User's sister …"): a job is an occupation noun after "is a" or "became a" ("User
- * is a nurse by trade") or after "as a" in a clause about work ("User started a new job as a teacher"); a home is a
- * place name after a verb of residence ("User settled in Porto", "User has been living in Ghent"). A dated statement is
- * an event, never a standing value.
+ * is a nurse by trade") or after "as a" in a clause about work the user still holds ("User started a new job as a
+ * teacher"; not "User quit their job as a teacher"); a home is a place name after a verb of residence ("User settled in
+ * Porto", "User has been living in Ghent"). A dated statement is an event, never a standing value.
  */
 export interface KindSlot {
   key: "job" | "residence";
@@ -66,11 +68,28 @@ function jobAfterAs(words: string[]): KindSlot | undefined {
     // Another clause ("User likes tea and works as…") is not read here.
     if (words[at] === "and" || words[at] === "but") return undefined;
     if (words[at] === "as" && ARTICLES.has(words[at + 1]!) && words.slice(1, at).some(isWorkWord)) {
-      return jobOf(words, at + 2);
+      return heldNoLonger(words.slice(1, at)) ? undefined : jobOf(words, at + 2);
     }
   }
   return undefined;
 }
+
+/**
+ * Whether the words before "as a" say the user holds the job no more, so it is not their job now: a negation ("doesn't
+ * have a job as"), "used to", an adverb of former time ("formerly had a job as") or a verb of ending ("quit their job
+ * as", "was laid off from their job as", "retired from their post as"), as lib/text/word-kinds.ts reads them.
+ */
+function heldNoLonger(words: string[]): boolean {
+  return words.some(
+    (word, at) =>
+      NEGATION.test(word) ||
+      (word === "used" && words[at + 1] === "to") ||
+      isOfFormerTime(word) ||
+      endsHolding(word, words[at + 1]),
+  );
+}
+
+const NEGATION = /^(?:not|never|no)$|n't$/;
 
 /** The noun phrase from `from` up to a preposition or the end, when its head (its last word) is an occupation. */
 function jobOf(words: string[], from: number): KindSlot | undefined {

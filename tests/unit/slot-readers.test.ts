@@ -74,3 +74,54 @@ describe("one reading of a place name for every home", () => {
     expect(opsFor("User lives in the Netherlands", "User settled in the United Kingdom")).toEqual(["supersede"]);
   });
 });
+
+describe("a job the user no longer holds", () => {
+  it.each([
+    "User quit their job as a teacher",
+    "User left their job as a teacher",
+    "User lost their job as a nurse",
+    "User retired from their job as a teacher",
+    "User retired as a teacher",
+    "User used to work as a teacher",
+    "User used to have a job as a teacher",
+    "User was a teacher until 2019",
+    "User was a teacher until last year",
+    "User was fired from their job as a chef",
+    "User was laid off from their job as an editor",
+    "User gave up their career as a pilot",
+    "User has stepped down from their job as a librarian",
+    "User walked out of their job as a teacher",
+    "User formerly had a job as a nurse",
+    "User doesn't have a job as a nurse",
+    "User never had a job as a nurse",
+    "User no longer works as a teacher",
+  ])("%j fills no job slot", (text) => {
+    expect(slotOf(text)).toBeUndefined();
+  });
+
+  it.each([
+    "User started a new job as a teacher",
+    "User recently started a job as a teacher",
+    "User got a job as a teacher",
+    "User took a job as a teacher",
+    "User landed a job as a teacher",
+    "User found a job as a teacher",
+    "User accepted a job as a teacher",
+    "User began a career as a teacher",
+    "User has a job as a teacher",
+    "User now has a job as a teacher",
+    "User loves their job as a teacher",
+    "User still has their job as a teacher",
+    "User keeps their job as a teacher",
+    "User settled into a new job as a teacher",
+  ])("%j is the user's job now", (text) => {
+    expect(slotOf(text)).toEqual({ key: "job", value: "teacher" });
+  });
+
+  it("neither supersedes the job the user has now nor merges with it", () => {
+    expect(sameSlot("User is a nurse", "User quit their job as a teacher")).toBe(false);
+    expect(opsFor("User is a nurse", "User quit their job as a teacher")).toEqual([]);
+    expect(opsFor("User is a teacher", "User left their job as a teacher")).toEqual([]);
+    expect(opsFor("User used to have a job as a pilot", "User works as a baker")).toEqual([]);
+  });
+});

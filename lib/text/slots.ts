@@ -1,3 +1,4 @@
+import { placeNameAt, placeValue } from "@/lib/text/place-names";
 import { kindSlotOf } from "@/lib/text/slot-kinds";
 import { trimEnd } from "@/lib/text/trim";
 
@@ -39,7 +40,7 @@ const SINGLE_VALUED: SlotRule[] = [
   {
     key: "job",
     pattern:
-      /^user (?:now |currently |still )?(?:works|is working|is employed) as (?:an? )?(.+?)(?: (?:in|at|for|with) [\s\S]+)?$/,
+      /^user (?:now |currently |still )?(?:works|is (?:now |currently |still )?(?:working|employed)) as (?:an? )?(.+?)(?: (?:in|at|for|with) [\s\S]+)?$/,
   },
   { key: "job", pattern: /^user's (?:job|occupation|profession|role) is (?:an? )?(.+)$/ },
   { key: "job", pattern: /^user is an? (.+?) (?:at|for) [\s\S]+$/ },
@@ -82,13 +83,24 @@ export function slotOf(text: string): Slot | undefined {
   for (const rule of SINGLE_VALUED) {
     const match = normalized.match(rule.pattern);
     if (match) {
-      return {
-        key: typeof rule.key === "string" ? rule.key : rule.key(match),
-        value: rule.value ? rule.value(match) : match[1]!,
-      };
+      const key = typeof rule.key === "string" ? rule.key : rule.key(match);
+      const value = rule.value ? rule.value(match) : match[1]!;
+      return { key, value: key === "residence" ? homeOf(text, value) : value };
     }
   }
   return kindSlotOf(text, normalized);
+}
+
+/**
+ * A home the table read ("new york city last year" of "User moved to New York City last year") as the place reader
+ * reads it where the text names a place there, so it is the value slot-kinds.ts gives "User settled in New York City";
+ * else as the table read it ("a flat near the sea"). The table's value is the normalized text's last words, and
+ * normalizing keeps the words of a text, so they are the last words of the text itself, capitals and all.
+ */
+function homeOf(text: string, value: string): string {
+  const words = trimEnd(text.trim(), ".!?").split(/\s+/);
+  const place = placeNameAt(words.slice(-value.split(" ").length).join(" "));
+  return place ? placeValue(place) : value;
 }
 
 /**

@@ -1,5 +1,6 @@
+import irregularVerbs from "wink-lexicon/src/irregular-verbs.js";
 import { processState } from "@/lib/process-state";
-import { lemmaOf, nouns, verbGlosses } from "@/lib/text/wordnet";
+import { adverbGlosses, lemmaOf, nouns, verbGlosses } from "@/lib/text/wordnet";
 
 /**
  * What kind of thing a word names, by WordNet (lib/text/wordnet.ts), for the slot rules (lib/text/slots.ts): an
@@ -96,6 +97,57 @@ export function takesUpResidence(word: string): boolean {
       .slice(0, RESIDENCE_SENSES)
       .some((gloss) => NEW_RESIDENCE.test(gloss)),
   );
+}
+
+/**
+ * A verb of ending what one holds (a job, a post): one of its usual senses is ending, leaving, losing or
+ * retiring ("quit": "put an end to a state or an activity", "leave": "go away from a place", "lose": "fail to keep or
+ * to maintain", "retire": "go into retirement", "fire": "terminate the employment of"), in any form, an irregular one
+ * too ("left", "lost"), or with the particle that makes it one ("gave up", "laid off", "stepped down"). Broader words
+ * ("stop", "an end", "leave") would take verbs of keeping or starting too: "keep" is "stop (someone) from doing
+ * something", "settle" "bring to an end" (a dispute), "start" "leave".
+ */
+const ENDING =
+  /\b(?:put an end|go away|depart|give up|leave \(a job|fail to keep|retire|retirement|terminate|stop work|cease)\b/;
+const ENDING_SENSES = 5;
+const PARTICLES = new Set(["up", "off", "down", "out", "away"]);
+
+export function endsHolding(word: string, next = ""): boolean {
+  const remembered = processState("wordnet-ending-verbs", () => new Map<string, boolean>());
+  const key = `${word} ${next}`.toLowerCase();
+  let answer = remembered.get(key);
+  if (answer === undefined) {
+    const lemmas = baseForms(word.toLowerCase());
+    const particle = next.toLowerCase();
+    const phrasal = PARTICLES.has(particle) ? lemmas.map((lemma) => `${lemma}_${particle}`) : [];
+    answer = [...lemmas, ...phrasal].some((lemma) =>
+      verbGlosses(lemma)
+        .slice(0, ENDING_SENSES)
+        .some((gloss) => ENDING.test(gloss)),
+    );
+    if (remembered.size > 50_000) remembered.clear();
+    remembered.set(key, answer);
+  }
+  return answer;
+}
+
+/**
+ * An adverb of former time, by one of its usual senses ("formerly": "at a previous time", "previously": "at an
+ * earlier time or formerly", "once": "at a previous time" as its third): what it says held then no longer holds.
+ */
+const FORMER_TIME = /\b(?:previous|formerly|earlier in time|in the past)\b/;
+const ADVERB_SENSES = 3;
+
+export function isOfFormerTime(word: string): boolean {
+  return adverbGlosses(word.toLowerCase())
+    .slice(0, ADVERB_SENSES)
+    .some((gloss) => FORMER_TIME.test(gloss));
+}
+
+/** A verb's base forms: the regular ones verbLemmas gives and, for an irregular form, its base ("left" → leave). */
+function baseForms(word: string): string[] {
+  const irregular = irregularVerbs[word];
+  return irregular ? [...verbLemmas(word), irregular] : verbLemmas(word);
 }
 
 /** The base forms an inflected verb may have: "lives" → live, "moved" → move, "settled" → settle, "stays" → stay. */

@@ -60,10 +60,18 @@ export function nouns(): Nouns {
 
 /** A verb's senses, most frequent first, each as its gloss's definition (the text before its first example). */
 export function verbGlosses(verb: string): readonly string[] {
-  const verbs = verbIndex();
-  return (verbs.index.get(verb) ?? []).map((offset) => {
-    const end = verbs.data.indexOf(10, offset);
-    const line = verbs.data.subarray(offset, end < 0 ? verbs.data.length : end).toString("latin1");
+  return glossesOf(verbIndex(), verb);
+}
+
+/** An adverb's senses, as verbGlosses gives a verb's ("formerly": "at a previous time"). */
+export function adverbGlosses(adverb: string): readonly string[] {
+  return glossesOf(adverbIndex(), adverb);
+}
+
+function glossesOf(part: { index: ReadonlyMap<string, readonly number[]>; data: Buffer }, lemma: string): string[] {
+  return (part.index.get(lemma) ?? []).map((offset) => {
+    const end = part.data.indexOf(10, offset);
+    const line = part.data.subarray(offset, end < 0 ? part.data.length : end).toString("latin1");
     const gloss = line.indexOf(" | ");
     return gloss < 0
       ? ""
@@ -76,7 +84,7 @@ export function verbGlosses(verb: string): readonly string[] {
 
 /** Whether WordNet knows `word` as an adverb ("honestly", "frankly"; not "family"). */
 export function isAdverb(word: string): boolean {
-  return processState("wordnet-adverbs", () => indexOf("adv")).has(word.toLowerCase());
+  return adverbIndex().index.has(word.toLowerCase());
 }
 
 /** Whether WordNet has more adjective senses of `word` than noun senses ("good", "keen"; not "software", "head"). */
@@ -96,6 +104,14 @@ function verbIndex() {
   return processState("wordnet-verbs", () => ({
     index: indexOf("verb"),
     data: readFileSync(join(wordnet.path, "data.verb")),
+  }));
+}
+
+/** index.adv and data.adv (half a megabyte), read once, like the verbs. */
+function adverbIndex() {
+  return processState("wordnet-adverb-data", () => ({
+    index: indexOf("adv"),
+    data: readFileSync(join(wordnet.path, "data.adv")),
   }));
 }
 

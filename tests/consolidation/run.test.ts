@@ -234,6 +234,22 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     expect(await memoryHealth(ctx)).toMatchObject({ duplicates: 0, conflicts: 0 });
   });
 
+  it("keeps the job the user has beside one they no longer hold: a past job is no value of the job slot", async () => {
+    const { ctx, extractor } = await setup();
+    const nurse = await createMemory(extractor, { content: "User is a nurse" });
+    const teacher = await createMemory(extractor, { content: "User is a teacher" });
+    const quit = await createMemory(extractor, { content: "User quit their job as a teacher" });
+    const retired = await createMemory(extractor, { content: "User retired from their career as a pilot" });
+    // The nurse and the teacher are two values of the job slot; quitting and retiring are neither.
+    expect(await memoryHealth(ctx)).toMatchObject({ duplicates: 0, conflicts: 1 });
+
+    expect(await runConsolidation(offline(ctx), job())).toMatchObject({ status: "succeeded", groups: 1, applied: 1 });
+    expect((await getMemory(ctx, nurse.id)).validTo?.toISOString()).toBe(teacher.createdAt.toISOString());
+    for (const memory of [teacher, quit, retired]) {
+      expect(stateOf(await getMemory(ctx, memory.id))).toEqual(stateOf(memory));
+    }
+  });
+
   if (backend === "pglite") {
     it("shows the model memories close in meaning that share no wording, and applies its merge", async () => {
       const { ctx, extractor } = await setup();

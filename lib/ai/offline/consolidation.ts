@@ -1,4 +1,5 @@
 import type { ConsolidationInput, ConsolidationWireOp } from "@/lib/memory/consolidation";
+import { TIME_PREPOSITIONS, TIME_QUALIFIERS } from "@/lib/text/function-words";
 import { sameSlot, slotOf } from "@/lib/text/slots";
 import { isTimePeriod } from "@/lib/text/word-kinds";
 
@@ -103,8 +104,6 @@ const FRAMING = new Set(
   ),
 );
 const LIKING = new Set(["passionate", "fond", "keen", "crazy", "mad"]);
-const TIME_QUALIFIERS = new Set(["most", "every", "many", "some", "all", "their", "free", "spare"]);
-const TIME_PREPOSITIONS = new Set(["in", "during", "on", "at"]);
 
 /**
  * The same words in the same order once stress and framing are dropped, and some left: one fact restated. Both must

@@ -1,3 +1,4 @@
+import { TIME_PREPOSITIONS, TIME_QUALIFIERS } from "@/lib/text/function-words";
 import { isTimePeriod } from "@/lib/text/word-kinds";
 import { isAdverb, isVerb } from "@/lib/text/wordnet";
 
@@ -5,14 +6,15 @@ import { isAdverb, isVerb } from "@/lib/text/wordnet";
  * Constructions that state a fact about the user in another order than "I …" or "My … is …", put back in that order
  * before a clause is read (lib/ai/offline/statements.ts), by grammar and WordNet rather than whole phrases:
  * - a sentence adverb with its comma ("Honestly, …") goes;
- * - a leading "how often" ("Most weekends …", "Every Sunday …": a quantifier and a WordNet time period) moves to the
- *   end, and "you'll find me" (or "you can see me", "you'll catch me") is "I'm": "I'm hiking most weekends";
+ * - a leading time expression ("Most weekends …", "Every Sunday …", "On Sundays …": a qualifier or a preposition of
+ *   time and a WordNet time period) moves to the end, and "you'll find me" (or "you can see me", "you'll catch me") is
+ *   "I'm": "I'm hiking most weekends";
  * - "There's a conference in Lyon that I'm attending" is "I'm attending a conference in Lyon";
  * - "Hiking is my favourite thing" is "My favourite thing is hiking".
  */
 export function inStatementOrder(clause: string): string {
   let text = withoutSentenceAdverb(clause);
-  text = withHowOftenLast(text);
+  text = withTimeLast(text);
   text = seenDoingIsDoing(text);
   return existentialAsStatement(text) ?? predicateFirst(text) ?? text;
 }
@@ -23,11 +25,10 @@ function withoutSentenceAdverb(text: string): string {
   return comma > 0 && /^\p{L}+ly$/u.test(word) && isAdverb(word) ? text.slice(comma + 1).trimStart() : text;
 }
 
-const HOW_OFTEN = new Set(["most", "every", "many", "some", "on", "at"]);
-
-function withHowOftenLast(text: string): string {
+function withTimeLast(text: string): string {
   const words = text.split(/\s+/);
-  if (!HOW_OFTEN.has(words[0]?.toLowerCase() ?? "")) return text;
+  const first = words[0]?.toLowerCase() ?? "";
+  if (!TIME_QUALIFIERS.has(first) && !TIME_PREPOSITIONS.has(first)) return text;
   const period = words[1]?.replace(/,$/, "") ?? "";
   if (!isTimePeriod(period) || words.length < 4) return text;
   const rest = words.slice(2).join(" ");

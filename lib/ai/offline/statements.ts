@@ -1,3 +1,5 @@
+import { ADVERBS_BESIDE_A_VERB } from "@/lib/text/function-words";
+import { placeNameAt } from "@/lib/text/place-names";
 import { trimEnd } from "@/lib/text/trim";
 import { isResidenceVerb, residenceIsFirstSense, takesUpResidence } from "@/lib/text/word-kinds";
 import { inStatementOrder, isThirdPersonVerb } from "./constructions";
@@ -35,14 +37,12 @@ const PAST_FACT_VERBS = new Set(
     "founded became used got sold raised"
   ).split(" "),
 );
-/** Adverbs that may stand between "I" and the verb. Frequency adverbs make any verb a habit: "I usually cycle". */
+/**
+ * Adverbs of frequency, which make any verb a habit ("I usually cycle"); the other adverbs that may stand between "I"
+ * and the verb are lib/text/function-words.ts's.
+ */
 const FREQUENCY = new Set(
   "always usually often sometimes never rarely seldom normally generally regularly typically occasionally".split(" "),
-);
-const OTHER_ADVERBS = new Set(
-  "really also still now just recently mostly currently actually absolutely definitely totally mainly only truly".split(
-    " ",
-  ),
 );
 /** Adverbs that only link a statement to the conversation ("I also like…"), dropped from the memory. */
 const DISCOURSE_ADVERBS = new Set(["also", "actually", "just", "now", "really"]);
@@ -96,9 +96,6 @@ const NAME =
 const CAPITALIZED_NAME = /^\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*)?$/u;
 const MOVED =
   /^i(?:['’]ve|\s+have)?\s+(?:(?:just|recently|finally|also|actually)\s+)*(?:moved|relocated)\s+(?:back\s+)?to\s+(\S.*)$/i;
-/** A place name: capitalised words, with the small words of names between them ("Rio de Janeiro", "Porto, Portugal"). */
-const PLACE =
-  /^(?:the\s+)?\p{Lu}[\p{L}.'’-]*(?:(?:\s+|,\s*|\s+(?:de|da|do|del|di|la|le|of|on|upon|am|im|sur)\s+)\p{Lu}[\p{L}.'’-]*)*/u;
 const MY_THING =
   /^my\s+([\p{L}\p{N}'’-]+(?:\s+[\p{L}\p{N}'’-]+){0,3}?)\s+(is|are|was|were|has|have|lives|works|likes|loves|hates|prefers|speaks|plays|studies|goes|comes|teaches)\s+(\S.*)$/iu;
 /** "My flight to Bologna leaves on …": any verb WordNet knows, in the third person (constructions.ts). */
@@ -219,7 +216,7 @@ function firstPerson(clause: string, options: ReadOptions): string | null {
   const moved = clause.match(MOVED);
   if (moved) {
     // Where the user lives now is the lasting fact; "last month" would soon be wrong.
-    const place = moved[1]!.match(PLACE)?.[0];
+    const place = placeNameAt(moved[1]!);
     return place ? `User lives in ${trimEnd(place, ",")}` : `User moved to ${innerPronouns(moved[1]!)}`;
   }
   const am = clause.match(I_AM);
@@ -280,7 +277,7 @@ function verbStatement(clause: string): string | null {
   while (index < words.length) {
     const word = words[index]!.toLowerCase();
     if (FREQUENCY.has(word)) habit = true;
-    else if (!OTHER_ADVERBS.has(word)) break;
+    else if (!ADVERBS_BESIDE_A_VERB.has(word)) break;
     if (!DISCOURSE_ADVERBS.has(word)) kept.push(word);
     index++;
   }
@@ -292,7 +289,7 @@ function verbStatement(clause: string): string | null {
   else if (["do not", "can not", "will not", "did not"].includes(pair))
     negation = pair === "do not" ? "does not" : pair;
   if (negation) index += negation.includes(" ") ? 2 : 1;
-  while (negation && index < words.length && OTHER_ADVERBS.has(words[index]!.toLowerCase())) index++;
+  while (negation && index < words.length && ADVERBS_BESIDE_A_VERB.has(words[index]!.toLowerCase())) index++;
   const verb = words[index]?.toLowerCase();
   if (!verb || TALK_VERBS.has(verb)) return null;
   // "We" states a fact about the user only as where they live ("We settled in Lyon"); "We have a question about
@@ -325,7 +322,7 @@ const RESIDENCE_PLACE = /^(?:(?:back|over|down)\s+)?(?:in|to)\s+(\S.*)$/i;
 function statesHome(verb: string, object: string): boolean {
   if (!residenceIsFirstSense(verb) && !takesUpResidence(verb)) return false;
   const place = RESIDENCE_PLACE.exec(object)?.[1];
-  return place !== undefined && PLACE.test(place);
+  return place !== undefined && placeNameAt(place) !== undefined;
 }
 
 /** A plan with its day, worth keeping until that day passes: "going to a conference in Madrid on 2027-01-03". */
@@ -418,7 +415,9 @@ export function thirdPerson(statement: string): string {
 /** "work as a nurse", "never eat meat": a clause that lacks its subject "I" (after "I live in Lisbon and …"). */
 function opensVerbPhrase(text: string) {
   const first = text.trim().split(/\s+/)[0]?.toLowerCase() ?? "";
-  return FACT_VERBS.has(first) || PAST_FACT_VERBS.has(first) || FREQUENCY.has(first) || OTHER_ADVERBS.has(first);
+  return (
+    FACT_VERBS.has(first) || PAST_FACT_VERBS.has(first) || FREQUENCY.has(first) || ADVERBS_BESIDE_A_VERB.has(first)
+  );
 }
 
 /** The part of `text` that a regex group matched at its end, as a slice, so quotes stay exact substrings. */

@@ -6,6 +6,8 @@ import { type SQL, sql } from "drizzle-orm";
 import { asUser, type UnitOfWork } from "@/lib/db/unit-of-work";
 import { type MemoryContext, textArray } from "@/lib/memory/core";
 import { embeddingModelKey } from "@/lib/memory/search";
+import { MAY_NAME_A_PLACE } from "@/lib/text/place-names";
+import { MAY_NAME_A_JOB } from "@/lib/text/slot-kinds";
 import { FIXED_SLOT_PATTERNS, slotOf } from "@/lib/text/slots";
 
 /** Trigram similarity from which two memories of one namespace and kind count as saying the same. */
@@ -89,13 +91,6 @@ const fixedSlot = sql`case ${sql.join(
   FIXED_SLOT_PATTERNS.map(({ key, pattern }) => sql`when n.n ~ ${pattern} then ${key}`),
   sql` `,
 )} end`;
-
-/**
- * Text a slot rule read by grammar and WordNet may fill (lib/text/slot-kinds.ts): "user is a …", "… as a …", or a
- * capitalised word after "in" or "to". Only these, and those the table fills, are read into TypeScript to be slotted.
- */
-const MAY_NAME_A_JOB = "^user\\s.*\\m(is|became|as)\\s+(\\w+\\s+)?an?\\s";
-const MAY_NAME_A_PLACE = "\\m(in|to)\\s+[[:upper:]]";
 
 function wordCountOf(alias: string): string {
   return `array_length(regexp_split_to_array(btrim(${alias}.text), '\\s+'), 1)`;
@@ -211,16 +206,17 @@ interface SlottedMemory {
 }
 
 /**
- * The user's live memories that fill a slot: the table's patterns and the shape of the rules read by grammar and
- * WordNet pick them in SQL, and `slotOf` decides in TypeScript, so the finder pairs "User is a nurse by trade" with
- * "User started a new job as a teacher" as the offline model does.
+ * The user's live memories that fill a slot: the table's patterns and the shapes of the rules read by grammar and
+ * WordNet (MAY_NAME_A_JOB, MAY_NAME_A_PLACE: each a superset of what its rule reads) pick them in SQL, and `slotOf`
+ * decides in TypeScript, so the finder pairs "User is a nurse by trade" with "User started a new job as a teacher" as
+ * the offline model does.
  */
 async function slottedMemories(unit: UnitOfWork, userId: string, now: Date): Promise<SlottedMemory[]> {
   const rows = await unit.rows<{ id: string; text: string }>(sql`
     select n.id::text as id, n.text from (
       select m.id, m.text, ${slotText("m")} as n from memories m
       where m.user_id = ${userId} and ${live("m", now.toISOString())}) n
-    where ${fixedSlot} is not null or n.n ~ ${MAY_NAME_A_JOB} or (n.n ~ '^user\\s' and n.text ~ ${MAY_NAME_A_PLACE})`);
+    where ${fixedSlot} is not null or n.n ~ ${MAY_NAME_A_JOB} or (n.n ~ '^(the )?user\\s' and n.text ~ ${MAY_NAME_A_PLACE})`);
   return rows.flatMap((row) => {
     const slot = slotOf(row.text);
     return slot && FIXED_KEYS.has(slot.key) ? [{ id: row.id, key: slot.key, value: slot.value.toLowerCase() }] : [];

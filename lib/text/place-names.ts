@@ -1,0 +1,30 @@
+/**
+ * The one reading of a place name, shared by the offline reader's "We settled in Lyon" (lib/ai/offline/statements.ts),
+ * the home slot (lib/text/slot-kinds.ts, lib/text/slots.ts) and the consolidation finder's prefilter
+ * (lib/memory/consolidation/candidates.ts): where two read places apart, one counts "the Netherlands" as a home and
+ * another does not, or they give one city two values ("new york city" / "new york city last year").
+ *
+ * A place name is capitalised words, with the small words of names between them ("Rio de Janeiro", "Frankfurt am
+ * Main", "Porto, Portugal"), after "the" for a country or region named with it ("the Netherlands", "the United
+ * Kingdom"). "on" is not one of the small words: "Lisbon on Monday" names a day, and "Stratford-on-Avon" is one word.
+ */
+const PLACE_NAME =
+  /^(?:the\s+)?\p{Lu}[\p{L}.'’-]*(?:(?:\s+|,\s*|\s+(?:de|da|do|del|di|la|le|of|upon|am|im|sur)\s+)\p{Lu}[\p{L}.'’-]*)*/u;
+
+/** The place named at the start of `text` ("Rio de Janeiro last spring" → "Rio de Janeiro"), if one is. */
+export function placeNameAt(text: string): string | undefined {
+  return PLACE_NAME.exec(text)?.[0];
+}
+
+/** A place name as a slot value: lower case, without "the" ("the Netherlands" and "The Netherlands" are one place). */
+export function placeValue(name: string): string {
+  return name.toLowerCase().replace(/^the\s+/, "");
+}
+
+/**
+ * "in" or "to", in any case, and what may begin a place name after it, as a PostgreSQL pattern: the finder reads into
+ * TypeScript only the memories it matches, so it must match every text placeNameAt reads a home from, never fewer.
+ * The first letter is any character PostgreSQL calls neither lower case, a digit, a blank nor punctuation: an
+ * upper-case letter in every locale, and in the C locale, which cases ASCII alone, "É" too.
+ */
+export const MAY_NAME_A_PLACE = "\\m([iI][nN]|[tT][oO])\\s+(the\\s+)?[^[:lower:][:digit:][:space:][:punct:]]";

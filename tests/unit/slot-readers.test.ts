@@ -1,0 +1,127 @@
+import { describe, expect, it } from "vitest";
+import { consolidate } from "@/lib/ai/offline/consolidation";
+import { readMessage } from "@/lib/ai/offline/intent";
+import { sameSlot, slotOf } from "@/lib/text/slots";
+
+/** The facts (memory texts) the offline model reads from one user message. */
+const factsOf = (message: string) => readMessage(message).facts.map((fact) => fact.content);
+
+/** The offline model's ops for two memories the finder paired, the second the newer. */
+const opsFor = (a: string, b: string) =>
+  consolidate({
+    today: "2026-12-01",
+    memories: [a, b].map((text, index) => ({
+      id: `m${index + 1}`,
+      version: 1,
+      namespace: [],
+      kind: "memory",
+      text,
+      createdAt: `2026-0${index + 1}-01T00:00:00.000Z`,
+      validFrom: null,
+      validTo: null,
+      quote: null,
+      lastChangedBy: "extractor",
+    })),
+    related: [{ a: "m1", b: "m2", relation: "close" }],
+    dated: [],
+  }).ops.map((op) => op.op);
+
+describe("one list for each word class the offline reader and the slot rules share", () => {
+  // Each adverb was known to one reader only: the statement reader kept "mostly" and the slot rules skipped
+  // "officially", so a fact the reader wrote could fill no slot, or a slot be read from a fact never written.
+  it.each(["mostly", "officially", "proudly", "truly"])(
+    "reads 'I %s live in Lisbon' as a home, both ways",
+    (adverb) => {
+      const [fact] = factsOf(`I ${adverb} live in Lisbon.`);
+      expect(fact).toBe(`User ${adverb} lives in Lisbon`);
+      expect(slotOf(fact!)).toEqual({ key: "residence", value: "lisbon" });
+    },
+  );
+
+  it.each([
+    ["Most weekends I go sailing.", "User goes sailing most weekends"],
+    ["On Sundays I swim in the sea.", "User swims in the sea on Sundays"],
+    // "all" qualifies a time period for the offline consolidation ("all summer") as "most" does.
+    ["All summer I'm sailing small boats.", "User is sailing small boats all summer"],
+  ])("moves a leading time expression of %j to the end", (message, fact) => {
+    expect(factsOf(message)).toEqual([fact]);
+  });
+});
+
+describe("one reading of a place name for every home", () => {
+  it.each([
+    ["User lives in the Netherlands", "User settled in the Netherlands"],
+    ["User moved to the United Kingdom", "The user has settled in the United Kingdom."],
+    ["User moved to New York City last year", "User settled in New York City"],
+    ["User lives in New York City with their partner", "User has been living in New York City"],
+    ["User lives in Rio de Janeiro", "User settled in Rio de Janeiro"],
+    ["User's home is in Toronto, Canada", "User settled in Toronto, Canada"],
+  ])("reads %j and %j as one home", (table, grammar) => {
+    const home = slotOf(table);
+    expect(home?.key).toBe("residence");
+    expect(slotOf(grammar)).toEqual(home);
+  });
+
+  it("reads a home the statement reader writes with 'the' as a home", () => {
+    const [fact] = factsOf("We settled in the Netherlands.");
+    expect(fact).toBe("User settled in the Netherlands");
+    expect(slotOf(fact!)).toEqual({ key: "residence", value: "netherlands" });
+    expect(sameSlot(fact!, "User lives in Lisbon")).toBe(true);
+  });
+
+  it("merges two wordings of one multi-word home, and supersedes another home", () => {
+    expect(opsFor("User moved to New York City last year", "User settled in New York City")).toEqual(["merge"]);
+    expect(opsFor("User lives in the Netherlands", "User settled in the United Kingdom")).toEqual(["supersede"]);
+  });
+});
+
+describe("a job the user no longer holds", () => {
+  it.each([
+    "User quit their job as a teacher",
+    "User left their job as a teacher",
+    "User lost their job as a nurse",
+    "User retired from their job as a teacher",
+    "User retired as a teacher",
+    "User used to work as a teacher",
+    "User used to have a job as a teacher",
+    "User was a teacher until 2019",
+    "User was a teacher until last year",
+    "User was fired from their job as a chef",
+    "User was laid off from their job as an editor",
+    "User gave up their career as a pilot",
+    "User has stepped down from their job as a librarian",
+    "User walked out of their job as a teacher",
+    "User formerly had a job as a nurse",
+    "User doesn't have a job as a nurse",
+    "User never had a job as a nurse",
+    "User no longer works as a teacher",
+  ])("%j fills no job slot", (text) => {
+    expect(slotOf(text)).toBeUndefined();
+  });
+
+  it.each([
+    "User started a new job as a teacher",
+    "User recently started a job as a teacher",
+    "User got a job as a teacher",
+    "User took a job as a teacher",
+    "User landed a job as a teacher",
+    "User found a job as a teacher",
+    "User accepted a job as a teacher",
+    "User began a career as a teacher",
+    "User has a job as a teacher",
+    "User now has a job as a teacher",
+    "User loves their job as a teacher",
+    "User still has their job as a teacher",
+    "User keeps their job as a teacher",
+    "User settled into a new job as a teacher",
+  ])("%j is the user's job now", (text) => {
+    expect(slotOf(text)).toEqual({ key: "job", value: "teacher" });
+  });
+
+  it("neither supersedes the job the user has now nor merges with it", () => {
+    expect(sameSlot("User is a nurse", "User quit their job as a teacher")).toBe(false);
+    expect(opsFor("User is a nurse", "User quit their job as a teacher")).toEqual([]);
+    expect(opsFor("User is a teacher", "User left their job as a teacher")).toEqual([]);
+    expect(opsFor("User used to have a job as a pilot", "User works as a baker")).toEqual([]);
+  });
+});

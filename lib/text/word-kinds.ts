@@ -20,15 +20,28 @@ export const isTimePeriod = (word: string) => isKindOf(word, TIME_PERIODS);
 
 /** Whether one of the noun's usual senses lies under a synset holding one of `kinds` (kept per process). */
 export function isKindOf(word: string, kinds: readonly string[]): boolean {
-  const remembered = processState("wordnet-kinds", () => new Map<string, boolean>());
-  const key = `${kinds.join(",")}:${word}`;
-  let answer = remembered.get(key);
-  if (answer === undefined) {
-    answer = walkUp(word.toLowerCase(), new Set(kinds));
-    if (remembered.size > 50_000) remembered.clear();
-    remembered.set(key, answer);
+  return remembered("wordnet-kinds", `${kinds.join(",")}:${word}`, () => walkUp(word.toLowerCase(), new Set(kinds)));
+}
+
+/** An answer about a word, kept per process under `key` in the map named `name` (at most 50,000 per map). */
+function remembered(name: string, key: string, answer: () => boolean): boolean {
+  const answers = processState(name, () => new Map<string, boolean>());
+  let known = answers.get(key);
+  if (known === undefined) {
+    known = answer();
+    if (answers.size > 50_000) answers.clear();
+    answers.set(key, known);
   }
-  return answer;
+  return known;
+}
+
+/** Whether one of the first `senses` senses of one of the verbs `lemmas` has a definition matching `gloss`. */
+function hasSense(lemmas: readonly string[], gloss: RegExp, senses: number): boolean {
+  return lemmas.some((lemma) =>
+    verbGlosses(lemma)
+      .slice(0, senses)
+      .some((definition) => gloss.test(definition)),
+  );
 }
 
 function walkUp(word: string, kinds: ReadonlySet<string>): boolean {
@@ -63,24 +76,15 @@ const RESIDENCE_GLOSS = /\b(?:resides?|residence|residency|inhabitant|make one's
 const RESIDENCE_SENSES = 5;
 
 export function isResidenceVerb(word: string): boolean {
-  const remembered = processState("wordnet-residence-verbs", () => new Map<string, boolean>());
   const lower = word.toLowerCase();
-  let answer = remembered.get(lower);
-  if (answer === undefined) {
-    answer = verbLemmas(lower).some((lemma) =>
-      verbGlosses(lemma)
-        .slice(0, RESIDENCE_SENSES)
-        .some((gloss) => RESIDENCE_GLOSS.test(gloss)),
-    );
-    if (remembered.size > 50_000) remembered.clear();
-    remembered.set(lower, answer);
-  }
-  return answer;
+  return remembered("wordnet-residence-verbs", lower, () =>
+    hasSense(verbLemmas(lower), RESIDENCE_GLOSS, RESIDENCE_SENSES),
+  );
 }
 
 /** Whether the verb's most frequent sense is living somewhere ("live", "reside"; not "move" or "stay"). */
 export function residenceIsFirstSense(word: string): boolean {
-  return verbLemmas(word.toLowerCase()).some((lemma) => RESIDENCE_GLOSS.test(verbGlosses(lemma)[0] ?? ""));
+  return hasSense(verbLemmas(word.toLowerCase()), RESIDENCE_GLOSS, 1);
 }
 
 /**
@@ -92,11 +96,7 @@ export function residenceIsFirstSense(word: string): boolean {
 const NEW_RESIDENCE = /\b(?:take up|change|new) residen(?:ce|cy)\b|\bresidence for a new\b/;
 
 export function takesUpResidence(word: string): boolean {
-  return verbLemmas(word.toLowerCase()).some((lemma) =>
-    verbGlosses(lemma)
-      .slice(0, RESIDENCE_SENSES)
-      .some((gloss) => NEW_RESIDENCE.test(gloss)),
-  );
+  return hasSense(verbLemmas(word.toLowerCase()), NEW_RESIDENCE, RESIDENCE_SENSES);
 }
 
 /**
@@ -113,22 +113,12 @@ const ENDING_SENSES = 5;
 const PARTICLES = new Set(["up", "off", "down", "out", "away"]);
 
 export function endsHolding(word: string, next = ""): boolean {
-  const remembered = processState("wordnet-ending-verbs", () => new Map<string, boolean>());
-  const key = `${word} ${next}`.toLowerCase();
-  let answer = remembered.get(key);
-  if (answer === undefined) {
+  return remembered("wordnet-ending-verbs", `${word} ${next}`.toLowerCase(), () => {
     const lemmas = baseForms(word.toLowerCase());
     const particle = next.toLowerCase();
     const phrasal = PARTICLES.has(particle) ? lemmas.map((lemma) => `${lemma}_${particle}`) : [];
-    answer = [...lemmas, ...phrasal].some((lemma) =>
-      verbGlosses(lemma)
-        .slice(0, ENDING_SENSES)
-        .some((gloss) => ENDING.test(gloss)),
-    );
-    if (remembered.size > 50_000) remembered.clear();
-    remembered.set(key, answer);
-  }
-  return answer;
+    return hasSense([...lemmas, ...phrasal], ENDING, ENDING_SENSES);
+  });
 }
 
 /**

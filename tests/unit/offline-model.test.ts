@@ -1,7 +1,6 @@
 import { generateText, isStepCount, Output, streamText, tool } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { consolidate } from "@/lib/ai/offline/consolidation";
 import { planOps, proposeOps } from "@/lib/ai/offline/extraction";
 import { MAX_READ_CHARS, readablePart, readMessage, thirdPerson } from "@/lib/ai/offline/intent";
 import { OfflineLanguageModel } from "@/lib/ai/offline/model";
@@ -11,6 +10,7 @@ import { parseConfig } from "@/lib/config";
 import { managerAnswerSchema, parseManagerAnswer } from "@/lib/memory/extraction/ops";
 import { buildExtractionPrompt, EXTRACTION_INSTRUCTIONS } from "@/lib/memory/extraction/prompt";
 import { sameSlot } from "@/lib/text/slots";
+import { opsForPair } from "../support/offline-consolidation";
 
 /** The offline manager's ops as the validator reads them (its answer is their wire form, see proposeOps). */
 const plannedOps = (input: Parameters<typeof planOps>[0]) => planOps(input).map((planned) => planned.op);
@@ -243,31 +243,11 @@ describe("offline slots", () => {
 });
 
 describe("offline consolidation", () => {
-  /** The offline model's ops for two memories the finder paired. */
-  const opsFor = (a: string, b: string) =>
-    consolidate({
-      today: "2026-12-01",
-      memories: [a, b].map((text, index) => ({
-        id: `m${index + 1}`,
-        version: 1,
-        namespace: [],
-        kind: "memory",
-        text,
-        createdAt: `2026-0${index + 1}-01T00:00:00.000Z`,
-        validFrom: null,
-        validTo: null,
-        quote: null,
-        lastChangedBy: "extractor",
-      })),
-      related: [{ a: "m1", b: "m2", relation: "close" }],
-      dated: [],
-    }).ops.map((op) => op.op);
-
   it.each([
     ["User spends most weekends hiking in the mountains", "User's favourite thing is hiking in the mountains"],
     ["User loves sailing small boats", "The user enjoys sailing small boats in their free time."],
   ])("merges %j and %j: the same words once the framing of a liking or a habit is dropped", (a, b) => {
-    expect(opsFor(a, b)).toEqual(["merge"]);
+    expect(opsForPair(a, b)).toEqual(["merge"]);
   });
 
   it.each([
@@ -276,7 +256,7 @@ describe("offline consolidation", () => {
     ["User loves hiking", "User hates hiking"],
     ["User is Italian", "User loves Italian"],
   ])("keeps %j and %j apart", (a, b) => {
-    expect(opsFor(a, b)).toEqual([]);
+    expect(opsForPair(a, b)).toEqual([]);
   });
 });
 

@@ -1,30 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { consolidate } from "@/lib/ai/offline/consolidation";
 import { readMessage } from "@/lib/ai/offline/intent";
 import { sameSlot, slotOf } from "@/lib/text/slots";
+import { opsForPair } from "../support/offline-consolidation";
 
 /** The facts (memory texts) the offline model reads from one user message. */
 const factsOf = (message: string) => readMessage(message).facts.map((fact) => fact.content);
-
-/** The offline model's ops for two memories the finder paired, the second the newer. */
-const opsFor = (a: string, b: string) =>
-  consolidate({
-    today: "2026-12-01",
-    memories: [a, b].map((text, index) => ({
-      id: `m${index + 1}`,
-      version: 1,
-      namespace: [],
-      kind: "memory",
-      text,
-      createdAt: `2026-0${index + 1}-01T00:00:00.000Z`,
-      validFrom: null,
-      validTo: null,
-      quote: null,
-      lastChangedBy: "extractor",
-    })),
-    related: [{ a: "m1", b: "m2", relation: "close" }],
-    dated: [],
-  }).ops.map((op) => op.op);
 
 describe("one list for each word class the offline reader and the slot rules share", () => {
   // Each adverb was known to one reader only: the statement reader kept "mostly" and the slot rules skipped
@@ -70,8 +50,8 @@ describe("one reading of a place name for every home", () => {
   });
 
   it("merges two wordings of one multi-word home, and supersedes another home", () => {
-    expect(opsFor("User moved to New York City last year", "User settled in New York City")).toEqual(["merge"]);
-    expect(opsFor("User lives in the Netherlands", "User settled in the United Kingdom")).toEqual(["supersede"]);
+    expect(opsForPair("User moved to New York City last year", "User settled in New York City")).toEqual(["merge"]);
+    expect(opsForPair("User lives in the Netherlands", "User settled in the United Kingdom")).toEqual(["supersede"]);
   });
 });
 
@@ -120,8 +100,8 @@ describe("a job the user no longer holds", () => {
 
   it("neither supersedes the job the user has now nor merges with it", () => {
     expect(sameSlot("User is a nurse", "User quit their job as a teacher")).toBe(false);
-    expect(opsFor("User is a nurse", "User quit their job as a teacher")).toEqual([]);
-    expect(opsFor("User is a teacher", "User left their job as a teacher")).toEqual([]);
-    expect(opsFor("User used to have a job as a pilot", "User works as a baker")).toEqual([]);
+    expect(opsForPair("User is a nurse", "User quit their job as a teacher")).toEqual([]);
+    expect(opsForPair("User is a teacher", "User left their job as a teacher")).toEqual([]);
+    expect(opsForPair("User used to have a job as a pilot", "User works as a baker")).toEqual([]);
   });
 });

@@ -1,0 +1,22 @@
+import { consolidate } from "@/lib/ai/offline/consolidation";
+
+/** The offline model's ops for two memories the finder paired as close, the second the newer. */
+export function opsForPair(a: string, b: string): string[] {
+  return consolidate({
+    today: "2026-12-01",
+    memories: [a, b].map((text, index) => ({
+      id: `m${index + 1}`,
+      version: 1,
+      namespace: [],
+      kind: "memory",
+      text,
+      createdAt: `2026-0${index + 1}-01T00:00:00.000Z`,
+      validFrom: null,
+      validTo: null,
+      quote: null,
+      lastChangedBy: "extractor",
+    })),
+    related: [{ a: "m1", b: "m2", relation: "close" }],
+    dated: [],
+  }).ops.map((op) => op.op);
+}

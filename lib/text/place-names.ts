@@ -16,6 +16,16 @@ export function placeNameAt(text: string): string | undefined {
   return PLACE_NAME.exec(text)?.[0];
 }
 
+/**
+ * The place a verb of residence's object names: "in" or "to", after a particle or not ("back to", "over in"), and a
+ * place name ("in the Netherlands", "back to Porto last year" → "Porto"). Both the offline reader's "I settled in …"
+ * (lib/ai/offline/statements.ts) and the home slot's "User settled in …" (lib/text/slot-kinds.ts) read it here.
+ */
+export function placeAfterVerb(object: string): string | undefined {
+  const place = /^(?:(?:back|over|down|up|out)\s+)?(?:in|to)\s+(\S.*)$/i.exec(object.trim())?.[1];
+  return place === undefined ? undefined : placeNameAt(place);
+}
+
 /** A place name as a slot value: lower case, without "the" ("the Netherlands" and "The Netherlands" are one place). */
 export function placeValue(name: string): string {
   return name.toLowerCase().replace(/^the\s+/, "");

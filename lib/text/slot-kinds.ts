@@ -1,5 +1,5 @@
 import { ADVERBS_BESIDE_A_VERB } from "@/lib/text/function-words";
-import { placeNameAt, placeValue } from "@/lib/text/place-names";
+import { placeAfterVerb, placeValue } from "@/lib/text/place-names";
 import { trimEnd } from "@/lib/text/trim";
 import {
   endsHolding,
@@ -133,10 +133,7 @@ function residenceSlot(text: string): KindSlot | undefined {
   if (form === "progressive" && !(verb.endsWith("ing") && residenceIsFirstSense(verb))) return undefined;
   if (form === "past" && !takesUpResidence(verb)) return undefined;
   if (form === "perfect" && !residenceIsFirstSense(verb) && !takesUpResidence(verb)) return undefined;
-  at += 1;
-  if (/^(?:back|over|down|up|out)$/.test(lower[at] ?? "")) at += 1;
-  if (lower[at] !== "in" && lower[at] !== "to") return undefined;
-  const place = placeNameAt(tokens.slice(at + 1).join(" "));
+  const place = placeAfterVerb(tokens.slice(at + 1).join(" "));
   return place ? { key: "residence", value: placeValue(place) } : undefined;
 }
 

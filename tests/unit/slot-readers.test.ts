@@ -49,6 +49,15 @@ describe("one reading of a place name for every home", () => {
     expect(sameSlot(fact!, "User lives in Lisbon")).toBe(true);
   });
 
+  it.each(["back to", "up to", "out in", "over in"])(
+    "reads the home after %j alike in the statement reader and the home slot",
+    (particle) => {
+      const [fact] = factsOf(`We settled ${particle} Porto.`);
+      expect(fact).toBe(`User settled ${particle} Porto`);
+      expect(slotOf(fact!)).toEqual({ key: "residence", value: "porto" });
+    },
+  );
+
   it("merges two wordings of one multi-word home, and supersedes another home", () => {
     expect(opsForPair("User moved to New York City last year", "User settled in New York City")).toEqual(["merge"]);
     expect(opsForPair("User lives in the Netherlands", "User settled in the United Kingdom")).toEqual(["supersede"]);

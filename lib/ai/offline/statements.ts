@@ -1,5 +1,5 @@
 import { ADVERBS_BESIDE_A_VERB } from "@/lib/text/function-words";
-import { placeNameAt } from "@/lib/text/place-names";
+import { placeAfterVerb, placeNameAt } from "@/lib/text/place-names";
 import { trimEnd } from "@/lib/text/trim";
 import { isResidenceVerb, residenceIsFirstSense, takesUpResidence } from "@/lib/text/word-kinds";
 import { inStatementOrder, isThirdPersonVerb } from "./constructions";
@@ -310,9 +310,6 @@ function verbStatement(clause: string): string | null {
   return ["User", ...kept, ...(negation ? [negation] : []), form, rest].filter(Boolean).join(" ");
 }
 
-/** Where a verb of residence puts the user: "in Lyon", "down in Lyon", "to Canada". */
-const RESIDENCE_PLACE = /^(?:(?:back|over|down)\s+)?(?:in|to)\s+(\S.*)$/i;
-
 /**
  * Whether a verb of residence said in the past (or after "didn't", "won't") states a home, as "We settled in Lyon"
  * does: only a verb whose usual meaning is living somewhere ("resided") or taking up a home ("settled", "emigrated"),
@@ -321,8 +318,7 @@ const RESIDENCE_PLACE = /^(?:(?:back|over|down)\s+)?(?:in|to)\s+(\S.*)$/i;
  */
 function statesHome(verb: string, object: string): boolean {
   if (!residenceIsFirstSense(verb) && !takesUpResidence(verb)) return false;
-  const place = RESIDENCE_PLACE.exec(object)?.[1];
-  return place !== undefined && placeNameAt(place) !== undefined;
+  return placeAfterVerb(object) !== undefined;
 }
 
 /** A plan with its day, worth keeping until that day passes: "going to a conference in Madrid on 2027-01-03". */

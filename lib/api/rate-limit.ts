@@ -17,9 +17,9 @@ export const RATE_LIMIT_WINDOW_MS = 60_000;
 /**
  * While a key's last known count (plus its requests still being counted) is below this share of its limit, a request
  * is let through at once and counted in the background: waiting for the upsert was a quarter of a bare authenticated
- * request's time. Each answer brings the window's count as every process has added to it, so a process lets through
- * at most its own requests in flight beyond the limit, and from this share on every request waits for its count and
- * the limit holds exactly.
+ * request's time. Each answer brings the window's count as every process has added to it. From this share on every
+ * request waits for its count, after this process's counts still in flight: the limit holds but for other processes'
+ * requests let through in the same moment, each of them below the share.
  */
 const UNAWAITED_SHARE = 0.5;
 /** Keys whose last count this process remembers; past this many it forgets them all (their next requests wait). */
@@ -33,8 +33,8 @@ interface CountedWindow {
 interface KnownCount {
   windowStart: number;
   count: number;
-  /** Requests let through whose count has not come back yet. */
-  pending: number;
+  /** Counts of requests let through that have not come back yet. */
+  inFlight: Set<Promise<unknown>>;
 }
 
 /** Per database handle (tests open several), the last count seen for each limiter's key. */
@@ -58,7 +58,7 @@ function learn(counts: Map<string, KnownCount>, slot: string, row: CountedWindow
   const known = counts.get(slot);
   if (!known) {
     if (counts.size >= MAX_REMEMBERED) counts.clear();
-    counts.set(slot, { windowStart, count: row.count, pending: 0 });
+    counts.set(slot, { windowStart, count: row.count, inFlight: new Set() });
   } else if (windowStart > known.windowStart) {
     known.windowStart = windowStart;
     known.count = row.count;
@@ -88,23 +88,23 @@ export class SharedWindowLimiter {
     if (
       known &&
       now < known.windowStart + this.windowMs &&
-      known.count + known.pending + 1 <= limit * UNAWAITED_SHARE
+      known.count + known.inFlight.size + 1 <= limit * UNAWAITED_SHARE
     ) {
       // Far below the limit: the request is counted, but not kept waiting for the count.
-      known.pending += 1;
-      this.#count(database, key, now)
-        .then(
-          (row) => learn(counts, slot, row),
-          (error) => {
-            counts.delete(slot);
-            logFailure("could not count a request against its rate limit", error, "warn");
-          },
-        )
-        .finally(() => {
-          known.pending -= 1;
-        });
+      const counting = this.#count(database, key, now).then(
+        (row) => learn(counts, slot, row),
+        (error) => {
+          counts.delete(slot);
+          logFailure("could not count a request against its rate limit", error, "warn");
+        },
+      );
+      known.inFlight.add(counting);
+      void counting.finally(() => known.inFlight.delete(counting));
       return { allowed: true };
     }
+    // This process's counts still on their way are added first: a count that overtook them would leave them out of
+    // the window it decides on, and a loaded database let a fifth sign-in of four through that way.
+    if (known?.inFlight.size) await Promise.all(known.inFlight);
     const row = await this.#count(database, key, now);
     learn(counts, slot, row);
     if (!row || row.count <= limit) return { allowed: true };

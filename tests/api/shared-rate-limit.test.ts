@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { SharedWindowLimiter, storedKey } from "@/lib/api/rate-limit";
 import { type Database, openPglite, openPostgres } from "@/lib/db/client";
 import { describeEachDatabase, openFreshPostgres } from "../support/databases";
@@ -100,8 +100,8 @@ describe("waiting for the count", () => {
     expect(counted()).toBe(2);
   });
 
-  it("waits for the count from half the limit on, so the limit holds exactly", async () => {
-    const { database, held } = heldDatabase();
+  it("waits for the count from half the limit on, after the counts still in flight, so the limit holds", async () => {
+    const { database, held, counted } = heldDatabase();
     const release = () => {
       for (const answer of held.splice(0)) answer();
     };
@@ -111,8 +111,13 @@ describe("waiting for the count", () => {
     expect((await first).allowed).toBe(true);
     // One of four counted: the second goes through at once.
     expect(await settled(limiter.take(database, "key", START))).toEqual({ allowed: true });
-    // Two (one still being counted) of four: the third waits for its count.
+    // Two (one still being counted) of four: the third waits for its count, which it sends only once the second's
+    // has come back (sent first, it could be decided on a window that leaves the second out).
     const third = limiter.take(database, "key", START + 1_000);
+    expect(await settled(third)).toBe("waiting");
+    expect(counted()).toBe(2);
+    release();
+    await vi.waitFor(() => expect(counted()).toBe(3));
     expect(await settled(third)).toBe("waiting");
     release();
     expect(await third).toEqual({ allowed: true });

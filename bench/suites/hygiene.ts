@@ -300,9 +300,56 @@ function fifthTuneMonths({ hobby, city, job, destination, past, future }: Facts)
   ];
 }
 
+/**
+ * A sixth wording, written for the tune half as the rules below were made to read wordings by kind rather than by
+ * the phrases of the five above: a liking said as a feeling ("a real fondness for") and as a habit ("spends weekends"),
+ * a home called so and moved to with its object ("calls … home", "moved house to"), a job earned or trained for
+ * ("earns a living as", "retrained as"), and a plan held by its tickets.
+ */
+function sixthTuneMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
+  return [
+    {
+      message: `I have a real fondness for ${hobby}. I call ${city(0)} home. I earn a living as a ${job(0)}. I have tickets for a concert in ${destination} on ${past}.`,
+      inserts: [
+        { text: `User has a real fondness for ${hobby}`, quote: `I have a real fondness for ${hobby}` },
+        { text: `User calls ${city(0)} home`, quote: `I call ${city(0)} home` },
+        { text: `User earns a living as a ${job(0)}`, quote: `I earn a living as a ${job(0)}` },
+        {
+          text: `User has tickets for a concert in ${destination} on ${past}`,
+          quote: `I have tickets for a concert in ${destination} on ${past}`,
+        },
+      ],
+    },
+    {
+      message: `I spend weekends ${hobby}. I moved house to ${city(1)}. I retrained as a ${job(1)}.`,
+      inserts: [
+        { text: `User spends weekends ${hobby}`, quote: `I spend weekends ${hobby}` },
+        { text: `User moved house to ${city(1)}`, quote: `I moved house to ${city(1)}` },
+        { text: `User retrained as a ${job(1)}`, quote: `I retrained as a ${job(1)}` },
+      ],
+    },
+    {
+      message: `I have tickets for a conference in ${city(2)} on ${future}.`,
+      inserts: [
+        {
+          text: `User has tickets for a conference in ${city(2)} on ${future}`,
+          quote: `I have tickets for a conference in ${city(2)} on ${future}`,
+        },
+      ],
+    },
+  ];
+}
+
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-const TUNE_WORDINGS = [firstTuneMonths, secondTuneMonths, thirdTuneMonths, fourthTuneMonths, fifthTuneMonths];
+const TUNE_WORDINGS = [
+  firstTuneMonths,
+  secondTuneMonths,
+  thirdTuneMonths,
+  fourthTuneMonths,
+  fifthTuneMonths,
+  sixthTuneMonths,
+];
 
 async function measure(people: Array<ReturnType<typeof personOf>>, contexts: MemoryContext[]) {
   const side: HygieneSide = {

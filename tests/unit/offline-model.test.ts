@@ -258,6 +258,62 @@ describe("offline consolidation", () => {
   ])("keeps %j and %j apart", (a, b) => {
     expect(opsForPair(a, b)).toEqual([]);
   });
+
+  // A liking said with a noun of feeling (WordNet's liking, love, pleasure…) or of the one who feels it (a fan), with
+  // the verb and adjectives before it and the preposition after it, is framing like "loves".
+  it.each([
+    ["User has a real fondness for sailing small boats", "User loves sailing small boats"],
+    ["User is a big fan of sailing small boats", "User enjoys sailing small boats"],
+    ["User takes great pleasure in sailing small boats", "User adores sailing small boats"],
+    ["User gets a lot of joy from sailing small boats", "User is keen on sailing small boats"],
+  ])("merges %j and %j: a liking said with a noun of feeling", (a, b) => {
+    expect(opsForPair(a, b)).toEqual(["merge"]);
+  });
+
+  it.each([
+    ["User has a real hatred of sailing small boats", "User has a real fondness for sailing small boats"],
+    ["User likes dogs", "User is a big fan of cats"],
+    ["User has dogs", "User loves dogs"],
+  ])("keeps %j and %j apart: a feeling is no liking unless WordNet says so, and having is no liking", (a, b) => {
+    expect(opsForPair(a, b)).toEqual([]);
+  });
+
+  it("merges a liking WordNet defines by pleasure or fondness, not one it does not", () => {
+    expect(opsForPair("User relishes sailing small boats", "User loves sailing small boats")).toEqual(["merge"]);
+    expect(opsForPair("User dreads sailing small boats", "User loves sailing small boats")).toEqual([]);
+  });
+
+  it("merges a habit told by a plural period alone, an adverb of frequency or a duration", () => {
+    expect(opsForPair("User spends weekends knitting warm scarves", "User loves knitting warm scarves")).toEqual([
+      "merge",
+    ]);
+    expect(opsForPair("User often goes knitting warm scarves", "User loves knitting warm scarves")).toEqual(["merge"]);
+    expect(opsForPair("User has been knitting warm scarves for years", "User likes knitting warm scarves")).toEqual([
+      "merge",
+    ]);
+  });
+
+  it.each([
+    ["User rarely goes sailing small boats", "User loves sailing small boats"],
+    ["User never goes sailing small boats", "User loves sailing small boats"],
+    ["User spends weekends sailing in winter", "User loves sailing in summers"],
+    ["User goes to Lisbon on Sundays", "User loves Lisbon"],
+  ])("keeps %j and %j apart: not often is no habit, one time no other, and a place keeps its preposition", (a, b) => {
+    expect(opsForPair(a, b)).toEqual([]);
+  });
+
+  it("merges a liking put after what is liked, or as being into it", () => {
+    expect(opsForPair("Sailing small boats is something the user loves", "User enjoys sailing small boats")).toEqual([
+      "merge",
+    ]);
+    expect(opsForPair("Sailing small boats is what the user enjoys most", "User likes sailing small boats")).toEqual([
+      "merge",
+    ]);
+    expect(opsForPair("User is really into sailing small boats", "User likes to go sailing small boats")).toEqual([
+      "merge",
+    ]);
+    expect(opsForPair("User is really into Italian", "User is Italian")).toEqual([]);
+  });
 });
 
 const memoryKinds = { kinds: ["memory"], allowed: ["insert", "update", "delete"], deleted: [] };

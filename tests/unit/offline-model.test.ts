@@ -153,6 +153,27 @@ describe("offline statement reading", () => {
   });
 });
 
+describe("offline reading of a fact by what it says, not by its verb", () => {
+  // Verbs no list holds: the home or job slot reads the statement, WordNet the liking, a plural period the habit.
+  it.each([
+    ["I call Lisbon home.", "User calls Lisbon home"],
+    ["I earn a living as a nurse.", "User earns a living as a nurse"],
+    ["I retrained as a teacher.", "User retrained as a teacher"],
+    ["I took a job as a pilot.", "User took a job as a pilot"],
+    ["I relish baking sourdough bread.", "User relishes baking sourdough bread"],
+    ["I spend weekends sailing small boats.", "User spends weekends sailing small boats"],
+  ])("reads %j as %j", (message, fact) => {
+    expect(readMessage(message).facts.map((read) => read.content)).toEqual([fact]);
+  });
+
+  it.each(["I call my mother on Sundays.", "I dressed up as a pilot.", "I spend too much."])(
+    "keeps nothing of %j",
+    (message) => {
+      expect(readMessage(message).facts).toEqual([]);
+    },
+  );
+});
+
 describe("offline reading of facts said in another order", () => {
   it.each([
     ["Most weekends you'll find me hiking in the mountains.", "User is hiking in the mountains most weekends"],

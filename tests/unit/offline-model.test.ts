@@ -342,6 +342,32 @@ const said = (...texts: string[]) => texts.map((text, index) => ({ id: `u${index
 const shown = (...texts: string[]) =>
   texts.map((text, index) => ({ id: `mem${index + 1}`, version: index + 2, kind: "memory", text }));
 
+describe("offline consolidation of a pair close in meaning", () => {
+  // Close by the vector index, sharing what is liked, each framing it as a liking or a habit, and no other word naming
+  // a thing of its own: one fact, in words the framing list does not hold ("a favourite activity of").
+  it("merges a liking restated in other words when the finder found the two close, and only then", () => {
+    const a = "Hiking in the mountains is a favourite activity of the user";
+    const b = "User loves hiking in the mountains";
+    expect(opsForPair(a, b)).toEqual(["merge"]);
+    expect(opsForPair(a, b, "slot")).toEqual([]);
+  });
+
+  it.each([
+    "User's sister loves hiking in the mountains",
+    "User loves hiking in the mountains with friends",
+    "User loves hiking in the mountains in Norway",
+    "User loves hiking in the mountains in winter",
+    "User used to love hiking in the mountains",
+    "User wants to try hiking in the mountains",
+    "User rarely goes hiking in the mountains",
+    "User teaches hiking in the mountains",
+    "User sells gear for hiking in the mountains",
+    "User went hiking in the mountains on 2026-01-03",
+  ])("keeps %j apart from the liking: a person, a thing, a place, a time, a former time or another verb", (text) => {
+    expect(opsForPair(text, "User loves hiking in the mountains")).toEqual([]);
+  });
+});
+
 describe("offline memory manager", () => {
   it("splits a message into single facts, each quoting its clause", () => {
     const ops = plannedOps({

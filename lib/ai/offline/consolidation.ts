@@ -3,6 +3,7 @@ import { TIME_PREPOSITIONS, TIME_QUALIFIERS } from "@/lib/text/function-words";
 import { sameSlot, slotOf } from "@/lib/text/slots";
 import { isLikingNoun, isLikingVerb, isOfFrequency, isTimePeriod, isVerbForm } from "@/lib/text/word-kinds";
 import { isMostlyAdjective } from "@/lib/text/wordnet";
+import { restates } from "./restatement";
 
 type Shown = ConsolidationInput["memories"][number];
 
@@ -17,7 +18,9 @@ export function consolidate(input: ConsolidationInput): { ops: ConsolidationWire
   const used = new Set<string>();
   const ops: ConsolidationWireOp[] = [];
 
-  const duplicates = input.related.filter((pair) => sameWords(byId.get(pair.a), byId.get(pair.b)));
+  const duplicates = input.related.filter((pair) =>
+    sameWords(byId.get(pair.a), byId.get(pair.b), pair.relation === "close"),
+  );
   for (const cluster of clusters(duplicates)) {
     const members = cluster.map((id) => byId.get(id)!).sort(byTime);
     const into = members.reduce((fullest, memory) =>
@@ -61,14 +64,21 @@ export function consolidate(input: ConsolidationInput): { ops: ConsolidationWire
  * two values of one slot or negating the other. Any other word that differs (a name, a number, an id: "Parcel 1x0x5"
  * and "Parcel 1x1x5") makes them two facts, however much else they share.
  */
-function sameWords(a: Shown | undefined, b: Shown | undefined): boolean {
+function sameWords(a: Shown | undefined, b: Shown | undefined, close = false): boolean {
   if (!a || !b) return false;
   if (normalized(a.text) === normalized(b.text)) return true;
   const left = slotOf(a.text);
   const right = slotOf(b.text);
   if (left && right && left.key === right.key) return normalized(left.value) === normalized(right.value);
-  return !sameSlot(a.text, b.text) && (differOnlyInStress(a.text, b.text) || sameContent(a.text, b.text));
+  if (sameSlot(a.text, b.text)) return false;
+  if (differOnlyInStress(a.text, b.text) || sameContent(a.text, b.text)) return true;
+  // Close in meaning by the vector index, and no word of either outside what they share names a thing of its own.
+  return close && restates(a.text, b.text, frames);
 }
+
+/** A word that frames a liking or a habit (see FRAMING). */
+const frames = (word: string) =>
+  (FRAMING.has(word) && !BEING.has(word)) || LIKING.has(word) || isLikingNoun(word) || isLikingVerb(word);
 
 /**
  * Words and phrases a restatement adds or drops without changing the fact. A quantifier on its own is not one: "likes

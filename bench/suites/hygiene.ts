@@ -7,6 +7,7 @@ import { runExtraction } from "@/lib/memory/extraction";
 import { searchMemories } from "@/lib/memory/search";
 import { listMemories, type Memory } from "@/lib/memory/store";
 import { heldOutWordings } from "./hygiene-held-out";
+import { type Planted, TUNE_WORDINGS } from "./hygiene-wordings";
 
 /**
  * The hygiene suite (docs/memory-model.md, "Consolidation"): months of a person's conversations with planted
@@ -57,11 +58,7 @@ const JOBS = ["nurse", "teacher", "architect", "chef", "pilot", "librarian", "pl
 const HOBBIES = ["hiking in the mountains", "sailing small boats", "knitting warm scarves", "baking sourdough bread"];
 const DAY = 86_400_000;
 
-export interface Planted {
-  /** The message the person sends, and the memories a hosted manager would write from it, each with its words. */
-  message: string;
-  inserts: Array<{ text: string; quote: string }>;
-}
+export type { Facts, Planted } from "./hygiene-wordings";
 
 /** A person's three months, planted facts included, and the questions asked of their memory. */
 function personOf(index: number, half: HygieneHalf, start: Date, now: Date) {
@@ -88,82 +85,6 @@ function personOf(index: number, half: HygieneHalf, start: Date, now: Date) {
       { query: `conference in ${city(2)}`, expect: city(2) },
     ],
   };
-}
-
-export interface Facts {
-  hobby: string;
-  city: (offset: number) => string;
-  job: (offset: number) => string;
-  destination: string;
-  past: string;
-  future: string;
-}
-
-/** The first wording the finder's thresholds were set on. */
-function firstTuneMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
-  return [
-    {
-      message: `I love ${hobby}. I live in ${city(0)}. I work as a ${job(0)}. I'm flying to ${destination} on ${past}.`,
-      inserts: [
-        { text: `User loves ${hobby}`, quote: `I love ${hobby}` },
-        { text: `User lives in ${city(0)}`, quote: `I live in ${city(0)}` },
-        { text: `User works as a ${job(0)}`, quote: `I work as a ${job(0)}` },
-        { text: `User is flying to ${destination} on ${past}`, quote: `I'm flying to ${destination} on ${past}` },
-      ],
-    },
-    {
-      message: `I really love ${hobby}. I live in ${city(1)} now. These days I work as a ${job(1)}.`,
-      inserts: [
-        { text: `The user really loves ${hobby}.`, quote: `I really love ${hobby}` },
-        { text: `User lives in ${city(1)}`, quote: `I live in ${city(1)} now` },
-        { text: `User works as a ${job(1)}`, quote: `I work as a ${job(1)}` },
-      ],
-    },
-    {
-      message: `I'm going to a conference in ${city(2)} on ${future}.`,
-      inserts: [
-        {
-          text: `User is going to a conference in ${city(2)} on ${future}`,
-          quote: `I'm going to a conference in ${city(2)} on ${future}`,
-        },
-      ],
-    },
-  ];
-}
-
-/** The second wording of the tune half (the report half of the first hygiene figures, 2026-12-04-05-39-00). */
-function secondTuneMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
-  return [
-    {
-      message: `I enjoy ${hobby}. My home is in ${city(0)}. My job is ${job(0)}. I have a flight to ${destination} on ${past}.`,
-      inserts: [
-        { text: `The user enjoys ${hobby}.`, quote: `I enjoy ${hobby}` },
-        { text: `The user's home is in ${city(0)}.`, quote: `My home is in ${city(0)}` },
-        { text: `The user's job is ${job(0)}.`, quote: `My job is ${job(0)}` },
-        {
-          text: `The user has a flight to ${destination} on ${past}.`,
-          quote: `I have a flight to ${destination} on ${past}`,
-        },
-      ],
-    },
-    {
-      message: `${hobby} is still what I enjoy most. I moved to ${city(1)}. I now work as a ${job(1)}.`,
-      inserts: [
-        { text: `User enjoys ${hobby} most of all`, quote: `${hobby} is still what I enjoy most` },
-        { text: `User moved to ${city(1)}`, quote: `I moved to ${city(1)}` },
-        { text: `User now works as a ${job(1)}`, quote: `I now work as a ${job(1)}` },
-      ],
-    },
-    {
-      message: `On ${future} I will attend a conference in ${city(2)}.`,
-      inserts: [
-        {
-          text: `User will attend a conference in ${city(2)} on ${future}`,
-          quote: `On ${future} I will attend a conference in ${city(2)}`,
-        },
-      ],
-    },
-  ];
 }
 
 /** A manager that answers each run with the planted inserts of its month, quoting the person's words. */
@@ -194,115 +115,6 @@ function scriptedManager(planted: Planted, messageId: string): LanguageModelV4 {
     doStream: (options: LanguageModelV4CallOptions) => offline.doStream(options),
   };
 }
-
-/** The third wording of the tune half (the report half of the figures up to 2026-12-04-06-03-00). */
-function thirdTuneMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
-  return [
-    {
-      message: `Most weekends you'll find me ${hobby}. I'm based in ${city(0)}. I'm a ${job(0)} by trade. My flight to ${destination} leaves on ${past}.`,
-      inserts: [
-        { text: `User spends most weekends ${hobby}`, quote: `Most weekends you'll find me ${hobby}` },
-        { text: `User is based in ${city(0)}`, quote: `I'm based in ${city(0)}` },
-        { text: `User is a ${job(0)} by trade`, quote: `I'm a ${job(0)} by trade` },
-        {
-          text: `User's flight to ${destination} leaves on ${past}`,
-          quote: `My flight to ${destination} leaves on ${past}`,
-        },
-      ],
-    },
-    {
-      message: `Honestly, ${hobby} is my favourite thing. I've relocated to ${city(1)}. I started a new job as a ${job(1)}.`,
-      inserts: [
-        { text: `User's favourite thing is ${hobby}`, quote: `${hobby} is my favourite thing` },
-        { text: `User relocated to ${city(1)}`, quote: `I've relocated to ${city(1)}` },
-        { text: `User started a new job as a ${job(1)}`, quote: `I started a new job as a ${job(1)}` },
-      ],
-    },
-    {
-      message: `There's a conference in ${city(2)} on ${future} that I'm attending.`,
-      inserts: [
-        {
-          text: `User is attending a conference in ${city(2)} on ${future}`,
-          quote: `There's a conference in ${city(2)} on ${future} that I'm attending`,
-        },
-      ],
-    },
-  ];
-}
-
-/** A fourth wording, written for the tune half alongside the rules that read the third. */
-function fourthTuneMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
-  return [
-    {
-      message: `I spend my free time ${hobby}. I'm living in ${city(0)} at the moment. I became a ${job(0)} after college. I'm travelling to ${destination} on ${past}.`,
-      inserts: [
-        { text: `User spends their free time ${hobby}`, quote: `I spend my free time ${hobby}` },
-        { text: `User is living in ${city(0)}`, quote: `I'm living in ${city(0)} at the moment` },
-        { text: `User became a ${job(0)} after college`, quote: `I became a ${job(0)} after college` },
-        {
-          text: `User is travelling to ${destination} on ${past}`,
-          quote: `I'm travelling to ${destination} on ${past}`,
-        },
-      ],
-    },
-    {
-      message: `${capitalized(hobby)} is still my main hobby. We settled in ${city(1)} last spring. I got a job as a ${job(1)}.`,
-      inserts: [
-        { text: `User's main hobby is ${hobby}`, quote: `${capitalized(hobby)} is still my main hobby` },
-        { text: `User settled in ${city(1)}`, quote: `We settled in ${city(1)} last spring` },
-        { text: `User got a job as a ${job(1)}`, quote: `I got a job as a ${job(1)}` },
-      ],
-    },
-    {
-      message: `I'll be at a conference in ${city(2)} on ${future}.`,
-      inserts: [
-        {
-          text: `User will be at a conference in ${city(2)} on ${future}`,
-          quote: `I'll be at a conference in ${city(2)} on ${future}`,
-        },
-      ],
-    },
-  ];
-}
-
-/** A fifth wording, written for the tune half alongside the fourth. */
-function fifthTuneMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
-  return [
-    {
-      message: `I'm passionate about ${hobby}. I reside in ${city(0)}. I'm employed as a ${job(0)}. My flight to ${destination} departs on ${past}.`,
-      inserts: [
-        { text: `User is passionate about ${hobby}`, quote: `I'm passionate about ${hobby}` },
-        { text: `User resides in ${city(0)}`, quote: `I reside in ${city(0)}` },
-        { text: `User is employed as a ${job(0)}`, quote: `I'm employed as a ${job(0)}` },
-        {
-          text: `User's flight to ${destination} departs on ${past}`,
-          quote: `My flight to ${destination} departs on ${past}`,
-        },
-      ],
-    },
-    {
-      message: `Nothing beats ${hobby}, I love it. I moved over to ${city(1)}. I'm now a ${job(1)}.`,
-      inserts: [
-        { text: `User loves ${hobby}`, quote: `Nothing beats ${hobby}, I love it` },
-        { text: `User moved to ${city(1)}`, quote: `I moved over to ${city(1)}` },
-        { text: `User is now a ${job(1)}`, quote: `I'm now a ${job(1)}` },
-      ],
-    },
-    {
-      message: `On ${future} I'm heading to a conference in ${city(2)}.`,
-      inserts: [
-        {
-          text: `User is heading to a conference in ${city(2)} on ${future}`,
-          quote: `On ${future} I'm heading to a conference in ${city(2)}`,
-        },
-      ],
-    },
-  ];
-}
-
-const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
-const TUNE_WORDINGS = [firstTuneMonths, secondTuneMonths, thirdTuneMonths, fourthTuneMonths, fifthTuneMonths];
 
 async function measure(people: Array<ReturnType<typeof personOf>>, contexts: MemoryContext[]) {
   const side: HygieneSide = {

@@ -32,9 +32,12 @@ export function placeValue(name: string): string {
 }
 
 /**
- * "in" or "to", in any case, and what may begin a place name after it, as a PostgreSQL pattern: the finder reads into
- * TypeScript only the memories it matches, so it must match every text placeNameAt reads a home from, never fewer.
+ * "in" or "to", in any case, and what may begin a place name after it, or such a word followed by one or two words
+ * that end the text ("calls Lisbon home", "has made Ghent their home": lib/text/slot-kinds.ts), as a PostgreSQL
+ * pattern: the finder reads into TypeScript only the memories it matches, so it must match every text placeNameAt
+ * reads a home from, never fewer.
  * The first letter is any character PostgreSQL calls neither lower case, a digit, a blank nor punctuation: an
  * upper-case letter in every locale, and in the C locale, which cases ASCII alone, "É" too.
  */
-export const MAY_NAME_A_PLACE = "\\m([iI][nN]|[tT][oO])\\s+(the\\s+)?[^[:lower:][:digit:][:space:][:punct:]]";
+const PLACE_START = "[^[:lower:][:digit:][:space:][:punct:]]";
+export const MAY_NAME_A_PLACE = `\\m([iI][nN]|[tT][oO])\\s+(the\\s+)?${PLACE_START}|\\s${PLACE_START}\\S*(\\s+\\S+){1,2}[[:space:][:punct:]]*$`;

@@ -1,12 +1,14 @@
 import { ADVERBS_BESIDE_A_VERB } from "@/lib/text/function-words";
-import { placeAfterVerb, placeValue } from "@/lib/text/place-names";
+import { placeAfterVerb, placeNameAt, placeValue } from "@/lib/text/place-names";
 import { trimEnd } from "@/lib/text/trim";
 import {
   endsHolding,
+  isDwelling,
   isKindOf,
   isOccupation,
   isOfFormerTime,
   isResidenceVerb,
+  isWorkVerb,
   residenceIsFirstSense,
   takesUpResidence,
 } from "@/lib/text/word-kinds";
@@ -32,13 +34,40 @@ const PHRASE_ENDS = new Set(
   ),
 );
 const ISO_DATE = /\b\d{4}-\d{2}-\d{2}\b/;
-/** The words of employment, WordNet's "occupation" ("job", "career", "profession", "trade"…). */
-const isWorkWord = (word: string) => isKindOf(word, ["occupation"]);
+/**
+ * The words of employment: WordNet's "occupation" ("job", "career", "profession", "trade"…), or a verb of working for
+ * pay or training for a profession ("earns a living as", "retrained as"; lib/text/word-kinds.ts).
+ */
+const isWorkWord = (word: string) => isKindOf(word, ["occupation"]) || isWorkVerb(word);
 
 /** `normalized` is the text as slots.ts reads it: lower case, "the user" as "user", no end stop. */
 export function kindSlotOf(text: string, normalized: string): KindSlot | undefined {
   if (ISO_DATE.test(normalized)) return undefined;
-  return occupationSlot(normalized) ?? residenceSlot(text);
+  // A home first: "a resident of Porto" is an inhabitant, though WordNet's second "resident" is a physician.
+  return residenceSlot(text) ?? occupationSlot(normalized);
+}
+
+/**
+ * "User's job title is nurse": an attribute named by a word of employment whose value is an occupation, read as the
+ * job; "User's new home is in Porto": one named by a noun of home (WordNet's residence or dwelling) whose value is a
+ * place name, read as the home. `attribute` and `value` as the table of lib/text/slots.ts reads them.
+ */
+export function attributeHome(text: string, attribute: string, value: string): KindSlot | undefined {
+  const words = attribute.split(" ");
+  // "User's new home is Porto"; not someone else's ("User's sister's home is…") nor another home ("holiday home").
+  if (attribute.includes("'") || words.length > 2 || !isDwelling(words.at(-1)!)) return undefined;
+  if (words.length === 2 && !isMostlyAdjective(words[0]!)) return undefined;
+  const tokens = trimEnd(text.trim(), ".!?").split(/\s+/);
+  const valueWords = value.replace(/^in /, "").split(" ").length;
+  const place = placeNameAt(tokens.slice(-valueWords).join(" "));
+  return place ? { key: "residence", value: placeValue(place) } : undefined;
+}
+
+export function attributeJob(attribute: string, value: string): KindSlot | undefined {
+  // "User's sister's job title is nurse" is the sister's job.
+  if (attribute.includes("'") || !attribute.split(" ").some((word) => isKindOf(word, ["occupation"]))) return undefined;
+  const words = value.split(" ");
+  return jobOf(words, ARTICLES.has(words[0]!) ? 1 : 0);
 }
 
 function occupationSlot(normalized: string): KindSlot | undefined {
@@ -57,10 +86,11 @@ function occupationSlot(normalized: string): KindSlot | undefined {
  * The texts occupationSlot and jobAfterAs may read a job from, as a PostgreSQL pattern on the text normalized as they
  * read it, for the finder to pick the memories it reads into TypeScript (lib/memory/consolidation/candidates.ts). It
  * is built from the words they read, so a word added to them is added to it: it must match every text they read a
- * job from, never fewer.
+ * job from, never fewer; and every "user's … is" attributeJob and attributeHome read (their job, their home, as
+ * "is a resident of" is a home read after "is a").
  */
 const SQL_ADVERBS = `( (${[...ADVERBS_BESIDE_A_VERB].join("|")}))*`;
-export const MAY_NAME_A_JOB = `^user${SQL_ADVERBS} (is|became|has${SQL_ADVERBS} become)${SQL_ADVERBS} an? |^user (.* )?as an? `;
+export const MAY_NAME_A_JOB = `^user${SQL_ADVERBS} (is|became|has${SQL_ADVERBS} become)${SQL_ADVERBS} an? |^user (.* )?as an? |^user's .+ (is|are) `;
 
 /** "User started a new job as a teacher": "as a" and an occupation, after a word of employment. */
 function jobAfterAs(words: string[]): KindSlot | undefined {
@@ -94,7 +124,8 @@ const NEGATION = /^(?:not|never|no)$|n't$/;
 /** The noun phrase from `from` up to a preposition or the end, when its head (its last word) is an occupation. */
 function jobOf(words: string[], from: number): KindSlot | undefined {
   let end = from;
-  while (end < words.length && !PHRASE_ENDS.has(words[end]!)) end++;
+  // An adverb ends it too: "a nurse now".
+  while (end < words.length && !PHRASE_ENDS.has(words[end]!) && !ADVERBS_BESIDE_A_VERB.has(words[end]!)) end++;
   const phrase = words.slice(from, end);
   const head = phrase.at(-1);
   if (!head || phrase.length > 4 || !phrase.every((word) => /^[a-z-]+$/.test(word))) return undefined;
@@ -126,15 +157,54 @@ function residenceSlot(text: string): KindSlot | undefined {
     at = skipAdverbs(lower, at + 1);
   }
   const verb = lower[at];
-  if (!verb || !isResidenceVerb(verb)) return undefined;
+  if (!verb) return undefined;
+  if (form === "progressive" && ARTICLES.has(verb)) return residentOf(tokens.slice(at + 1));
+  if (form !== "progressive" && !verb.endsWith("ed")) {
+    const called = homeCalled(tokens.slice(at + 1));
+    if (called) return called;
+  }
+  if (!isResidenceVerb(verb)) return undefined;
   if (form === "present" && verb.endsWith("ed")) form = "past";
   // "stays in Lisbon every summer" is a habit, not a home: in the present the verb must mean living somewhere.
   if (form === "present" && !residenceIsFirstSense(verb) && !takesUpResidence(verb)) return undefined;
-  if (form === "progressive" && !(verb.endsWith("ing") && residenceIsFirstSense(verb))) return undefined;
+  // "is settled in Porto": the participle of taking up a residence says where the user lives now.
+  const settled = verb.endsWith("ed") && takesUpResidence(verb);
+  if (form === "progressive" && !settled && !(verb.endsWith("ing") && residenceIsFirstSense(verb))) return undefined;
   if (form === "past" && !takesUpResidence(verb)) return undefined;
   if (form === "perfect" && !residenceIsFirstSense(verb) && !takesUpResidence(verb)) return undefined;
-  const place = placeAfterVerb(tokens.slice(at + 1).join(" "));
+  // "moved house to Porto", "moved home to Ghent": the dwelling the verb takes is not the place.
+  const object = isDwelling(lower[at + 1] ?? "") ? at + 2 : at + 1;
+  const place = placeAfterVerb(tokens.slice(object).join(" "));
   return place ? { key: "residence", value: placeValue(place) } : undefined;
+}
+
+/**
+ * "User is a resident of Porto", "User is an inhabitant of Ghent": after "is a", a noun under WordNet's inhabitant or
+ * occupant, "of" or "in", and a place name.
+ */
+function residentOf(phrase: string[]): KindSlot | undefined {
+  const noun = phrase[0]?.toLowerCase() ?? "";
+  if (!isKindOf(noun, ["inhabitant", "occupant"])) return undefined;
+  const place = /^(?:of|in)\s+(\S.*)$/i.exec(phrase.slice(1).join(" "))?.[1];
+  const name = place === undefined ? undefined : placeNameAt(place);
+  return name ? { key: "residence", value: placeValue(name) } : undefined;
+}
+
+/**
+ * "calls Lisbon home", "has made Ghent their home": a place name, then a noun of home (under WordNet's
+ * residence: "home", "abode"), with an owner or not, ending the statement: the place is the home, whatever the verb. `object` is the
+ * tokens after a verb in the present or the perfect ("called Lisbon home" is where the user used to live).
+ */
+const OWNERS = new Set(["their", "his", "her", "my", "our"]);
+
+function homeCalled(object: string[]): KindSlot | undefined {
+  const place = placeNameAt(object.join(" "));
+  if (!place) return undefined;
+  const rest = object.slice(place.split(/\s+/).length).map((token) => token.toLowerCase());
+  const noun = OWNERS.has(rest[0] ?? "") ? rest.slice(1) : rest;
+  return noun.length === 1 && isKindOf(noun[0]!, ["residence"])
+    ? { key: "residence", value: placeValue(place) }
+    : undefined;
 }
 
 function skipAdverbs(words: string[], from: number): number {

@@ -1,5 +1,5 @@
 import { placeNameAt, placeValue } from "@/lib/text/place-names";
-import { kindSlotOf } from "@/lib/text/slot-kinds";
+import { attributeHome, attributeJob, kindSlotOf } from "@/lib/text/slot-kinds";
 import { trimEnd } from "@/lib/text/trim";
 
 /**
@@ -85,7 +85,10 @@ export function slotOf(text: string): Slot | undefined {
     if (match) {
       const key = typeof rule.key === "string" ? rule.key : rule.key(match);
       const value = rule.value ? rule.value(match) : match[1]!;
-      return { key, value: key === "residence" ? homeOf(text, value) : value };
+      // "User's job title is nurse" is the job, as "User's job is nurse" is; "User's new home is Porto" the home.
+      const attribute = key.startsWith("attribute:") ? key.slice("attribute:".length) : undefined;
+      const kind = attribute && (attributeJob(attribute, value) ?? attributeHome(text, attribute, value));
+      return kind || { key, value: key === "residence" ? homeOf(text, value) : value };
     }
   }
   return kindSlotOf(text, normalized);

@@ -1,6 +1,6 @@
 import irregularVerbs from "wink-lexicon/src/irregular-verbs.js";
 import { processState } from "@/lib/process-state";
-import { adverbGlosses, lemmaOf, nouns, verbGlosses } from "@/lib/text/wordnet";
+import { adverbGlosses, isVerb, lemmaOf, nouns, verbGlosses } from "@/lib/text/wordnet";
 
 /**
  * What kind of thing a word names, by WordNet (lib/text/wordnet.ts), for the slot rules (lib/text/slots.ts): an
@@ -15,8 +15,24 @@ const USUAL_SENSES = 2;
 /** Links walked upwards at most: "dentist" reaches "professional" in three, WordNet's deepest chains in under 20. */
 const MAX_DEPTH = 20;
 
+/**
+ * WordNet's feelings of wanting or delighting in something ("fondness" is a liking, "devotion" a love, "joy" a
+ * pleasure, "passion" and "enthusiasm" their own synsets) and the people who have them ("fan" and "buff" are devotees,
+ * "aficionado" an enthusiast); "hate" and "dislike" lie under none, so a liking never reads as its opposite.
+ */
+const LIKINGS = ["liking", "love", "passion", "enthusiasm", "pleasure", "enthusiast", "devotee"];
+/**
+ * Events one goes to on a day, which a date makes a plan that passes ("concert" is a show, "conference" a meeting,
+ * "trip" a journey, "match" a contest, "festival" a celebration); a ceremony ("wedding") or a birth is not one.
+ */
+const PLANNED_EVENTS = ["show", "meeting", "journey", "contest", "celebration"];
+
 export const isOccupation = (word: string) => isKindOf(word, OCCUPATIONS);
 export const isTimePeriod = (word: string) => isKindOf(word, TIME_PERIODS);
+export const isLikingNoun = (word: string) => isKindOf(word, LIKINGS);
+export const isPlannedEvent = (word: string) => isKindOf(word, PLANNED_EVENTS);
+/** A noun whose usual senses lie under a home or a dwelling ("home" is a residence, "house" and "flat" dwellings). */
+export const isDwelling = (word: string) => isKindOf(word, ["residence", "dwelling"]);
 
 /** Whether one of the noun's usual senses lies under a synset holding one of `kinds` (kept per process). */
 export function isKindOf(word: string, kinds: readonly string[]): boolean {
@@ -100,6 +116,33 @@ export function takesUpResidence(word: string): boolean {
 }
 
 /**
+ * A verb of liking: one of its two usual senses is defined by pleasure, fondness or affection ("enjoy": "derive or
+ * receive pleasure from", "cherish": "be fond of", "adore": "love intensely"); "hate" ("dislike intensely") is none.
+ */
+const LIKING_GLOSS = /\b(?:pleasure|fond|affection|liking|love|enjoyable)\b/;
+
+export function isLikingVerb(word: string): boolean {
+  const lower = word.toLowerCase();
+  return remembered("wordnet-liking-verbs", lower, () => hasSense(verbLemmas(lower), LIKING_GLOSS, 2));
+}
+
+/**
+ * A verb of working for pay or training for a profession: one of its two usual senses says so ("earn": "earn on some
+ * commercial or business transaction", "train": "undergo training … for a particular role, function, or profession"),
+ * or, with "re-", the verb it repeats ("retrain"). "volunteer" ("do volunteer work") and "serve" are neither.
+ */
+const WORK_GLOSS = /\b(?:salary|wages|commercial|business|profession|employ\w*|occupation)\b/;
+
+export function isWorkVerb(word: string): boolean {
+  const lower = word.toLowerCase();
+  return remembered("wordnet-work-verbs", lower, () => {
+    const lemmas = verbLemmas(lower);
+    const repeated = lemmas.flatMap((lemma) => (lemma.startsWith("re") && lemma.length > 4 ? [lemma.slice(2)] : []));
+    return hasSense([...lemmas, ...repeated], WORK_GLOSS, 2);
+  });
+}
+
+/**
  * A verb of ending what one holds (a job, a post): one of its usual senses is ending, leaving, losing or
  * retiring ("quit": "put an end to a state or an activity", "leave": "go away from a place", "lose": "fail to keep or
  * to maintain", "retire": "go into retirement", "fire": "terminate the employment of"), in any form, an irregular one
@@ -132,6 +175,30 @@ export function isOfFormerTime(word: string): boolean {
   return adverbGlosses(word.toLowerCase())
     .slice(0, ADVERB_SENSES)
     .some((gloss) => FORMER_TIME.test(gloss));
+}
+
+/** Whether the word is a form of a verb WordNet knows ("gets", "takes", "finds"). */
+export function isVerbForm(word: string): boolean {
+  return baseForms(word.toLowerCase()).some(isVerb);
+}
+
+/**
+ * An adverb of how often, by one of its two usual senses ("often", "frequently": "many times at short intervals",
+ * "regularly": "in a regular manner", "always": "at all times", "usually": "under normal conditions"): it tells a habit. One that says "not" ("rarely": "not often") or
+ * "no" ("never": "at no time") tells its opposite.
+ */
+const FREQUENCY =
+  /\b(?:many times|all times|normal conditions|regular|habitual|customar\w*|usual|frequent\w*|often|repeatedly)\b/;
+const NEGATED_GLOSS = /\b(?:not|no|never|seldom)\b/;
+
+export function isOfFrequency(word: string): boolean {
+  return (
+    adverbGlosses(word.toLowerCase())
+      .slice(0, 2)
+      // A gloss's aside is about usage, not sense: "all" is "to a complete degree (`whole' is often used…)".
+      .map((gloss) => gloss.replace(/\([^()]*\)/g, ""))
+      .some((gloss) => FREQUENCY.test(gloss) && !NEGATED_GLOSS.test(gloss))
+  );
 }
 
 /** A verb's base forms: the regular ones verbLemmas gives and, for an irregular form, its base ("left" → leave). */

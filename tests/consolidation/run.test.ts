@@ -234,6 +234,17 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     expect(await memoryHealth(ctx)).toMatchObject({ duplicates: 0, conflicts: 0 });
   });
 
+  it("expires a past plan held by an event WordNet knows, not a past fact that names none", async () => {
+    const { ctx, extractor } = await setup();
+    const concert = await createMemory(extractor, { content: "User has tickets for a concert in Porto on 2026-01-05" });
+    const born = await createMemory(extractor, { content: "User's daughter was born on 2026-01-02" });
+    expect(await memoryHealth(ctx)).toMatchObject({ expired: 1 });
+
+    expect(await runConsolidation(offline(ctx), job())).toMatchObject({ status: "succeeded", applied: 1 });
+    expect((await getMemory(ctx, concert.id)).validTo?.toISOString()).toBe("2026-01-06T00:00:00.000Z");
+    expect(stateOf(await getMemory(ctx, born.id))).toEqual(stateOf(born));
+  });
+
   it("keeps the job the user has beside one they no longer hold: a past job is no value of the job slot", async () => {
     const { ctx, extractor } = await setup();
     const nurse = await createMemory(extractor, { content: "User is a nurse" });

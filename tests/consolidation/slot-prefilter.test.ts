@@ -18,6 +18,12 @@ const HOMES = [
   "User settled in Rio de Janeiro",
   "User settled in Évora",
   "User has been living in Toronto, Canada",
+  // Read by kind, with no "in" or "to" before the place, or none the old pattern took.
+  "User calls Lisbon home",
+  "User has made Ghent their home",
+  "User moved house to Porto",
+  "User is a resident of Porto",
+  "User's new home is in Porto",
 ];
 
 const JOBS = [
@@ -32,6 +38,10 @@ const JOBS = [
   "User is a chef by trade",
   "User started a new job as a teacher",
   "User got a job as a pilot",
+  "User earns a living as a nurse",
+  "User retrained as a teacher",
+  "User's job title is editor",
+  "User is a chef now",
 ];
 
 describeEachDatabase("the finder's slot prefilter", (use) => {

@@ -1,7 +1,7 @@
 import { consolidate } from "@/lib/ai/offline/consolidation";
 
-/** The offline model's ops for two memories the finder paired as close, the second the newer. */
-export function opsForPair(a: string, b: string): string[] {
+/** The offline model's ops for two memories the finder paired (as close unless said), the second the newer. */
+export function opsForPair(a: string, b: string, relation: "duplicate" | "slot" | "close" = "close"): string[] {
   return consolidate({
     today: "2026-12-01",
     memories: [a, b].map((text, index) => ({
@@ -16,7 +16,7 @@ export function opsForPair(a: string, b: string): string[] {
       quote: null,
       lastChangedBy: "extractor",
     })),
-    related: [{ a: "m1", b: "m2", relation: "close" }],
+    related: [{ a: "m1", b: "m2", relation }],
     dated: [],
   }).ops.map((op) => op.op);
 }

@@ -153,6 +153,27 @@ describe("offline statement reading", () => {
   });
 });
 
+describe("offline reading of a fact by what it says, not by its verb", () => {
+  // Verbs no list holds: the home or job slot reads the statement, WordNet the liking, a plural period the habit.
+  it.each([
+    ["I call Lisbon home.", "User calls Lisbon home"],
+    ["I earn a living as a nurse.", "User earns a living as a nurse"],
+    ["I retrained as a teacher.", "User retrained as a teacher"],
+    ["I took a job as a pilot.", "User took a job as a pilot"],
+    ["I relish baking sourdough bread.", "User relishes baking sourdough bread"],
+    ["I spend weekends sailing small boats.", "User spends weekends sailing small boats"],
+  ])("reads %j as %j", (message, fact) => {
+    expect(readMessage(message).facts.map((read) => read.content)).toEqual([fact]);
+  });
+
+  it.each(["I call my mother on Sundays.", "I dressed up as a pilot.", "I spend too much."])(
+    "keeps nothing of %j",
+    (message) => {
+      expect(readMessage(message).facts).toEqual([]);
+    },
+  );
+});
+
 describe("offline reading of facts said in another order", () => {
   it.each([
     ["Most weekends you'll find me hiking in the mountains.", "User is hiking in the mountains most weekends"],
@@ -258,12 +279,94 @@ describe("offline consolidation", () => {
   ])("keeps %j and %j apart", (a, b) => {
     expect(opsForPair(a, b)).toEqual([]);
   });
+
+  // A liking said with a noun of feeling (WordNet's liking, love, pleasure…) or of the one who feels it (a fan), with
+  // the verb and adjectives before it and the preposition after it, is framing like "loves".
+  it.each([
+    ["User has a real fondness for sailing small boats", "User loves sailing small boats"],
+    ["User is a big fan of sailing small boats", "User enjoys sailing small boats"],
+    ["User takes great pleasure in sailing small boats", "User adores sailing small boats"],
+    ["User gets a lot of joy from sailing small boats", "User is keen on sailing small boats"],
+  ])("merges %j and %j: a liking said with a noun of feeling", (a, b) => {
+    expect(opsForPair(a, b)).toEqual(["merge"]);
+  });
+
+  it.each([
+    ["User has a real hatred of sailing small boats", "User has a real fondness for sailing small boats"],
+    ["User likes dogs", "User is a big fan of cats"],
+    ["User has dogs", "User loves dogs"],
+  ])("keeps %j and %j apart: a feeling is no liking unless WordNet says so, and having is no liking", (a, b) => {
+    expect(opsForPair(a, b)).toEqual([]);
+  });
+
+  it("merges a liking WordNet defines by pleasure or fondness, not one it does not", () => {
+    expect(opsForPair("User relishes sailing small boats", "User loves sailing small boats")).toEqual(["merge"]);
+    expect(opsForPair("User dreads sailing small boats", "User loves sailing small boats")).toEqual([]);
+  });
+
+  it("merges a habit told by a plural period alone, an adverb of frequency or a duration", () => {
+    expect(opsForPair("User spends weekends knitting warm scarves", "User loves knitting warm scarves")).toEqual([
+      "merge",
+    ]);
+    expect(opsForPair("User often goes knitting warm scarves", "User loves knitting warm scarves")).toEqual(["merge"]);
+    expect(opsForPair("User has been knitting warm scarves for years", "User likes knitting warm scarves")).toEqual([
+      "merge",
+    ]);
+  });
+
+  it.each([
+    ["User rarely goes sailing small boats", "User loves sailing small boats"],
+    ["User never goes sailing small boats", "User loves sailing small boats"],
+    ["User spends weekends sailing in winter", "User loves sailing in summers"],
+    ["User goes to Lisbon on Sundays", "User loves Lisbon"],
+  ])("keeps %j and %j apart: not often is no habit, one time no other, and a place keeps its preposition", (a, b) => {
+    expect(opsForPair(a, b)).toEqual([]);
+  });
+
+  it("merges a liking put after what is liked, or as being into it", () => {
+    expect(opsForPair("Sailing small boats is something the user loves", "User enjoys sailing small boats")).toEqual([
+      "merge",
+    ]);
+    expect(opsForPair("Sailing small boats is what the user enjoys most", "User likes sailing small boats")).toEqual([
+      "merge",
+    ]);
+    expect(opsForPair("User is really into sailing small boats", "User likes to go sailing small boats")).toEqual([
+      "merge",
+    ]);
+    expect(opsForPair("User is really into Italian", "User is Italian")).toEqual([]);
+  });
 });
 
 const memoryKinds = { kinds: ["memory"], allowed: ["insert", "update", "delete"], deleted: [] };
 const said = (...texts: string[]) => texts.map((text, index) => ({ id: `u${index + 1}`, role: "user", text }));
 const shown = (...texts: string[]) =>
   texts.map((text, index) => ({ id: `mem${index + 1}`, version: index + 2, kind: "memory", text }));
+
+describe("offline consolidation of a pair close in meaning", () => {
+  // Close by the vector index, sharing what is liked, each framing it as a liking or a habit, and no other word naming
+  // a thing of its own: one fact, in words the framing list does not hold ("a favourite activity of").
+  it("merges a liking restated in other words when the finder found the two close, and only then", () => {
+    const a = "Hiking in the mountains is a favourite activity of the user";
+    const b = "User loves hiking in the mountains";
+    expect(opsForPair(a, b)).toEqual(["merge"]);
+    expect(opsForPair(a, b, "slot")).toEqual([]);
+  });
+
+  it.each([
+    "User's sister loves hiking in the mountains",
+    "User loves hiking in the mountains with friends",
+    "User loves hiking in the mountains in Norway",
+    "User loves hiking in the mountains in winter",
+    "User used to love hiking in the mountains",
+    "User wants to try hiking in the mountains",
+    "User rarely goes hiking in the mountains",
+    "User teaches hiking in the mountains",
+    "User sells gear for hiking in the mountains",
+    "User went hiking in the mountains on 2026-01-03",
+  ])("keeps %j apart from the liking: a person, a thing, a place, a time, a former time or another verb", (text) => {
+    expect(opsForPair(text, "User loves hiking in the mountains")).toEqual([]);
+  });
+});
 
 describe("offline memory manager", () => {
   it("splits a message into single facts, each quoting its clause", () => {

@@ -114,3 +114,49 @@ describe("a job the user no longer holds", () => {
     expect(opsForPair("User used to have a job as a pilot", "User works as a baker")).toEqual([]);
   });
 });
+
+describe("a home or a job read by kind, however it is worded", () => {
+  it.each([
+    ["User calls Lisbon home", "lisbon"],
+    ["User has made Ghent their home", "ghent"],
+    ["User moved house to Porto", "porto"],
+    ["User moved home to the Netherlands", "netherlands"],
+    ["User is now settled in Porto", "porto"],
+    ["User is a resident of Porto", "porto"],
+    ["User's new home is in Porto", "porto"],
+  ])("%j is the user's home", (text, value) => {
+    expect(slotOf(text)).toEqual({ key: "residence", value });
+  });
+
+  it.each([
+    "User called Lisbon home",
+    "User's holiday home is in Spain",
+    "User's sister's home is in Porto",
+    "User's favourite city is Porto",
+    "User is a fan of Porto",
+  ])("%j is no home the user has now", (text) => {
+    expect(slotOf(text)?.key).not.toBe("residence");
+  });
+
+  it.each([
+    ["User earns a living as a nurse", "nurse"],
+    ["User retrained as a teacher", "teacher"],
+    ["User trained as an architect", "architect"],
+    ["User's job title is editor", "editor"],
+    ["User is a chef now", "chef"],
+  ])("%j is the user's job", (text, value) => {
+    expect(slotOf(text)).toEqual({ key: "job", value });
+  });
+
+  it.each(["User volunteers as a tutor", "User's sister's job title is nurse", "User dressed up as a pilot"])(
+    "%j is no job of the user's",
+    (text) => {
+      expect(slotOf(text)?.key).not.toBe("job");
+    },
+  );
+
+  it("supersedes a home or a job worded by kind with another", () => {
+    expect(opsForPair("User calls Lisbon home", "User moved house to Porto")).toEqual(["supersede"]);
+    expect(opsForPair("User earns a living as a nurse", "User retrained as a teacher")).toEqual(["supersede"]);
+  });
+});

@@ -1,7 +1,9 @@
 import type { ConsolidationInput, ConsolidationWireOp } from "@/lib/memory/consolidation";
 import { TIME_PREPOSITIONS, TIME_QUALIFIERS } from "@/lib/text/function-words";
 import { sameSlot, slotOf } from "@/lib/text/slots";
-import { isTimePeriod } from "@/lib/text/word-kinds";
+import { isLikingNoun, isLikingVerb, isOfFrequency, isTimePeriod, isVerbForm } from "@/lib/text/word-kinds";
+import { isMostlyAdjective } from "@/lib/text/wordnet";
+import { restates } from "./restatement";
 
 type Shown = ConsolidationInput["memories"][number];
 
@@ -16,7 +18,9 @@ export function consolidate(input: ConsolidationInput): { ops: ConsolidationWire
   const used = new Set<string>();
   const ops: ConsolidationWireOp[] = [];
 
-  const duplicates = input.related.filter((pair) => sameWords(byId.get(pair.a), byId.get(pair.b)));
+  const duplicates = input.related.filter((pair) =>
+    sameWords(byId.get(pair.a), byId.get(pair.b), pair.relation === "close"),
+  );
   for (const cluster of clusters(duplicates)) {
     const members = cluster.map((id) => byId.get(id)!).sort(byTime);
     const into = members.reduce((fullest, memory) =>
@@ -60,14 +64,21 @@ export function consolidate(input: ConsolidationInput): { ops: ConsolidationWire
  * two values of one slot or negating the other. Any other word that differs (a name, a number, an id: "Parcel 1x0x5"
  * and "Parcel 1x1x5") makes them two facts, however much else they share.
  */
-function sameWords(a: Shown | undefined, b: Shown | undefined): boolean {
+function sameWords(a: Shown | undefined, b: Shown | undefined, close = false): boolean {
   if (!a || !b) return false;
   if (normalized(a.text) === normalized(b.text)) return true;
   const left = slotOf(a.text);
   const right = slotOf(b.text);
   if (left && right && left.key === right.key) return normalized(left.value) === normalized(right.value);
-  return !sameSlot(a.text, b.text) && (differOnlyInStress(a.text, b.text) || sameContent(a.text, b.text));
+  if (sameSlot(a.text, b.text)) return false;
+  if (differOnlyInStress(a.text, b.text) || sameContent(a.text, b.text)) return true;
+  // Close in meaning by the vector index, and no word of either outside what they share names a thing of its own.
+  return close && restates(a.text, b.text, frames);
 }
+
+/** A word that frames a liking or a habit (see FRAMING). */
+const frames = (word: string) =>
+  (FRAMING.has(word) && !BEING.has(word)) || LIKING.has(word) || isLikingNoun(word) || isLikingVerb(word);
 
 /**
  * Words and phrases a restatement adds or drops without changing the fact. A quantifier on its own is not one: "likes
@@ -76,7 +87,7 @@ function sameWords(a: Shown | undefined, b: Shown | undefined): boolean {
 const STRESS = new Set(
   "the a an really truly very so still now also just actually indeed quite definitely absolutely".split(" "),
 );
-const STRESS_PHRASES = ["most of all", "very much", "so much", "a lot"];
+const STRESS_PHRASES = ["most of all", "very much", "so much", "a lot of", "a lot"];
 
 function differOnlyInStress(a: string, b: string): boolean {
   const left = wordsWithoutStressPhrases(a);
@@ -92,14 +103,16 @@ const withoutStressPhrases = (text: string) =>
 const wordsWithoutStressPhrases = (text: string) => new Set(withoutStressPhrases(text));
 
 /**
- * Words that frame what the user likes or does without being it: a verb of liking, "favourite thing", a liking's
- * adjective with its preposition ("passionate about", "fond of"), a habit's "spends" and how often ("most weekends",
- * "their free time", "on Sundays": a quantifier, an owner or "on" and a WordNet time period). "User spends most
- * weekends hiking" and "User's favourite thing is hiking" say one thing; "hiking in winter" and "hiking in summer" keep
- * their time, and "likes dogs" and "likes all dogs" their quantifier.
+ * Words that frame what the user likes or does without being it: a verb of liking (these, or one WordNet defines by
+ * pleasure or fondness: "relishes", "cherishes"), "favourite thing", a liking's adjective or noun with its preposition
+ * ("passionate about", "fond of", "has a real fondness for": a noun under WordNet's liking, love, passion or
+ * enthusiasm), a habit's "spends" and how often ("most weekends", "their free time", "on Sundays", "weekends": a
+ * quantifier, an owner, "on" or a plural, and a WordNet time period). "User spends most weekends hiking" and "User's
+ * favourite thing is hiking" say one thing; "hiking in winter" and "hiking in summer" keep their time, and "likes
+ * dogs" and "likes all dogs" their quantifier.
  */
 const FRAMING = new Set(
-  "is are like likes love loves enjoy enjoys adore adores spend spends favourite favorite main thing things pastime hobby passion".split(
+  "is are been like likes love loves enjoy enjoys adore adores spend spends go goes favourite favorite main thing things pastime hobby passion".split(
     " ",
   ),
 );
@@ -115,33 +128,61 @@ function sameContent(a: string, b: string): boolean {
   return left.kept.length > 0 && left.framed === right.framed && left.kept.join(" ") === right.kept.join(" ");
 }
 
-const BEING = new Set(["is", "are"]);
+const BEING = new Set(["is", "are", "been"]);
+/**
+ * Words that stand in for what the user likes where a statement puts it first ("hiking is something the user loves",
+ * "hiking is what the user enjoys"): they name nothing of their own.
+ */
+const STAND_INS = new Set(["something", "what"]);
 
 function contentOf(text: string): { kept: string[]; framed: boolean } {
-  const words = withoutStressPhrases(text.replace(/^(?:the )?user['’]s\b/i, "user"));
+  // The user is the subject wherever they are named: "hiking is the user's favourite pastime".
+  const words = withoutStressPhrases(text.replace(/’/g, "'")).filter((word) => word !== "user" && word !== "user's");
   const kept: string[] = [];
   let framed = false;
-  for (let at = words[0] === "user" ? 1 : 0; at < words.length; at++) {
+  for (let at = 0; at < words.length; at++) {
     const word = words[at]!;
     const timeAt = timeExpressionEnd(words, at);
+    const liking = HAVING.has(word) || BEING.has(word) || isVerbForm(word) ? likingNounAfter(words, at + 1) : at;
+    // "is really into sailing": being into a thing is liking it.
+    if (word === "into" && BEING.has(words.slice(0, at).findLast((before) => !STRESS.has(before)) ?? "")) {
+      framed = true;
+      continue;
+    }
     if (timeAt > at) {
-      at = timeAt;
+      at = timeAt - 1;
       framed = true;
-    } else if (LIKING.has(word)) {
-      at += /^(?:about|of|on)$/.test(words[at + 1] ?? "") ? 1 : 0;
+    } else if (LIKING.has(word) || isLikingNoun(word) || liking > at) {
+      at = Math.max(at, liking);
+      at += /^(?:about|of|on|for|in|from)$/.test(words[at + 1] ?? "") ? 1 : 0;
       framed = true;
-    } else if (FRAMING.has(word)) framed ||= !BEING.has(word);
+    } else if (FRAMING.has(word) || isLikingVerb(word)) {
+      framed ||= !BEING.has(word);
+      // "likes to go hiking": the infinitive's "to" belongs to the liking.
+      if (isLikingVerb(word) && words[at + 1] === "to" && isVerbForm(words[at + 2] ?? "")) at++;
+    } else if (isOfFrequency(word)) framed = true;
+    // "…what the user enjoys most": a last "most" or "best" only stresses the liking before it.
+    // "has been": the perfect's "has" names nothing had.
+    else if (
+      STAND_INS.has(word) ||
+      (HAVING.has(word) && words[at + 1] === "been") ||
+      (at === words.length - 1 && framed && /^(?:most|best)$/.test(word))
+    )
+      continue;
     else if (!STRESS.has(word)) kept.push(word);
   }
   return { kept, framed };
 }
 
 /**
- * Where a time expression of how often or whose time starting at `at` ends ("most weekends", "in their free time", "on
- * Sundays"), or `at` when none starts there: words that qualify a time period, then a WordNet time period.
+ * Where a time expression of how often or whose time starting at `at` ends, just past its period ("most weekends",
+ * "in their free time", "on Sundays", "weekends"), or `at` when none starts there: words that qualify a time period,
+ * then a WordNet time period.
  */
 function timeExpressionEnd(words: string[], at: number): number {
-  let end = TIME_PREPOSITIONS.has(words[at]!) ? at + 1 : at;
+  // "for years", "for many years": how long a habit has lasted.
+  const preposition = TIME_PREPOSITIONS.has(words[at]!) || words[at] === "for";
+  let end = preposition ? at + 1 : at;
   let qualified = false;
   while (end < at + 4 && TIME_QUALIFIERS.has(words[end] ?? "")) {
     qualified = true;
@@ -149,8 +190,22 @@ function timeExpressionEnd(words: string[], at: number): number {
   }
   const period = words[end];
   if (!period || !isTimePeriod(period)) return at;
-  // "on Sundays" is a habit; "in summer" or "on Sunday" may be one time, which keeps two facts apart.
-  return qualified || (words[at] === "on" && period.endsWith("s")) ? end : at;
+  // "on Sundays" and "weekends" are a habit; "in summer", "in summers" or "on Sunday" may be one time, which keeps two
+  // facts apart.
+  const plural = period.endsWith("s") && (!preposition || words[at] === "on" || words[at] === "for");
+  return qualified || plural ? end + 1 : at;
+}
+
+/**
+ * "has a (real) fondness for", "is a big fan of", "takes great pleasure in": articles, stress and adjectives after a
+ * verb, then a noun of liking; else `from - 1`.
+ */
+const HAVING = new Set(["has", "have"]);
+
+function likingNounAfter(words: string[], from: number): number {
+  let at = from;
+  while (at < from + 3 && (STRESS.has(words[at] ?? "") || isMostlyAdjective(words[at] ?? ""))) at++;
+  return words[at] && isLikingNoun(words[at]!) ? at : from - 1;
 }
 
 const wordsOf = (text: string) => new Set(normalized(text).split(" "));

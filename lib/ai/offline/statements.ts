@@ -1,7 +1,15 @@
 import { ADVERBS_BESIDE_A_VERB } from "@/lib/text/function-words";
 import { placeAfterVerb, placeNameAt } from "@/lib/text/place-names";
+import { slotOf } from "@/lib/text/slots";
 import { trimEnd } from "@/lib/text/trim";
-import { isResidenceVerb, residenceIsFirstSense, takesUpResidence } from "@/lib/text/word-kinds";
+import {
+  isLikingVerb,
+  isResidenceVerb,
+  isTimePeriod,
+  residenceIsFirstSense,
+  takesUpResidence,
+} from "@/lib/text/word-kinds";
+import { isVerb } from "@/lib/text/wordnet";
 import { inStatementOrder, isThirdPersonVerb } from "./constructions";
 import { capitalize, conjugate, innerPronouns, instructionPronouns, stripTrailing } from "./third-person";
 
@@ -298,16 +306,24 @@ function verbStatement(clause: string): string | null {
   // A verb WordNet defines by residence ("reside", "settled") may state where the user lives.
   const residence = !FACT_VERBS.has(verb) && !PAST_FACT_VERBS.has(verb) && !habit && isResidenceVerb(verb);
   const past = PAST_FACT_VERBS.has(verb) || (residence && /ed$/.test(verb));
-  if (!FACT_VERBS.has(verb) && !past && !habit && !residence) return null;
   const object = words.slice(index + 1).join(" ");
+  const listed = FACT_VERBS.has(verb) || past || habit || residence;
+  // "I spend weekends sailing": a plural time period after the verb makes a habit, as an adverb of frequency does.
+  if (isTimePeriod(object.split(" ")[0] ?? "") && /s$/.test(object.split(" ")[0]!)) habit = true;
   // Only the plain present ("I reside", "I don't reside") is a habit; "I stayed", "I won't stay" may be a passing stay.
   const habitual = !past && (!negation || negation.startsWith("does"));
   if (residence && !habitual && !statesHome(verb, object)) return null;
   // "I like that idea", "I love you": about something in the conversation, not a fact to keep.
   if (/^(?:this|that|these|those|you|yours|it|them)\b/i.test(object)) return null;
   const rest = innerPronouns(object);
-  const form = negation || past || !/^[a-z]+$/.test(verb) ? verb : conjugate(verb);
-  return ["User", ...kept, ...(negation ? [negation] : []), form, rest].filter(Boolean).join(" ");
+  const said = negation || past || !/^[a-z]+$/.test(verb) || (!listed && (/ed$/.test(verb) || !isVerb(verb)));
+  const statement = ["User", ...kept, ...(negation ? [negation] : []), said ? verb : conjugate(verb), rest]
+    .filter(Boolean)
+    .join(" ");
+  // A verb no list holds states a fact when WordNet reads it as a liking ("I relish…") or a habit, or when the
+  // statement fills the home or job slot as lib/text/slots.ts reads it ("I call Lisbon home", "I retrained as a…").
+  const slot = listed || habit || isLikingVerb(verb) ? undefined : slotOf(statement)?.key;
+  return listed || habit || isLikingVerb(verb) || slot === "residence" || slot === "job" ? statement : null;
 }
 
 /**

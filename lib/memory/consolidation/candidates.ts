@@ -9,6 +9,7 @@ import { embeddingModelKey } from "@/lib/memory/search";
 import { MAY_NAME_A_PLACE } from "@/lib/text/place-names";
 import { MAY_NAME_A_JOB } from "@/lib/text/slot-kinds";
 import { FIXED_SLOT_PATTERNS, slotOf } from "@/lib/text/slots";
+import { isPlannedEvent } from "@/lib/text/word-kinds";
 
 /** Trigram similarity from which two memories of one namespace and kind count as saying the same. */
 export const DUPLICATE_SIMILARITY = 0.7;
@@ -24,10 +25,11 @@ export const GROUP_SIZE = 8;
 
 /**
  * Words that make a dated fact time-bound (a plan, a trip, an appointment): once its date has passed it no longer
- * holds. A date alone does not ("born on 1990-05-01" stays true).
+ * holds. A date alone does not ("born on 1990-05-01" stays true). Besides these, a noun of an event one goes to
+ * (WordNet: "has tickets for a concert on …"; isPlannedEvent in lib/text/word-kinds.ts) makes a fact time-bound.
  */
 const TIME_BOUND =
-  "\\m(plan|plans|planned|planning|going|will|trip|travel|travelling|traveling|visit|visiting|meeting|appointment|flight|flying|deadline|due|until|booked|scheduled|event|conference|interview|holiday|vacation)\\M";
+  /\b(?:plan|plans|planned|planning|going|will|trip|travel|travelling|traveling|visit|visiting|meeting|appointment|flight|flying|deadline|due|until|booked|scheduled|event|conference|interview|holiday|vacation)\b/i;
 const ISO_DATE = "(\\d{4}-\\d{2}-\\d{2})";
 
 /**
@@ -223,21 +225,28 @@ async function slottedMemories(unit: UnitOfWork, userId: string, now: Date): Pro
   });
 }
 
-/** The user's live time-bound memories whose text names a date before today (and no validTo says it ended). */
+/**
+ * The user's live memories whose text names a date before today (and no validTo says it ended), with their text:
+ * timeBound decides in TypeScript which are time-bound, as the slot leg decides a slot.
+ */
 function datedStatement(userId: string, now: Date): SQL {
   const today = now.toISOString();
   const day = today.slice(0, 10);
   return sql`
-    select m.id as id, substring(m.text from ${ISO_DATE}) as date
+    select m.id as id, substring(m.text from ${ISO_DATE}) as date, m.text as text
     from memories m
     where m.user_id = ${userId} and ${live("m", today)} and m.valid_to is null
-      and m.text ~* ${TIME_BOUND}
       and substring(m.text from ${ISO_DATE}) < ${day}
       and not exists (
         select 1 from consolidation_runs r
         where r.user_id = ${userId} and r.status = 'succeeded' and r.reverted_at is null
           and r.groups @> jsonb_build_array(jsonb_build_object('kept', jsonb_build_array(
                 jsonb_build_object('id', m.id, 'version', m.version)))))`;
+}
+
+/** Whether a dated fact is time-bound: one of TIME_BOUND's words, or a noun of an event one goes to. */
+function timeBound(text: string): boolean {
+  return TIME_BOUND.test(text) || (text.toLowerCase().match(/\p{L}+/gu) ?? []).some(isPlannedEvent);
 }
 
 export interface Candidates {
@@ -267,7 +276,9 @@ export async function findCandidates(ctx: MemoryContext, now: Date, close?: Clos
     const slots = await slottedMemories(unit, userId, now);
     return {
       pairs: await unit.rows<CandidatePair>(pairsStatement(userId, now, slots, leg)),
-      dated: await unit.rows<{ id: string; date: string }>(datedStatement(userId, now)),
+      dated: (await unit.rows<{ id: string; date: string; text: string }>(datedStatement(userId, now)))
+        .filter((row) => timeBound(row.text))
+        .map(({ id, date }) => ({ id, date })),
       close: leg !== null,
     };
   });

@@ -1,0 +1,243 @@
+/**
+ * The tune half's wordings of the hygiene suite (bench/suites/hygiene.ts): what a person says each month and the
+ * memories a hosted manager would write from it. The finder's thresholds and the offline rules were worked on these;
+ * the report half's wordings are kept apart from them.
+ */
+
+export interface Planted {
+  /** The message the person sends, and the memories a hosted manager would write from it, each with its words. */
+  message: string;
+  inserts: Array<{ text: string; quote: string }>;
+}
+
+export interface Facts {
+  hobby: string;
+  city: (offset: number) => string;
+  job: (offset: number) => string;
+  destination: string;
+  past: string;
+  future: string;
+}
+
+/** The first wording the finder's thresholds were set on. */
+function firstTuneMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
+  return [
+    {
+      message: `I love ${hobby}. I live in ${city(0)}. I work as a ${job(0)}. I'm flying to ${destination} on ${past}.`,
+      inserts: [
+        { text: `User loves ${hobby}`, quote: `I love ${hobby}` },
+        { text: `User lives in ${city(0)}`, quote: `I live in ${city(0)}` },
+        { text: `User works as a ${job(0)}`, quote: `I work as a ${job(0)}` },
+        { text: `User is flying to ${destination} on ${past}`, quote: `I'm flying to ${destination} on ${past}` },
+      ],
+    },
+    {
+      message: `I really love ${hobby}. I live in ${city(1)} now. These days I work as a ${job(1)}.`,
+      inserts: [
+        { text: `The user really loves ${hobby}.`, quote: `I really love ${hobby}` },
+        { text: `User lives in ${city(1)}`, quote: `I live in ${city(1)} now` },
+        { text: `User works as a ${job(1)}`, quote: `I work as a ${job(1)}` },
+      ],
+    },
+    {
+      message: `I'm going to a conference in ${city(2)} on ${future}.`,
+      inserts: [
+        {
+          text: `User is going to a conference in ${city(2)} on ${future}`,
+          quote: `I'm going to a conference in ${city(2)} on ${future}`,
+        },
+      ],
+    },
+  ];
+}
+
+/** The second wording of the tune half (the report half of the first hygiene figures, 2026-12-04-05-39-00). */
+function secondTuneMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
+  return [
+    {
+      message: `I enjoy ${hobby}. My home is in ${city(0)}. My job is ${job(0)}. I have a flight to ${destination} on ${past}.`,
+      inserts: [
+        { text: `The user enjoys ${hobby}.`, quote: `I enjoy ${hobby}` },
+        { text: `The user's home is in ${city(0)}.`, quote: `My home is in ${city(0)}` },
+        { text: `The user's job is ${job(0)}.`, quote: `My job is ${job(0)}` },
+        {
+          text: `The user has a flight to ${destination} on ${past}.`,
+          quote: `I have a flight to ${destination} on ${past}`,
+        },
+      ],
+    },
+    {
+      message: `${hobby} is still what I enjoy most. I moved to ${city(1)}. I now work as a ${job(1)}.`,
+      inserts: [
+        { text: `User enjoys ${hobby} most of all`, quote: `${hobby} is still what I enjoy most` },
+        { text: `User moved to ${city(1)}`, quote: `I moved to ${city(1)}` },
+        { text: `User now works as a ${job(1)}`, quote: `I now work as a ${job(1)}` },
+      ],
+    },
+    {
+      message: `On ${future} I will attend a conference in ${city(2)}.`,
+      inserts: [
+        {
+          text: `User will attend a conference in ${city(2)} on ${future}`,
+          quote: `On ${future} I will attend a conference in ${city(2)}`,
+        },
+      ],
+    },
+  ];
+}
+
+/** The third wording of the tune half (the report half of the figures up to 2026-12-04-06-03-00). */
+function thirdTuneMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
+  return [
+    {
+      message: `Most weekends you'll find me ${hobby}. I'm based in ${city(0)}. I'm a ${job(0)} by trade. My flight to ${destination} leaves on ${past}.`,
+      inserts: [
+        { text: `User spends most weekends ${hobby}`, quote: `Most weekends you'll find me ${hobby}` },
+        { text: `User is based in ${city(0)}`, quote: `I'm based in ${city(0)}` },
+        { text: `User is a ${job(0)} by trade`, quote: `I'm a ${job(0)} by trade` },
+        {
+          text: `User's flight to ${destination} leaves on ${past}`,
+          quote: `My flight to ${destination} leaves on ${past}`,
+        },
+      ],
+    },
+    {
+      message: `Honestly, ${hobby} is my favourite thing. I've relocated to ${city(1)}. I started a new job as a ${job(1)}.`,
+      inserts: [
+        { text: `User's favourite thing is ${hobby}`, quote: `${hobby} is my favourite thing` },
+        { text: `User relocated to ${city(1)}`, quote: `I've relocated to ${city(1)}` },
+        { text: `User started a new job as a ${job(1)}`, quote: `I started a new job as a ${job(1)}` },
+      ],
+    },
+    {
+      message: `There's a conference in ${city(2)} on ${future} that I'm attending.`,
+      inserts: [
+        {
+          text: `User is attending a conference in ${city(2)} on ${future}`,
+          quote: `There's a conference in ${city(2)} on ${future} that I'm attending`,
+        },
+      ],
+    },
+  ];
+}
+
+/** A fourth wording, written for the tune half alongside the rules that read the third. */
+function fourthTuneMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
+  return [
+    {
+      message: `I spend my free time ${hobby}. I'm living in ${city(0)} at the moment. I became a ${job(0)} after college. I'm travelling to ${destination} on ${past}.`,
+      inserts: [
+        { text: `User spends their free time ${hobby}`, quote: `I spend my free time ${hobby}` },
+        { text: `User is living in ${city(0)}`, quote: `I'm living in ${city(0)} at the moment` },
+        { text: `User became a ${job(0)} after college`, quote: `I became a ${job(0)} after college` },
+        {
+          text: `User is travelling to ${destination} on ${past}`,
+          quote: `I'm travelling to ${destination} on ${past}`,
+        },
+      ],
+    },
+    {
+      message: `${capitalized(hobby)} is still my main hobby. We settled in ${city(1)} last spring. I got a job as a ${job(1)}.`,
+      inserts: [
+        { text: `User's main hobby is ${hobby}`, quote: `${capitalized(hobby)} is still my main hobby` },
+        { text: `User settled in ${city(1)}`, quote: `We settled in ${city(1)} last spring` },
+        { text: `User got a job as a ${job(1)}`, quote: `I got a job as a ${job(1)}` },
+      ],
+    },
+    {
+      message: `I'll be at a conference in ${city(2)} on ${future}.`,
+      inserts: [
+        {
+          text: `User will be at a conference in ${city(2)} on ${future}`,
+          quote: `I'll be at a conference in ${city(2)} on ${future}`,
+        },
+      ],
+    },
+  ];
+}
+
+/** A fifth wording, written for the tune half alongside the fourth. */
+function fifthTuneMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
+  return [
+    {
+      message: `I'm passionate about ${hobby}. I reside in ${city(0)}. I'm employed as a ${job(0)}. My flight to ${destination} departs on ${past}.`,
+      inserts: [
+        { text: `User is passionate about ${hobby}`, quote: `I'm passionate about ${hobby}` },
+        { text: `User resides in ${city(0)}`, quote: `I reside in ${city(0)}` },
+        { text: `User is employed as a ${job(0)}`, quote: `I'm employed as a ${job(0)}` },
+        {
+          text: `User's flight to ${destination} departs on ${past}`,
+          quote: `My flight to ${destination} departs on ${past}`,
+        },
+      ],
+    },
+    {
+      message: `Nothing beats ${hobby}, I love it. I moved over to ${city(1)}. I'm now a ${job(1)}.`,
+      inserts: [
+        { text: `User loves ${hobby}`, quote: `Nothing beats ${hobby}, I love it` },
+        { text: `User moved to ${city(1)}`, quote: `I moved over to ${city(1)}` },
+        { text: `User is now a ${job(1)}`, quote: `I'm now a ${job(1)}` },
+      ],
+    },
+    {
+      message: `On ${future} I'm heading to a conference in ${city(2)}.`,
+      inserts: [
+        {
+          text: `User is heading to a conference in ${city(2)} on ${future}`,
+          quote: `On ${future} I'm heading to a conference in ${city(2)}`,
+        },
+      ],
+    },
+  ];
+}
+
+/**
+ * A sixth wording, written for the tune half as the rules below were made to read wordings by kind rather than by
+ * the phrases of the five above: a liking said as a feeling ("a real fondness for") and as a habit ("spends weekends"),
+ * a home called so and moved to with its object ("calls … home", "moved house to"), a job earned or trained for
+ * ("earns a living as", "retrained as"), and a plan held by its tickets.
+ */
+function sixthTuneMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
+  return [
+    {
+      message: `I have a real fondness for ${hobby}. I call ${city(0)} home. I earn a living as a ${job(0)}. I have tickets for a concert in ${destination} on ${past}.`,
+      inserts: [
+        { text: `User has a real fondness for ${hobby}`, quote: `I have a real fondness for ${hobby}` },
+        { text: `User calls ${city(0)} home`, quote: `I call ${city(0)} home` },
+        { text: `User earns a living as a ${job(0)}`, quote: `I earn a living as a ${job(0)}` },
+        {
+          text: `User has tickets for a concert in ${destination} on ${past}`,
+          quote: `I have tickets for a concert in ${destination} on ${past}`,
+        },
+      ],
+    },
+    {
+      message: `I spend weekends ${hobby}. I moved house to ${city(1)}. I retrained as a ${job(1)}.`,
+      inserts: [
+        { text: `User spends weekends ${hobby}`, quote: `I spend weekends ${hobby}` },
+        { text: `User moved house to ${city(1)}`, quote: `I moved house to ${city(1)}` },
+        { text: `User retrained as a ${job(1)}`, quote: `I retrained as a ${job(1)}` },
+      ],
+    },
+    {
+      message: `I have tickets for a conference in ${city(2)} on ${future}.`,
+      inserts: [
+        {
+          text: `User has tickets for a conference in ${city(2)} on ${future}`,
+          quote: `I have tickets for a conference in ${city(2)} on ${future}`,
+        },
+      ],
+    },
+  ];
+}
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+export const TUNE_WORDINGS = [
+  firstTuneMonths,
+  secondTuneMonths,
+  thirdTuneMonths,
+  fourthTuneMonths,
+  fifthTuneMonths,
+  sixthTuneMonths,
+];

@@ -1,0 +1,101 @@
+import { TIME_QUALIFIERS } from "@/lib/text/function-words";
+import { isKindOf, isOfFormerTime, isOfFrequency, isTimePeriod, isVerbForm } from "@/lib/text/word-kinds";
+import { adverbGlosses, isAdverb, isMostlyAdjective, lemmaOf, nouns } from "@/lib/text/wordnet";
+
+/**
+ * A restatement of a liking or a habit in words the offline consolidation's framing does not list (docs/memory-model.md,
+ * "Consolidation"), for two memories the finder found close in meaning: the two share a run of at least three words
+ * (what is liked: "hiking in the mountains"), each frames it as a liking or a habit, and no word outside that run names
+ * a distinct thing — a number or an id, a name, a thing or a person (WordNet: under object or matter), one time rather
+ * than a habit ("in winter"), a negation or a quantifier, a former time, or a verb that is not one of liking.
+ * "hiking in the mountains is a big part of the user's life" restates "User loves hiking in the mountains"; "User's
+ * sister loves hiking in the mountains", "User rarely goes hiking in the mountains" do not.
+ */
+export function restates(a: string, b: string, frames: (word: string) => boolean): boolean {
+  const left = tokensOf(a);
+  const right = tokensOf(b);
+  const run = longestCommonRun(left.words, right.words);
+  if (run.length < 3 || run.words.filter((word) => !FUNCTION_WORDS.has(word)).length < 2) return false;
+  const rest = (side: typeof left, start: number) =>
+    side.words.flatMap((word, at) => (at >= start && at < start + run.length ? [] : [{ word, at }]));
+  return [
+    { side: left, rest: rest(left, run.left) },
+    { side: right, rest: rest(right, run.right) },
+  ].every(
+    ({ side, rest }) =>
+      rest.some(({ word }) => frames(word) || habitWord(word)) &&
+      rest.every(({ word, at }) => names(side, word, at, frames) === false),
+  );
+}
+
+const FUNCTION_WORDS = new Set(
+  (
+    "a an the to of for about on in into at with from by as their his her its my our they them it is are be been " +
+    "has have do does go goes get gets can that which who what something really very so just also still quite most"
+  ).split(" "),
+);
+const NEGATORS = /^(?:not|never|no|none|nothing|nobody|cannot|can't|won't|isn't|doesn't|don't)$|n't$/;
+const QUANTIFIERS = new Set("all every each some any few many several both either neither only".split(" "));
+
+interface Tokens {
+  words: string[];
+  /** Words written with a capital where no sentence begins: names. */
+  named: Set<number>;
+}
+
+function tokensOf(text: string): Tokens {
+  const raw = text
+    .replace(/’/g, "'")
+    .replace(/[^\p{L}\p{N}\s']/gu, " ")
+    .split(/\s+/)
+    .filter(Boolean);
+  const words: string[] = [];
+  const named = new Set<number>();
+  for (const [at, token] of raw.entries()) {
+    const lower = token.toLowerCase();
+    // The user is the subject wherever they are named.
+    if (lower === "user" || lower === "user's" || (lower === "the" && raw[at + 1]?.toLowerCase().startsWith("user")))
+      continue;
+    if (at > 0 && /^\p{Lu}/u.test(token)) named.add(words.length);
+    words.push(lower);
+  }
+  return { words, named };
+}
+
+function longestCommonRun(left: string[], right: string[]) {
+  let best = { length: 0, left: 0, right: 0 };
+  for (let i = 0; i < left.length; i++) {
+    for (let j = 0; j < right.length; j++) {
+      let length = 0;
+      while (i + length < left.length && j + length < right.length && left[i + length] === right[j + length]) length++;
+      if (length > best.length) best = { length, left: i, right: j };
+    }
+  }
+  return { ...best, words: left.slice(best.left, best.left + best.length) };
+}
+
+/** A habit said by how often: an adverb of frequency, or a plural time period ("weekends"). */
+const habitWord = (word: string) => isOfFrequency(word) || (word.endsWith("s") && isTimePeriod(word));
+
+/** Whether a word outside the shared run names something of its own, which makes the two statements two facts. */
+function names(side: Tokens, word: string, at: number, frames: (word: string) => boolean): boolean {
+  const next = side.words[at + 1] ?? "";
+  // "most weekends", "every Sunday": a quantifier of a time period tells how often; "likes all dogs" quantifies.
+  if (TIME_QUALIFIERS.has(word) && isTimePeriod(next)) return false;
+  if (isTimePeriod(word) && TIME_QUALIFIERS.has(side.words[at - 1] ?? "")) return false;
+  // "used to love": a liking the user had, not has.
+  if (word === "used" && next === "to") return true;
+  if (/\d/.test(word) || side.named.has(at) || NEGATORS.test(word) || QUANTIFIERS.has(word)) return true;
+  // "most" stresses a liking only at the end ("…what the user enjoys most").
+  if (word === "most") return at !== side.words.length - 1;
+  if (FUNCTION_WORDS.has(word) || frames(word) || habitWord(word)) return false;
+  if (isTimePeriod(word) || word.includes("'")) return true;
+  if (isAdverb(word)) return isOfFormerTime(word) || adverbGlosses(word).some((gloss) => /^not\b/.test(gloss));
+  if (isMostlyAdjective(word)) return false;
+  if (isThing(word)) return true;
+  if (isVerbForm(word)) return true;
+  return lemmaOf(word, nouns().index) === undefined;
+}
+
+/** A noun whose usual senses name a thing or a person (WordNet: under object or matter), not an abstraction. */
+const isThing = (word: string) => isKindOf(word, ["object", "matter"]);

@@ -259,13 +259,15 @@ describe.skipIf(!adminUrl)("workers killed with SIGKILL over and over (PostgreSQ
       database.unbound.rows<{ name: string; state: string; count: number }>(
         sql`select name, state, count(*)::int as count from pgboss.job group by name, state order by name, state`,
       );
+    let lastStates: unknown = [];
     await until(
       async () => {
         const states = await jobStates();
+        lastStates = states;
         return states.length === 1 && states[0]!.state === "completed" && states;
       },
       120_000,
-      "every extraction job to complete",
+      () => `every extraction job to complete (jobs by state: ${JSON.stringify(lastStates)})`,
     );
     expect(await jobStates()).toEqual([{ name: EXTRACTION_QUEUE, state: "completed", count: exchanges.length }]);
 

@@ -45,13 +45,13 @@ function citusRunsHere(): boolean {
  * shared by every worker of the run through a file; a worker that finds none makes it (two at once write the same
  * bytes, and the rename makes either whole). Migrations still run on the loaded copy, finding nothing to do.
  */
+/** The dump as this worker read it once: a Blob is never changed by reading it, and each suite loads it again. */
+let dump: Promise<Blob> | undefined;
+
 export async function openMigratedPglite(): Promise<Database> {
   dump ??= migratedPgliteDump().then((file) => new Blob([readFileSync(file)]));
   return openPglite(undefined, { loadDataDir: await dump });
 }
-
-/** The dump as this worker read it once: a Blob is never changed by reading it, and each suite loads it again. */
-let dump: Promise<Blob> | undefined;
 
 async function migratedPgliteDump(): Promise<string> {
   const file = path.join(tmpdir(), `memory-ledger-pglite-${migrationsHash()}-without-templates.tar`);

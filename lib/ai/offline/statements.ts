@@ -309,7 +309,8 @@ function verbStatement(clause: string): string | null {
   const object = words.slice(index + 1).join(" ");
   const listed = FACT_VERBS.has(verb) || past || habit || residence;
   // "I spend weekends sailing": a plural time period after the verb makes a habit, as an adverb of frequency does.
-  if (isTimePeriod(object.split(" ")[0] ?? "") && /s$/.test(object.split(" ")[0]!)) habit = true;
+  const first = object.split(" ")[0]!;
+  if (/s$/.test(first) && isTimePeriod(first)) habit = true;
   // Only the plain present ("I reside", "I don't reside") is a habit; "I stayed", "I won't stay" may be a passing stay.
   const habitual = !past && (!negation || negation.startsWith("does"));
   if (residence && !habitual && !statesHome(verb, object)) return null;
@@ -322,8 +323,9 @@ function verbStatement(clause: string): string | null {
     .join(" ");
   // A verb no list holds states a fact when WordNet reads it as a liking ("I relish…") or a habit, or when the
   // statement fills the home or job slot as lib/text/slots.ts reads it ("I call Lisbon home", "I retrained as a…").
-  const slot = listed || habit || isLikingVerb(verb) ? undefined : slotOf(statement)?.key;
-  return listed || habit || isLikingVerb(verb) || slot === "residence" || slot === "job" ? statement : null;
+  if (listed || habit || isLikingVerb(verb)) return statement;
+  const slot = slotOf(statement)?.key;
+  return slot === "residence" || slot === "job" ? statement : null;
 }
 
 /**

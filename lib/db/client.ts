@@ -46,17 +46,21 @@ const MIGRATION_LOCK = 0x6d656d6f; // arbitrary constant: serialises concurrent 
 
 /** A PGlite client with the extensions the schema uses, not migrated. `dataDir` undefined means in-memory. */
 export async function createPglite(dataDir?: string, loadDataDir?: Blob): Promise<PGlite> {
-  const [{ PGlite }, { vector }, { pg_trgm }, { btree_gin }] = await Promise.all([
+  const [{ PGlite }, { vector }, { pg_trgm }, { btree_gin }, { preparingPgliteStatements }] = await Promise.all([
     import("@electric-sql/pglite"),
     import("@electric-sql/pglite-pgvector"),
     import("@electric-sql/pglite/contrib/pg_trgm"),
     import("@electric-sql/pglite/contrib/btree_gin"),
+    import("./pglite-prepared-statements"),
   ]);
   if (dataDir) mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
-  return PGlite.create(dataDir, {
+  const client = await PGlite.create(dataDir, {
     extensions: { vector, pg_trgm, btree_gin },
     ...(loadDataDir ? { loadDataDir } : {}),
   });
+  // Prepared statements are planned per call, as on PostgreSQL (PLANNED_PER_CALL).
+  await client.exec(`set plan_cache_mode = ${PLANNED_PER_CALL}`);
+  return preparingPgliteStatements(client);
 }
 
 /**

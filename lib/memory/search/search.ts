@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
+import { DEFAULT_PLANNING } from "@/lib/db/bulk";
 import { memories } from "@/lib/db/schema";
 import { asUser, type UnitOfWork } from "@/lib/db/unit-of-work";
 import { parseInput, ValidationError } from "@/lib/errors";
@@ -113,14 +114,16 @@ async function search(
       return resultsOf(ctx, unit, ranked, limit);
     },
     // Lexical mode's one statement keeps its shape whoever asks (the user and the terms are parameters, candidates
-    // come from the index leading with the user), so on PostgreSQL it is planned once per connection: planning it took
+    // come from the index leading with the user), so it is planned once per connection: on PostgreSQL planning it took
     // longer than running it (about 5 ms against 1 at 1,000 memories), and left to choose (`auto`) PostgreSQL went on
-    // planning it on every call once other users' rows had grown the tables. Not elsewhere: Citus cannot route its
-    // generic plan (its planner needs the user's id), and on PGlite, which keeps no planner statistics, generic plans
-    // of the vector leg made a hybrid search five times slower.
+    // planning it on every call once other users' rows had grown the tables; on PGlite, which prepares statements too
+    // (lib/db/pglite-prepared-statements.ts), planning was half of its time (docs/performance.md). Not on Citus, which cannot route
+    // its generic plan (its planner needs the user's id), and not in the other modes: on PGlite generic plans of the
+    // vector leg made a hybrid search five times slower.
     {
       "pg_trgm.word_similarity_threshold": String(TYPO_THRESHOLD),
-      plan_cache_mode: ctx.database.kind === "postgres" && mode === "lexical" ? "force_generic_plan" : "auto",
+      plan_cache_mode:
+        ctx.database.kind !== "citus" && mode === "lexical" ? "force_generic_plan" : DEFAULT_PLANNING.plan_cache_mode,
     },
   );
   return { mode, results };

@@ -111,6 +111,8 @@ export class JobQueue {
   private constructor(
     readonly boss: PgBoss,
     private readonly options: Required<QueueOptions>,
+    /** PGlite: no other process can open the database, so only this one's workers start its jobs. */
+    private readonly onlyProcess: boolean,
   ) {}
 
   static async open(database: Database, options: QueueOptions = {}): Promise<JobQueue> {
@@ -175,7 +177,7 @@ export class JobQueue {
     });
     await boss.createQueue(GUEST_EXPIRY_QUEUE, { policy: "singleton" });
     await boss.createQueue(WEBHOOK_PRUNE_QUEUE, { policy: "singleton" });
-    return new JobQueue(boss, resolved);
+    return new JobQueue(boss, resolved, database.connection.kind === "pglite");
   }
 
   /**
@@ -239,6 +241,20 @@ export class JobQueue {
    * running may have passed the new memory, so one more may wait behind it.
    */
   async scheduleEmbedding(userId: string): Promise<void> {
+    // Where only this process starts jobs, one it sent that no worker has started yet is certain to be waiting, and it
+    // reads the user's memories when it starts: sending another would only be refused (a statement per memory write).
+    const waiting = this.onlyProcess ? this.#embeddingWaiting.get(userId) : undefined;
+    if (waiting) return waiting;
+    const sent = this.#sendEmbedding(userId);
+    if (!this.onlyProcess) return sent;
+    this.#embeddingWaiting.set(userId, sent);
+    return sent.catch((error: unknown) => {
+      if (this.#embeddingWaiting.get(userId) === sent) this.#embeddingWaiting.delete(userId);
+      throw error;
+    });
+  }
+
+  async #sendEmbedding(userId: string): Promise<void> {
     await this.boss.send(EMBEDDING_QUEUE, traced({ userId } satisfies EmbeddingJobData), { singletonKey: userId });
     // A worker of this process takes it now rather than at its next poll: a new memory is found by meaning as soon as
     // its vector is computed (bench/suites/http.ts times write-to-searchable). Other processes' workers poll.
@@ -246,9 +262,15 @@ export class JobQueue {
   }
 
   readonly #embeddingWorkers: string[] = [];
+  /** Per user, the send of an embedding job no worker of this process has started since (onlyProcess). */
+  readonly #embeddingWaiting = new Map<string, Promise<void>>();
 
   async workEmbeddings(handle: (data: EmbeddingJobData) => Promise<void>) {
-    const worker = await this.#workEach<EmbeddingJobData>(EMBEDDING_QUEUE, 1, (job) => handle(job.data));
+    const worker = await this.#workEach<EmbeddingJobData>(EMBEDDING_QUEUE, 1, (job) => {
+      // From here on a memory written is one this run may have missed: the next write sends a job again.
+      this.#embeddingWaiting.delete(job.data.userId);
+      return handle(job.data);
+    });
     this.#embeddingWorkers.push(worker);
     return worker;
   }

@@ -5,8 +5,8 @@ import type { Database } from "@/lib/db/client";
 import type { MemoryContext } from "@/lib/memory/core";
 import { embeddingBacklog, embeddingBacklogAcrossUsers, embedMissing, searchMemories } from "@/lib/memory/search";
 import { createMemories, createMemory } from "@/lib/memory/store";
-import { JobQueue } from "@/lib/server/queue";
-import { describeEachDatabase } from "../support/databases";
+import { EMBEDDING_QUEUE, JobQueue } from "@/lib/server/queue";
+import { describeEachDatabase, unfinishedJobs } from "../support/databases";
 import { contextFor, createUser } from "./support";
 
 const TOPICS = [/job|nurse|work/i, /home|live|city/i];
@@ -123,4 +123,58 @@ describeEachDatabase("a scheduled embedding in the process that works the queue"
     await createMemory(ctx, { content: "Works as a nurse in Toronto" });
     await waitForNoBacklog(ctx);
   });
+});
+
+describeEachDatabase("embedding jobs asked for while one is waiting", (use, backend) => {
+  let queue: JobQueue;
+  let send: ReturnType<typeof vi.spyOn>;
+  beforeAll(async () => {
+    // Polling this rarely, a job starts only when a worker starts (its first poll) or is woken.
+    queue = await JobQueue.open(use(), { pollingIntervalSeconds: 60 });
+    send = vi.spyOn(queue.boss, "send");
+  });
+  afterAll(async () => {
+    await queue.stop(5_000);
+  });
+
+  it.runIf(backend === "pglite")(
+    "on PGlite a burst of writes sends one job, and a write after that job started sends the next",
+    async () => {
+      const userId = await createUser(use());
+      await Promise.all([queue.scheduleEmbedding(userId), queue.scheduleEmbedding(userId)]);
+      await queue.scheduleEmbedding(userId);
+      expect(send).toHaveBeenCalledTimes(1);
+
+      let started!: () => void;
+      const running = new Promise<void>((resolve) => {
+        started = resolve;
+      });
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await queue.workEmbeddings(async (job) => {
+        if (job.userId !== userId) return;
+        started();
+        await held;
+      });
+      await running;
+      // The running job may have read the user's memories already: this write needs a job of its own.
+      await queue.scheduleEmbedding(userId);
+      expect(send).toHaveBeenCalledTimes(2);
+      expect(await unfinishedJobs(use(), EMBEDDING_QUEUE, userId)).toBe(2);
+      release();
+    },
+  );
+
+  it.skipIf(backend === "pglite")(
+    "on a server every write sends, since another process's worker may have started the job",
+    async () => {
+      const userId = await createUser(use());
+      await Promise.all([queue.scheduleEmbedding(userId), queue.scheduleEmbedding(userId)]);
+      await queue.scheduleEmbedding(userId);
+      expect(send).toHaveBeenCalledTimes(3);
+      expect(await unfinishedJobs(use(), EMBEDDING_QUEUE, userId)).toBe(1);
+    },
+  );
 });

@@ -15,6 +15,7 @@ interface Hit {
   lexical: number;
   coverage: number;
   exact: number;
+  memories: number;
   cosine?: number;
   standing?: number;
 }

@@ -96,7 +96,9 @@ export function memoryTools(client: MemoryClient, options: MemoryToolsOptions = 
             asOf: input.asOf,
             namespace,
           });
-          return results.map(({ memory, score, confidence }) => ({ ...toModelMemory(memory), score, confidence }));
+          return results.map(
+            ({ memory, score, confidence }): MemoryHit => ({ ...toModelMemory(memory), score, confidence }),
+          );
         }),
     }),
   };

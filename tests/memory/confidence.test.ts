@@ -20,14 +20,15 @@ describe("confidence signals", () => {
   });
 
   it("grows with the query's words a memory holds, exactly more than through an expansion, and with standing", () => {
-    const lexical = (coverage: number, exact: number) => confidenceOf({ lexical: 0, coverage, exact }, "lexical");
+    const lexical = (coverage: number, exact: number) =>
+      confidenceOf({ lexical: 0, coverage, exact, memories: 500 }, "lexical");
     expect(lexical(1, 1)).toBeGreaterThanOrEqual(FLOOR);
     expect(lexical(0, 0)).toBeLessThan(FLOOR);
     expect(lexical(0.6, 0.6)).toBeGreaterThan(lexical(0.3, 0.3));
     // The same share held through a related word or a typo's correction is less sure than in the query's own words.
     expect(lexical(0.6, 0)).toBeLessThan(lexical(0.6, 0.6));
     const hybrid = (standing: number) =>
-      confidenceOf({ lexical: 0, coverage: 0, exact: 0, cosine: 0.4, standing }, "hybrid");
+      confidenceOf({ lexical: 0, coverage: 0, exact: 0, memories: 500, cosine: 0.4, standing }, "hybrid");
     expect(hybrid(8)).toBeGreaterThan(hybrid(2));
     expect(hybrid(2)).toBeLessThan(FLOOR);
     for (const value of [lexical(1, 1), lexical(0, 0), hybrid(40), hybrid(-3)]) {

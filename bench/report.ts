@@ -411,9 +411,14 @@ function renderRecall(results: BenchResults): string[] {
   const out: string[] = [];
   const figures = results.recall ?? [];
   const datasets = [...new Set(figures.map((figure) => figure.dataset))];
+  const floored = figures.some((figure) => figure.confident);
   out.push(
     "\nRecall of the evidence (top 20 asked once per question; recall@k = evidence found in the first k; the " +
-      "conversations' questions that nothing answers count when a store returns nothing for them)\n",
+      "conversations' questions that nothing answers count when a store returns nothing for them" +
+      (floored
+        ? ", and for Memory Ledger when it returns nothing at or above its confidence floor; evidence above the " +
+          "floor is recall@10 counting only hits at or above it)\n"
+        : ")\n"),
   );
   for (const dataset of results.recallDatasets ?? []) {
     out.push(
@@ -430,6 +435,7 @@ function renderRecall(results: BenchResults): string[] {
     const rows = figures.filter((figure) => figure.dataset === dataset);
     out.push(`\n${dataset}\n`);
     const unanswered = rows.some((figure) => figure.noAnswer);
+    const confident = rows.some((figure) => figure.confident);
     out.push(
       table(
         [
@@ -441,6 +447,9 @@ function renderRecall(results: BenchResults): string[] {
           "recall@20",
           "p50 ms",
           ...(unanswered ? ["no result when nothing answers"] : []),
+          ...(confident
+            ? ["none above the confidence floor when nothing answers", "evidence above the floor @10"]
+            : []),
         ],
         rows.map((figure) => [
           figure.store,
@@ -451,6 +460,14 @@ function renderRecall(results: BenchResults): string[] {
           pct1(figure.recall.at20),
           ms(figure.latencyMs.p50),
           ...(unanswered ? [figure.noAnswer ? pct1(figure.noAnswer.silent / figure.noAnswer.questions) : "–"] : []),
+          ...(confident
+            ? [
+                figure.noAnswer?.belowFloor === undefined
+                  ? "–"
+                  : pct1(figure.noAnswer.belowFloor / figure.noAnswer.questions),
+                figure.confident ? pct1(figure.confident.at10) : "–",
+              ]
+            : []),
         ]),
       ),
     );

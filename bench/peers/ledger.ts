@@ -3,7 +3,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type { Database, Db } from "@/lib/db/client";
 import { asUser } from "@/lib/db/unit-of-work";
-import { SEARCH_MODES, type SearchMode } from "@/lib/memory/contract";
+import { LIMITS, SEARCH_MODES, type SearchMode } from "@/lib/memory/contract";
 import { type MemoryContext, systemClock } from "@/lib/memory/core";
 import { embedMissing, searchMemories } from "@/lib/memory/search";
 import { createMemories, createMemory } from "@/lib/memory/store";
@@ -128,6 +128,16 @@ export function ledgerStore(name: string, opened: Database, options: LedgerOptio
         searchMemories(ctx, { query, limit, ...(mode ? { mode } : {}) }),
       );
       return results.map((result) => result.memory.key);
+    },
+    async searchWithConfidence(user, query, limit) {
+      const ctx = await contextOf(user);
+      const results = await asQuery(options.embedding?.meter, () =>
+        searchMemories(ctx, { query, limit, ...(mode ? { mode } : {}) }),
+      );
+      return {
+        hits: results.map((result) => ({ key: result.memory.key ?? "", confidence: result.confidence })),
+        floor: LIMITS.confidenceFloor,
+      };
     },
     async insertOne(user, memory) {
       await createMemory(await contextOf(user), inputOf(memory));

@@ -11,6 +11,15 @@ export interface BenchStore {
   search(user: string, query: string, limit: number): Promise<string[]>;
   insertOne(user: string, memory: GeneratedMemory): Promise<void>;
   insertBatch(user: string, memories: readonly GeneratedMemory[]): Promise<void>;
+  /**
+   * The same search with each hit's confidence in [0, 1] and the floor at or above which the store calls a hit
+   * confident, where the store has one (Memory Ledger): the recall suite then counts what is above the floor.
+   */
+  searchWithConfidence?(
+    user: string,
+    query: string,
+    limit: number,
+  ): Promise<{ hits: Array<{ key: string; confidence: number }>; floor: number }>;
   /** The query plan of one search, where the store's query is ours to show. */
   explain?(user: string, query: string): Promise<string>;
   /** How it ranks, for the recall tables: a search mode ("lexical", "vector", "hybrid") or a method ("BM25"). */

@@ -29,7 +29,12 @@ export interface RecallFigure {
    * The dataset's questions that nothing answers, and how many of them got no result at all: what a store returns
    * is what it is confident of, so an empty answer is the right one.
    */
-  noAnswer?: { questions: number; silent: number };
+  noAnswer?: { questions: number; silent: number; belowFloor?: number };
+  /**
+   * For a store that scores its confidence (searchWithConfidence): the floor, and recall@10 counting only evidence
+   * at or above it (what a caller that keeps only confident hits, such as the chat's recall, gets).
+   */
+  confident?: { floor: number; at10: number };
   /** recall@10 per question category. */
   byCategory?: Record<string, { questions: number; at10: number }>;
   /** Time of one search for the top 20. */
@@ -49,8 +54,9 @@ export interface EmbeddingCostFigure {
 
 /**
  * Asks every question of a dataset once for the top 20 and scores recall@1/5/10/20 against the evidence keys, overall
- * and per question category; asks the `unanswerable` questions and counts those with no result; then, for a store
- * with `searchWithWeight`, recall@10 at each of `weights`.
+ * and per question category; asks the `unanswerable` questions and counts those with no result (and, for a store that
+ * scores its confidence, those with no hit at or above its floor, beside recall@10 of the evidence above it); then,
+ * for a store with `searchWithWeight`, recall@10 at each of `weights`.
  */
 export async function measureRecall(
   dataset: string,
@@ -61,7 +67,18 @@ export async function measureRecall(
 ): Promise<RecallFigure> {
   const latencies: number[] = [];
   const perQuery: Array<{ query: RecallQuery; keys: string[] }> = [];
+  const confidentAt10: number[] = [];
+  let floor: number | undefined;
   for (const query of queries) {
+    if (store.searchWithConfidence) {
+      const { ms, value } = await timed(() => store.searchWithConfidence!(query.user, query.text, DEPTH));
+      latencies.push(ms);
+      floor = value.floor;
+      perQuery.push({ query, keys: value.hits.map((hit) => hit.key) });
+      const confident = value.hits.map((hit) => (hit.confidence >= value.floor ? hit.key : ""));
+      confidentAt10.push(recallAtK(confident, query.relevant, 10));
+      continue;
+    }
     const { ms, value } = await timed(() => store.search(query.user, query.text, DEPTH));
     latencies.push(ms);
     perQuery.push({ query, keys: value });
@@ -77,10 +94,22 @@ export async function measureRecall(
     recall: { at1: at(1), at5: at(5), at10: at(10), at20: at(20) },
     latencyMs: summarize(latencies),
   };
+  if (floor !== undefined) figure.confident = { floor, at10: mean(confidentAt10) };
   if (unanswerable.length > 0) {
     let silent = 0;
-    for (const query of unanswerable) if ((await store.search(query.user, query.text, DEPTH)).length === 0) silent++;
-    figure.noAnswer = { questions: unanswerable.length, silent };
+    let belowFloor = 0;
+    for (const query of unanswerable) {
+      if (store.searchWithConfidence) {
+        const { hits, floor } = await store.searchWithConfidence(query.user, query.text, DEPTH);
+        if (hits.length === 0) silent++;
+        if (hits.every((hit) => hit.confidence < floor)) belowFloor++;
+      } else if ((await store.search(query.user, query.text, DEPTH)).length === 0) silent++;
+    }
+    figure.noAnswer = {
+      questions: unanswerable.length,
+      silent,
+      ...(store.searchWithConfidence ? { belowFloor } : {}),
+    };
   }
   if (categories.length > 0) {
     figure.byCategory = Object.fromEntries(

@@ -41,6 +41,12 @@ export const listMemoriesQuery = z.strictObject({
     .describe("Only facts that held then (ISO date or date-time), superseded ones included."),
   limit: z.coerce.number().int().min(1).max(LIMITS.listPage).optional(),
   cursor: z.string().max(LIMITS.cursorChars).optional(),
+  minConfidence: z.coerce
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe(`With q: only memories matched at least this confidently (${LIMITS.confidenceFloor}: confident ones).`),
 });
 
 export const deleteMemoryQuery = z.strictObject({ purge: z.enum(["true", "false"]).optional() });
@@ -55,6 +61,14 @@ export const searchMemoriesBody = z.strictObject({
   asOf: instantInput
     .optional()
     .describe("Facts that held then, superseded ones included; without it, superseded facts are left out."),
+  minConfidence: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe(
+      `Only hits at least this confident (${LIMITS.confidenceFloor}: the confident ones); all ranked hits without.`,
+    ),
 });
 
 /** A batch body may be this large: a thousand memories of a few kilobytes each. */

@@ -168,7 +168,7 @@ function searchMemoryHandler(ctx: MemoryContext, namespace: string[]) {
         namespace,
         asOf: input.asOf,
       });
-      return results.map(({ memory, score }) => ({ ...toModelMemory(memory), score }));
+      return results.map(({ memory, score, confidence }) => ({ ...toModelMemory(memory), score, confidence }));
     },
   };
 }

@@ -206,6 +206,12 @@ function registerDeprecatedReads(server: McpServer, caller: Caller, memory: Memo
           .optional()
           .describe('Metadata conditions, e.g. { "project": "ledger", "priority": { "$gte": 2 } }.'),
         asOf: asOf.optional(),
+        minConfidence: z
+          .number()
+          .min(0)
+          .max(1)
+          .optional()
+          .describe(`Only hits at least this confident (${LIMITS.confidenceFloor}: the confident ones).`),
       },
       annotations: { readOnlyHint: true },
     },

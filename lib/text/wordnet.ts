@@ -15,6 +15,8 @@ export interface Synset {
   narrower: number[];
   /** Byte offsets of its hypernyms, instance hypernyms included ("bowed stringed instrument" above "cello"). */
   broader: number[];
+  /** Its lexicographer file's number: what kind of thing it is (6 artifact, 10 communication; WordNet's lexnames). */
+  file: number;
 }
 
 export interface Nouns {
@@ -154,7 +156,7 @@ function parseSynset(line: string): Synset {
   for (const pointer of line.matchAll(HYPONYM)) narrower.push(Number(pointer[1]));
   const broader: number[] = [];
   for (const pointer of line.matchAll(HYPERNYM)) broader.push(Number(pointer[1]));
-  return { words, narrower, broader };
+  return { words, narrower, broader, file: Number(line.split(" ", 2)[1]) };
 }
 
 /** A hyponym or instance hyponym pointer to a noun synset: symbol, offset, part of speech, source/target. */

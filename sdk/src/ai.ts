@@ -96,7 +96,9 @@ export function memoryTools(client: MemoryClient, options: MemoryToolsOptions = 
             asOf: input.asOf,
             namespace,
           });
-          return results.map(({ memory, score }) => ({ ...toModelMemory(memory), score }));
+          return results.map(
+            ({ memory, score, confidence }): MemoryHit => ({ ...toModelMemory(memory), score, confidence }),
+          );
         }),
     }),
   };

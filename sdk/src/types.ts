@@ -55,8 +55,11 @@ export type SearchResult = SearchResultJson;
 export type CreateMemoryRequest = z.input<typeof createMemoryBody>;
 export type UpdateMemoryRequest = z.input<typeof updateMemoryBody>;
 export type SearchMemoriesRequest = z.input<typeof searchMemoriesBody>;
-/** `namespace` is dotted (`projects.ledger`); `limit` a number, sent in the query string. */
-export type ListMemoriesRequest = Omit<z.input<typeof listMemoriesQuery>, "limit"> & { limit?: number };
+/** `namespace` is dotted (`projects.ledger`); `limit` and `minConfidence` numbers, sent in the query string. */
+export type ListMemoriesRequest = Omit<z.input<typeof listMemoriesQuery>, "limit" | "minConfidence"> & {
+  limit?: number;
+  minConfidence?: number;
+};
 export type UsageRequest = z.input<typeof usageQuery>;
 
 export type MemoryResponse = z.output<typeof memoryResponse>;

@@ -1,6 +1,6 @@
 import "../support/route-mocks";
 import { beforeEach, expect, it } from "vitest";
-import type { MemoryJson, MemoryVersionJson } from "@/lib/memory/contract";
+import { LIMITS, type MemoryJson, type MemoryVersionJson } from "@/lib/memory/contract";
 import { createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
 import { principalFor, routeHarness } from "../support/route-harness";
@@ -17,7 +17,7 @@ interface ResponseBody {
   memories: MemoryJson[];
   nextCursor: string | null;
   versions: MemoryVersionJson[];
-  results: { memory: MemoryJson; score: number }[];
+  results: { memory: MemoryJson; score: number; confidence: number }[];
   error: { code: string; message: string };
 }
 
@@ -139,6 +139,37 @@ describeEachDatabase("REST /api/v1/memories", (use) => {
     expect(response.json.results).toHaveLength(1);
     expect(response.json.results[0]?.memory.text).toBe("black tea after lunch");
     expect(response.json.results[0]?.score).toBeGreaterThan(0);
+  });
+
+  it("gives each search result its confidence, and minConfidence keeps only hits at least that confident", async () => {
+    await createOne({ content: "I drink green tea every morning" });
+    await createOne({ content: "Errand: get stamps at the post office before noon" });
+    await createOne({ content: "Errand: get batteries at the hardware store before Monday" });
+    const search = (body: unknown) => call(searchRoute, { method: "POST", path: "/api/v1/memories/search", body });
+    const ranked = await search({ query: "green tea before noon" });
+    expect(ranked.status).toBe(200);
+    expect(ranked.json.results.length).toBeGreaterThan(1);
+    for (const result of ranked.json.results) {
+      expect(result.confidence).toBeGreaterThanOrEqual(0);
+      expect(result.confidence).toBeLessThanOrEqual(1);
+    }
+    const floor = LIMITS.confidenceFloor;
+    const confident = await search({ query: "green tea before noon", minConfidence: floor });
+    expect(confident.json.results.map((result) => result.memory.text)).toEqual(
+      ranked.json.results.filter((result) => result.confidence >= floor).map((result) => result.memory.text),
+    );
+    expect(confident.json.results.map((result) => result.memory.text)).toContain("I drink green tea every morning");
+    expect(confident.json.results.length).toBeLessThan(ranked.json.results.length);
+    const tattoo = await search({ query: "Where did my sister get the tattoo?", minConfidence: floor });
+    expect(tattoo.json.results).toEqual([]);
+    const listed = await call(collectionRoutes.GET, {
+      path: `/api/v1/memories?q=${encodeURIComponent("green tea before noon")}&minConfidence=${floor}`,
+    });
+    expect(listed.json.memories.map((memory) => memory.text)).toEqual(
+      confident.json.results.map((result) => result.memory.text),
+    );
+    const invalid = await search({ query: "tea", minConfidence: 1.5 });
+    expect(invalid.status).toBe(422);
   });
 
   it("purges with DELETE ?purge=true", async () => {

@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { createMemoryTools } from "@/lib/chat/memory-tools";
 import { memories } from "@/lib/db/schema";
-import { manageMemoryOutput, memoryHit } from "@/lib/memory/contract";
+import { LIMITS, manageMemoryOutput, memoryHit } from "@/lib/memory/contract";
 import { routeFetch } from "../api-keys/dispatch";
 import { call, principalFor } from "../api-keys/support";
 import { contextFor, createUser } from "../memory/support";
@@ -162,11 +162,20 @@ describeEachDatabase("MCP server with the real MCP client", (use) => {
     );
     const found = payload(await client.callTool({ name: "search_memory", arguments: { query: "oolong tea" } }));
     expect(found.map((hit: { id: string }) => hit.id)).toEqual([memory.id]);
+    expect(found[0].confidence).toBeGreaterThanOrEqual(LIMITS.confidenceFloor);
     const created = payload(
       await client.callTool({ name: "manage_memory", arguments: { action: "create", content: "User plays chess" } }),
     );
     const searched = payload(await client.callTool({ name: "search_memories", arguments: { query: "chess" } }));
     expect(searched.results.map((result: { memory: { id: string } }) => result.memory.id)).toEqual([created.id]);
+    expect(searched.results[0].confidence).toBeGreaterThanOrEqual(LIMITS.confidenceFloor);
+    const unanswered = payload(
+      await client.callTool({
+        name: "search_memories",
+        arguments: { query: "chess tattoo opera", minConfidence: 1 },
+      }),
+    );
+    expect(unanswered.results).toEqual([]);
     const removed = payload(await client.callTool({ name: "delete_memory", arguments: { id: created.id } }));
     expect(removed.memory).toMatchObject({ id: created.id, status: "deleted" });
   });

@@ -182,9 +182,14 @@ describeEachDatabase("memory tools", (use) => {
         updatedAt: created.updatedAt,
         validFrom: "2025-03-01T00:00:00.000Z",
         score: expect.any(Number),
+        confidence: expect.any(Number),
       },
     ]);
-    expect(hits[0]).toEqual({ ...toModelMemory(await getMemory(ctx, created.id)), score: hits[0]!.score });
+    expect(hits[0]).toEqual({
+      ...toModelMemory(await getMemory(ctx, created.id)),
+      score: hits[0]!.score,
+      confidence: hits[0]!.confidence,
+    });
   });
 
   it("raises NamespaceTemplateError while wiring when the template names a missing key", async () => {

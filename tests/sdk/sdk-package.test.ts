@@ -16,7 +16,7 @@ import { promisify } from "node:util";
 import { asSchema, type FlexibleSchema } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryTools } from "@/lib/chat/memory-tools";
-import { manageMemoryOutput } from "@/lib/memory/contract";
+import { LIMITS, manageMemoryOutput } from "@/lib/memory/contract";
 import { call, principalFor } from "../api-keys/support";
 import { contextFor, createUser } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
@@ -181,9 +181,12 @@ describeEachDatabase("the SDK in another app, against a running server", (use) =
       },
     ]);
     expect(manageMemoryOutput.parse(added[0].output)).toEqual(added[0].output);
-    // The search answers with the same memory, in the same shape, and its score.
+    // The search answers with the same memory, in the same shape, its score and its confidence: a confident hit.
     const { action: _action, version: _version, ...memory } = added[0].output;
-    expect(searched).toEqual([{ toolName: "search_memory", output: [{ ...memory, score: expect.any(Number) }] }]);
+    expect(searched).toEqual([
+      { toolName: "search_memory", output: [{ ...memory, score: expect.any(Number), confidence: expect.any(Number) }] },
+    ]);
+    expect(searched[0].output[0].confidence).toBeGreaterThanOrEqual(LIMITS.confidenceFloor);
     expect(report.searchResultSeenByModel).toBe(true);
     expect(report.text).toBe("Your favourite tea is oolong.");
     expect(report.datedUpdate).toMatch(/cannot keep the old value as history/);

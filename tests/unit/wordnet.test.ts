@@ -42,3 +42,14 @@ it("names, for warming, every word a noun can stand for: the first synset's and 
   }
   expect(every.size).toBeGreaterThan(50_000);
 });
+
+it("walks a query noun's abstract senses only when they are its most frequent one", () => {
+  const related = (query: string) => relatedWordsIn(query).flatMap((entry) => entry.words);
+  // "content" as a message has "theme" below it: not what a question means by "content".
+  expect(related("content kind")).not.toContain("theme");
+  expect(related("content kind")).not.toContain("topic");
+  // A concrete sense is walked whatever its rank ("instrument" as a musical instrument is its sixth).
+  expect(related("which instrument")).toContain("cello");
+  // An abstract sense that is the noun's most frequent one still is ("speech" as an address).
+  expect(related("the speech")).toContain("talk");
+});

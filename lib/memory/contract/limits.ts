@@ -37,6 +37,12 @@ export const LIMITS = {
   quoteChars: 8_000,
   queryChars: 2_000,
   searchResults: 100,
+  /**
+   * The confidence (lib/memory/search/confidence.ts) at or above which a search hit is confident: the chat recalls
+   * only confident hits, and `minConfidence` asks for them. Chosen on the tune half of the bench's conversations so
+   * that nine questions in ten that nothing answers get no hit this confident (docs/performance.md, "Search quality").
+   */
+  confidenceFloor: 0.049,
   /** What one search_memory call may return to a model (./vocabulary.ts). */
   toolSearchResults: 20,
   listPage: 200,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LIMITS } from "./limits";
 
 /**
  * The one memory shape: these schemas are the source of the core's types (lib/memory/store/types.ts), of what the
@@ -103,6 +104,14 @@ export const searchResultJson = z.strictObject({
     .optional()
     .describe("BM25 over your own memories, as the share of the query's term weight matched (1 = all of it)."),
   vector: z.number().min(0).max(1).optional().describe("Cosine similarity of the embeddings, floored at 0."),
+  confidence: z
+    .number()
+    .min(0)
+    .max(1)
+    .describe(
+      "How likely this memory answers the query, in [0, 1], comparable across queries (unlike `score`). At or above " +
+        `${LIMITS.confidenceFloor} the hit is confident: the chat recalls only confident hits.`,
+    ),
 });
 
 export type MemoryJson = z.infer<typeof memoryJson>;

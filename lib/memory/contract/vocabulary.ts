@@ -21,8 +21,14 @@ export const modelMemory = z.strictObject({
 });
 export type ModelMemory = z.infer<typeof modelMemory>;
 
-/** A memory a search (or recall) found, with its relevance in [0, 1]. */
-export const memoryHit = modelMemory.extend({ score: z.number() });
+/** A memory a search (or recall) found, with its relevance in [0, 1] and, from a search, its confidence. */
+export const memoryHit = modelMemory.extend({
+  score: z.number(),
+  confidence: z
+    .number()
+    .optional()
+    .describe(`How likely it answers the query, in [0, 1]; at or above ${LIMITS.confidenceFloor} it is confident.`),
+});
 export type MemoryHit = z.infer<typeof memoryHit>;
 
 type Instant = Date | string;

@@ -49,6 +49,12 @@ const MAX_RELATED_TERMS = 32;
  * say "replies"; at 0.1 recall@10 was the same on all three bench sets and search p95 at 10,000 memories halved.
  */
 const COMMON_SHARE = 0.1;
+/**
+ * The confidence's coverage (confidence.ts) weighs a query word by its rarity as if the user had this many more
+ * memories, none holding it: in a handful of memories a word in all of them would weigh next to nothing against the
+ * query's words in none ("which tea do I drink?" over two memories about tea), though it is what they are about.
+ */
+const COVERAGE_PRIOR_DOCS = 100;
 /** Below this many memories holding it, a term is never too common to bring in candidates: cost is no concern. */
 const COMMON_MIN_DOCS = 500;
 
@@ -89,12 +95,16 @@ export async function lexicalRanking(
       from memory_corpus c where c.user_id = ${userId}::uuid
     ), statistics as (
       select t.lexeme, t.stands_for, t.weight, coalesce(l.docs, 0) as df,
-             ln(1 + (corpus.docs - coalesce(l.docs, 0) + 0.5) / (coalesce(l.docs, 0) + 0.5)) as idf
+             ln(1 + (corpus.docs - coalesce(l.docs, 0) + 0.5) / (coalesce(l.docs, 0) + 0.5)) as idf,
+             -- The rarity the confidence's coverage weighs words by: as if the user had COVERAGE_PRIOR_DOCS more
+             -- memories, none holding the word.
+             ln(1 + (corpus.docs + ${COVERAGE_PRIOR_DOCS} - coalesce(l.docs, 0) + 0.5) / (coalesce(l.docs, 0) + 0.5))
+               as rarity
       from terms t cross join corpus
       left join memory_lexemes l on l.user_id = ${userId}::uuid and l.lexeme = t.lexeme
     ), weighted as (
       -- A word standing for a query term tells at most as much as the term: "tool" for "instrument" is no rarer a hit.
-      select s.lexeme, s.stands_for, s.weight, s.df,
+      select s.lexeme, s.stands_for, s.weight, s.df, s.rarity,
              case when s.lexeme = s.stands_for then s.idf
                   else least(s.idf, coalesce((select o.idf from statistics o
                                               where o.lexeme = s.stands_for and o.stands_for = s.stands_for), s.idf))
@@ -117,10 +127,17 @@ export async function lexicalRanking(
     -- Rounded, so that scores equal but for the order their parts were added in tie, and recency decides.
     select matched.id,
            round((sum(matched.best) / (select sum(idf) * ${number(K1 + 1)} from weighted where lexeme = stands_for))::numeric,
-                 12)::float8 as score
+                 12)::float8 as score,
+           -- The query's words the memory holds, each by its rarity, a word held only through an expansion at that
+           -- expansion's weight: the confidence's lexical signal (confidence.ts).
+           round((sum(matched.weight * coalesce(own.rarity, 0))
+                  / (select sum(rarity) from weighted where lexeme = stands_for))::numeric, 12)::float8 as coverage,
+           round((sum(case when matched.weight >= 1 then coalesce(own.rarity, 0) else 0 end)
+                  / (select sum(rarity) from weighted where lexeme = stands_for))::numeric, 12)::float8 as exact,
+           (select docs from corpus) as memories
     from (
       -- Per query term, its best form in the memory: a memory holding both "see" and "saw" matched "see" once.
-      select ${memories.id} as id, ${memories.updatedAt} as updated_at, w.stands_for,
+      select ${memories.id} as id, ${memories.updatedAt} as updated_at, w.stands_for, max(w.weight) as weight,
              max(w.weight * w.idf * f.tf * ${number(K1 + 1)}
                  / (f.tf + ${number(K1)} * (${number(1 - B)}
                     + ${number(B)} * length(${memories.fts}) / (select avgdl from corpus)))) as best
@@ -137,6 +154,7 @@ export async function lexicalRanking(
       where ${scope} and ${memories.fts} @@ (select q from probe)
       group by ${memories.id}, ${memories.updatedAt}, w.stands_for
     ) matched
+    left join weighted own on own.lexeme = matched.stands_for and own.stands_for = matched.stands_for
     group by matched.id, matched.updated_at
     order by score desc, matched.updated_at desc, matched.id
     limit ${pool}`;

@@ -64,5 +64,6 @@ export async function overview(
   });
   const seen = new Set<string>();
   const picked = rows.filter((row) => !seen.has(row.id) && seen.add(row.id)).slice(0, limit);
-  return picked.map((row, rank) => ({ memory: toMemory(ctx, row), score: 1 - rank / (2 * limit) }));
+  // What is known about the user is the answer to the question asked: every hit is confident.
+  return picked.map((row, rank) => ({ memory: toMemory(ctx, row), score: 1 - rank / (2 * limit), confidence: 1 }));
 }

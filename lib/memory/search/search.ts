@@ -9,6 +9,7 @@ import { canEmbed, type MemoryContext } from "@/lib/memory/core";
 import { filterConditions, type SearchResult, toMemory } from "@/lib/memory/store";
 import { inSpan } from "@/lib/telemetry";
 import { instruments, secondsSince } from "@/lib/telemetry/metrics";
+import { type ConfidenceSignals, confidenceOf, vectorStanding } from "./confidence";
 import { embeddingModelKey, embedQuery, vectorLiteral } from "./embeddings";
 import { lexicalRanking, TYPO_THRESHOLD } from "./lexical";
 import { isOverviewQuestion, overview } from "./overview";
@@ -38,6 +39,8 @@ export const searchMemoriesInputSchema = memoryFiltersSchema.extend({
   mode: z.enum(SEARCH_MODES).optional(),
   /** The vector leg's share of a hybrid score, for tuning on the bench; VECTOR_WEIGHT otherwise. */
   vectorWeight: z.number().min(0).max(1).optional(),
+  /** Only hits at least this confident (LIMITS.confidenceFloor: only confident ones); all ranked hits otherwise. */
+  minConfidence: z.number().min(0).max(1).optional(),
 });
 export type SearchMemoriesInput = z.input<typeof searchMemoriesInputSchema>;
 
@@ -46,6 +49,23 @@ interface Ranked {
   score: number;
   lexical?: number;
   vector?: number;
+  signals: ConfidenceSignals;
+}
+
+interface VectorLeg {
+  hits: Array<{ id: string; score: number }>;
+  /** The similarity's mean and standard deviation over every memory the scan read, and how many it read. */
+  mean: number;
+  spread: number;
+  scanned: number;
+}
+
+interface LexicalRow {
+  id: string;
+  score: number;
+  coverage: number;
+  exact: number;
+  memories: number;
 }
 
 /**
@@ -59,7 +79,9 @@ interface Ranked {
 export async function searchMemories(ctx: MemoryContext, raw: SearchMemoriesInput): Promise<SearchResult[]> {
   const startedAt = performance.now();
   return inSpan("memory search", {}, async (span) => {
-    const { mode, results } = await search(ctx, raw);
+    const { mode, results: ranked, minConfidence } = await search(ctx, raw);
+    // Filtered after ranking, so a hit's rank and score are the same with or without the floor.
+    const results = minConfidence === undefined ? ranked : ranked.filter((hit) => hit.confidence >= minConfidence);
     span.setAttributes({ "search.mode": mode, "search.results": results.length });
     instruments().searchDuration.record(secondsSince(startedAt), { mode });
     return results;
@@ -69,8 +91,15 @@ export async function searchMemories(ctx: MemoryContext, raw: SearchMemoriesInpu
 async function search(
   ctx: MemoryContext,
   raw: SearchMemoriesInput,
-): Promise<{ mode: SearchMode | "overview"; results: SearchResult[] }> {
-  const { query, limit, mode: requested, vectorWeight, ...filters } = parseInput(searchMemoriesInputSchema, raw);
+): Promise<{ mode: SearchMode | "overview"; results: SearchResult[]; minConfidence?: number }> {
+  const {
+    query,
+    limit,
+    mode: requested,
+    vectorWeight,
+    minConfidence,
+    ...filters
+  } = parseInput(searchMemoriesInputSchema, raw);
   const vectors = canEmbed(ctx);
   if (requested === "vector" && !vectors) {
     throw new ValidationError(
@@ -82,7 +111,8 @@ async function search(
     requested === "vector" ? "vector" : vectors && requested !== "lexical" ? "hybrid" : "lexical";
   // Without asOf the world is as of today: a superseded fact is history, not an answer.
   const openAt = ctx.clock();
-  if (isOverviewQuestion(query)) return { mode: "overview", results: await overview(ctx, filters, limit, openAt) };
+  if (isOverviewQuestion(query))
+    return { mode: "overview", results: await overview(ctx, filters, limit, openAt), minConfidence };
   const scope = filterConditions(ctx, filters, { openAt });
   const pool = Math.max(limit * 5, 50);
   const vectorPool = Math.max(pool, VECTOR_POOL);
@@ -97,21 +127,25 @@ async function search(
         mode === "vector"
           ? []
           : inSpan("search lexical leg", {}, () =>
-              lexicalRanking(ctx.database, unit, scope, query, pool).then((ranking) =>
-                unit.rows<{ id: string; score: number }>(ranking),
-              ),
+              lexicalRanking(ctx.database, unit, scope, query, pool).then((ranking) => unit.rows<LexicalRow>(ranking)),
             ),
         queryVector
           ? inSpan("search vector leg", {}, () => vectorRanking(ctx, unit, scope, queryVector, vectorPool))
-          : [],
+          : { hits: [], mean: 0, spread: 0, scanned: 0 },
       ]);
       const ranked = fuse(
-        lexical.map((hit) => ({ id: String(hit.id), score: Number(hit.score) })),
+        lexical.map((hit) => ({
+          id: String(hit.id),
+          score: Number(hit.score),
+          coverage: Number(hit.coverage),
+          exact: Number(hit.exact),
+          memories: Number(hit.memories),
+        })),
         vector,
         mode,
         vectorWeight ?? VECTOR_WEIGHT,
       );
-      return resultsOf(ctx, unit, ranked, limit);
+      return resultsOf(ctx, unit, ranked, limit, mode);
     },
     // Lexical mode's one statement keeps its shape whoever asks (the user and the terms are parameters, candidates
     // come from the index leading with the user), so it is planned once per connection: on PostgreSQL planning it took
@@ -126,7 +160,7 @@ async function search(
         ctx.database.kind !== "citus" && mode === "lexical" ? "force_generic_plan" : DEFAULT_PLANNING.plan_cache_mode,
     },
   );
-  return { mode, results };
+  return { mode, results, minConfidence };
 }
 
 /** Lexical mode in one statement: the ranking joined to the memories it ranks. */
@@ -140,62 +174,135 @@ async function lexicalResults(
   const score = sql<number>`ranked.score`;
   const ranking = await lexicalRanking(ctx.database, unit, scope, query, limit);
   const rows = await unit.db
-    .select({ row: memories, score })
+    .select({
+      row: memories,
+      score,
+      coverage: sql<number>`ranked.coverage`,
+      exact: sql<number>`ranked.exact`,
+      memories: sql<number>`ranked.memories`,
+    })
     .from(memories)
     .innerJoin(
       sql`(${ranking}) as ranked`,
       sql`ranked.id = ${memories.id} and ${memories.userId} = ${unit.userId}::uuid`,
     )
     .orderBy(desc(score), desc(memories.updatedAt), asc(memories.id));
-  return rows.map(({ row, score }) => ({ memory: toMemory(ctx, row), score: Number(score), lexical: Number(score) }));
+  return rows.map(({ row, score, coverage, exact, memories: judged }) => {
+    const signals = {
+      lexical: Number(score),
+      coverage: Number(coverage),
+      exact: Number(exact),
+      memories: Number(judged),
+    };
+    return {
+      memory: toMemory(ctx, row),
+      score: Number(score),
+      lexical: Number(score),
+      confidence: confidenceOf(signals, "lexical"),
+      signals,
+    };
+  });
 }
 
-/** Exact cosine scan over the caller's rows in scope with a current vector for the context's model. */
+/**
+ * Exact cosine scan over the caller's rows in scope with a current vector for the context's model: the nearest `pool`,
+ * and the mean and spread (standard deviation) of the similarity over every row scanned, which the scan computes
+ * anyway: a hit's standing among all of the user's memories is a confidence signal (confidence.ts).
+ */
 async function vectorRanking(
   ctx: MemoryContext,
   unit: UnitOfWork,
   scope: SQL,
   vector: number[],
   pool: number,
-): Promise<Array<{ id: string; score: number }>> {
-  if (!ctx.embeddingModel) return [];
-  const rows = await unit.rows<{ id: string; similarity: number }>(sql`
-    select ${memories.id}::text as id, 1 - (e.embedding <=> ${vectorLiteral(vector)}::text::vector) as similarity
-    from ${memories}
-    join memory_embeddings e
-      on e.user_id = ${unit.userId}::uuid and e.memory_id = ${memories.id}
-     and e.model = ${embeddingModelKey(ctx.embeddingModel)} and e.content_hash = ${memories.contentHash}
-    where ${scope} and vector_dims(e.embedding) = ${vector.length}
-    order by e.embedding <=> ${vectorLiteral(vector)}::text::vector, ${memories.updatedAt} desc, ${memories.id}
+): Promise<VectorLeg> {
+  if (!ctx.embeddingModel) return { hits: [], mean: 0, spread: 0, scanned: 0 };
+  const rows = await unit.rows<{ id: string; similarity: number; mean: number; spread: number; scanned: number }>(sql`
+    -- The window's aggregates are over every row scanned, before the limit.
+    select scanned.id, scanned.similarity, avg(scanned.similarity) over () as mean,
+           coalesce(stddev_pop(scanned.similarity) over (), 0) as spread, count(*) over () as scanned
+    from (
+      select ${memories.id}::text as id, ${memories.updatedAt} as updated_at,
+             1 - (e.embedding <=> ${vectorLiteral(vector)}::text::vector) as similarity
+      from ${memories}
+      join memory_embeddings e
+        on e.user_id = ${unit.userId}::uuid and e.memory_id = ${memories.id}
+       and e.model = ${embeddingModelKey(ctx.embeddingModel)} and e.content_hash = ${memories.contentHash}
+      where ${scope} and vector_dims(e.embedding) = ${vector.length}
+    ) scanned
+    order by scanned.similarity desc, scanned.updated_at desc, scanned.id
     limit ${pool}`);
-  // Cosine similarity below zero means "unrelated" as surely as zero does.
-  return rows.map((row) => ({ id: row.id, score: Math.max(0, Number(row.similarity)) }));
+  const [first] = rows;
+  return {
+    // Cosine similarity below zero means "unrelated" as surely as zero does.
+    hits: rows.map((row) => ({ id: row.id, score: Math.max(0, Number(row.similarity)) })),
+    mean: first ? Number(first.mean) : 0,
+    spread: first ? Number(first.spread) : 0,
+    scanned: first ? Number(first.scanned) : 0,
+  };
 }
 
 /**
  * Combines the legs by score: the lexical leg's share of the query matched, and the vector leg's mean of its softmax
  * over its pool and the similarity (VECTOR_SHARPNESS). A memory missing from one leg's candidates scores 0 there. Each
- * leg's own value (the lexical score, the cosine similarity) is kept beside the fused score.
+ * leg's own value (the lexical score, the cosine similarity) is kept beside the fused score, and the signals its
+ * confidence is read from (confidence.ts): the lexical leg's coverage of the query, the similarity's standing among
+ * this query's own similarities over the pool.
  */
 function fuse(
-  lexical: ReadonlyArray<{ id: string; score: number }>,
-  vector: ReadonlyArray<{ id: string; score: number }>,
+  lexical: ReadonlyArray<{ id: string; score: number; coverage: number; exact: number; memories: number }>,
+  leg: VectorLeg,
   mode: SearchMode,
   vectorWeight: number,
 ): Ranked[] {
-  if (mode === "lexical") return lexical.map((hit) => ({ ...hit, lexical: hit.score }));
-  if (mode === "vector") return vector.map((hit) => ({ ...hit, vector: hit.score }));
+  const vector = leg.hits;
+  const standing = vector.map((hit) => vectorStanding(hit.score, leg));
+  const memories = Math.max(leg.scanned, lexical[0]?.memories ?? 0);
+  const lexicalSignals = (hit: { score: number; coverage: number; exact: number }) => ({
+    lexical: hit.score,
+    coverage: hit.coverage,
+    exact: hit.exact,
+    memories,
+  });
+  if (mode === "lexical")
+    return lexical.map((hit) => ({ id: hit.id, score: hit.score, lexical: hit.score, signals: lexicalSignals(hit) }));
+  if (mode === "vector")
+    return vector.map((hit, index) => ({
+      id: hit.id,
+      score: hit.score,
+      vector: hit.score,
+      signals: { lexical: 0, coverage: 0, exact: 0, memories, cosine: hit.score, standing: standing[index] ?? 0 },
+    }));
   const shares = softmaxShares(vector.map((hit) => hit.score));
   const legs = new Map<string, Ranked>();
   for (const hit of lexical)
-    legs.set(hit.id, { id: hit.id, score: (1 - vectorWeight) * hit.score, lexical: hit.score });
+    legs.set(hit.id, {
+      id: hit.id,
+      score: (1 - vectorWeight) * hit.score,
+      lexical: hit.score,
+      signals: lexicalSignals(hit),
+    });
+  // A memory outside the vector leg's pool is no nearer the query than the pool's farthest.
+  const floorCosine = vector.length > 0 ? Math.min(...vector.map((hit) => hit.score)) : 0;
+  const floorStanding = vectorStanding(floorCosine, leg);
   for (const [index, hit] of vector.entries()) {
-    const entry = legs.get(hit.id) ?? { id: hit.id, score: 0, lexical: 0 };
+    const entry = legs.get(hit.id) ?? {
+      id: hit.id,
+      score: 0,
+      lexical: 0,
+      signals: { lexical: 0, coverage: 0, exact: 0, memories },
+    };
     entry.vector = hit.score;
+    entry.signals.cosine = hit.score;
+    entry.signals.standing = standing[index] ?? 0;
     entry.score += (vectorWeight * ((shares[index] ?? 0) + hit.score)) / 2;
     legs.set(hit.id, entry);
   }
-  for (const entry of legs.values()) entry.vector ??= 0;
+  for (const entry of legs.values()) {
+    entry.vector ??= 0;
+    entry.signals.cosine ??= floorCosine;
+    entry.signals.standing ??= floorStanding;
+  }
   return [...legs.values()];
 }
 
@@ -217,6 +324,7 @@ async function resultsOf(
   unit: UnitOfWork,
   ranked: Ranked[],
   limit: number,
+  mode: SearchMode,
 ): Promise<SearchResult[]> {
   if (ranked.length === 0) return [];
   // Only the best `limit` (and whatever ties with the last of them, which recency then orders) are read.
@@ -253,5 +361,7 @@ async function resultsOf(
       score: entry.score,
       ...(entry.lexical === undefined ? {} : { lexical: entry.lexical }),
       ...(entry.vector === undefined ? {} : { vector: entry.vector }),
+      confidence: confidenceOf(entry.signals, mode),
+      signals: entry.signals,
     }));
 }

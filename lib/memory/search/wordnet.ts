@@ -10,6 +10,14 @@ const DEPTH = 5;
 const LIMIT = 1_000;
 /** Related words per query, all nouns together: a pasted page must not send the database a dictionary to stem. */
 export const MAX_RELATED_WORDS = 3_000;
+/**
+ * WordNet's lexicographer files of abstract senses: attribute, cognition, communication, feeling, motive, quantity,
+ * relation, state. The nouns below such a sense are abstract words with everyday senses of their own ("content" as a
+ * message has "theme" below it, which a memory says of an editor's colours), so a query noun's abstract sense is
+ * walked only when it is the noun's most frequent one ("speech", "music"); concrete senses (an artifact, an animal,
+ * a food, an act) are walked whatever their rank ("instrument" as a musical instrument is its sixth).
+ */
+const ABSTRACT_FILES: ReadonlySet<number> = new Set([7, 9, 10, 12, 16, 23, 24, 26]);
 /** Query words whose related words a process keeps (a word asked again is not walked again); then it starts over. */
 const REMEMBERED_WORDS = 10_000;
 
@@ -52,7 +60,10 @@ function walkNarrower(word: string): RelatedWord[] {
   const lemma = lemmaOf(word, index);
   if (!lemma) return [];
   const found = new Map<string, number>([[lemma, 0]]);
-  let level = [...(index.get(lemma) ?? [])];
+  // Senses are listed most frequent first.
+  let level = (index.get(lemma) ?? []).filter(
+    (offset, rank) => rank === 0 || !ABSTRACT_FILES.has(synsetAt(offset).file),
+  );
   const visited = new Set(level);
   for (let distance = 0; distance <= DEPTH && level.length > 0; distance++) {
     const next: number[] = [];

@@ -29,5 +29,5 @@ export {
 } from "./rules";
 export { serializeMemory, serializeSearchResult, serializeVersion } from "./serialize";
 export { supersedeMemory } from "./supersede";
-export type { Memory, MemorySource, SearchResult } from "./types";
+export type { ConfidenceSignals, Memory, MemorySource, SearchResult } from "./types";
 export { writerColumns } from "./versioned-writes";

@@ -51,5 +51,6 @@ export function serializeSearchResult(result: SearchResult): SearchResultJson {
     score: result.score,
     ...(result.lexical === undefined ? {} : { lexical: result.lexical }),
     ...(result.vector === undefined ? {} : { vector: result.vector }),
+    confidence: result.confidence,
   };
 }

@@ -27,6 +27,25 @@ export interface MemoryVersion extends Omit<MemoryVersionJson, "createdAt" | "va
   contentHash: string;
 }
 
+/**
+ * What a hit's confidence is read from (lib/memory/search/confidence.ts), all computed by the search's own statements:
+ * - `lexical`: the lexical leg's score (BM25 share of the query);
+ * - `coverage`: the share of the query's words, each weighed by its rarity among the user's memories, that the memory
+ *   holds, a word held only through an expansion (a typo's correction, a related noun) at that expansion's weight;
+ * - `exact`: the same share counting only the query's own words (and their irregular forms);
+ * - `cosine`: the vector leg's similarity, and `standing`: how far it stands above this query's similarities to every
+ *   memory scanned (a z-score), when the vector leg ran.
+ */
+export interface ConfidenceSignals {
+  lexical: number;
+  coverage: number;
+  exact: number;
+  /** How many memories the search judged the query against (the user's corpus, or the vector leg's scan). */
+  memories: number;
+  cosine?: number;
+  standing?: number;
+}
+
 export interface SearchResult {
   memory: Memory;
   /** Relevance in [0, 1], comparable within one result list. */
@@ -35,4 +54,11 @@ export interface SearchResult {
   lexical?: number;
   /** The vector leg's score (cosine similarity, floored at 0), when it ran. */
   vector?: number;
+  /**
+   * How likely the memory answers the query, in [0, 1], comparable across queries (unlike `score`): at or above
+   * LIMITS.confidenceFloor a hit is confident (lib/memory/search/confidence.ts).
+   */
+  confidence: number;
+  /** What `confidence` was read from; kept for the bench's tuning, never serialized. */
+  signals?: ConfidenceSignals;
 }

@@ -27,7 +27,12 @@ export const GET = memoryRoute(async ({ request, memory }) => {
   };
   if (query.q !== undefined) {
     if (query.cursor) throw new AppError("unprocessable", "cursor cannot be combined with q.");
-    const results = await searchMemories(memory, { ...filters, query: query.q, limit: query.limit });
+    const results = await searchMemories(memory, {
+      ...filters,
+      query: query.q,
+      limit: query.limit,
+      minConfidence: query.minConfidence,
+    });
     return NextResponse.json({ memories: results.map((result) => serializeMemory(result.memory)), nextCursor: null });
   }
   const page = await listMemories(memory, { ...filters, limit: query.limit, cursor: query.cursor });

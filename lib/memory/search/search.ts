@@ -116,23 +116,50 @@ async function search(
   const scope = filterConditions(ctx, filters, { openAt });
   const pool = Math.max(limit * 5, 50);
   const vectorPool = Math.max(pool, VECTOR_POOL);
-  const queryVector = mode === "lexical" ? undefined : await embedQuery(ctx, query);
+  const searchSettings = (planning: string) => ({
+    "pg_trgm.word_similarity_threshold": String(TYPO_THRESHOLD),
+    plan_cache_mode: planning,
+  });
+  // A lexical statement keeps its shape whoever asks (the user and the terms are parameters, candidates come from the
+  // index leading with the user), so it is planned once per connection: on PostgreSQL planning it took longer than
+  // running it (about 5 ms against 1 at 1,000 memories), and left to choose (`auto`) PostgreSQL went on planning it on
+  // every call once other users' rows had grown the tables; on PGlite, which prepares statements too
+  // (lib/db/pglite-prepared-statements.ts), planning was half of its time (docs/performance.md). Not on Citus, which
+  // cannot route its generic plan (its planner needs the user's id), and not the vector leg or the re-read: on PGlite
+  // generic plans of the vector leg made a hybrid search five times slower.
+  const lexicalPlanning = ctx.database.kind === "citus" ? DEFAULT_PLANNING.plan_cache_mode : "force_generic_plan";
+  if (mode === "lexical") {
+    const results = await asUser(
+      ctx,
+      (unit) => inSpan("search lexical leg", {}, () => lexicalResults(ctx, unit, scope, query, limit)),
+      searchSettings(lexicalPlanning),
+    );
+    // Inside a caller's unit the setting would outlive the search.
+    if (ctx.unit) await ctx.unit.setLocal({ plan_cache_mode: DEFAULT_PLANNING.plan_cache_mode });
+    return { mode, results, minConfidence };
+  }
+  // The query is embedded (in the encoder's threads) while the lexical leg runs, in a unit of its own: a unit waiting
+  // for the encoder would hold PGlite's one connection idle.
+  const queryVector = embedQuery(ctx, query);
+  queryVector.catch(() => {});
+  const lexical =
+    mode === "vector"
+      ? []
+      : await asUser(
+          ctx,
+          (unit) =>
+            inSpan("search lexical leg", {}, async () =>
+              unit.rows<LexicalRow>(await lexicalRanking(ctx.database, unit, scope, query, pool)),
+            ),
+          searchSettings(lexicalPlanning),
+        );
+  const vectorOf = await queryVector;
   const results = await asUser(
     ctx,
     async (unit) => {
-      if (mode === "lexical")
-        return inSpan("search lexical leg", {}, () => lexicalResults(ctx, unit, scope, query, limit));
-      // Both legs at once: on PostgreSQL the second statement goes out without waiting for the first's answer.
-      const [lexical, vector] = await Promise.all([
-        mode === "vector"
-          ? []
-          : inSpan("search lexical leg", {}, () =>
-              lexicalRanking(ctx.database, unit, scope, query, pool).then((ranking) => unit.rows<LexicalRow>(ranking)),
-            ),
-        queryVector
-          ? inSpan("search vector leg", {}, () => vectorRanking(ctx, unit, scope, queryVector, vectorPool))
-          : { hits: [], mean: 0, spread: 0, scanned: 0 },
-      ]);
+      const vector = vectorOf
+        ? await inSpan("search vector leg", {}, () => vectorRanking(ctx, unit, scope, vectorOf, vectorPool))
+        : { hits: [], mean: 0, spread: 0, scanned: 0 };
       const ranked = fuse(
         lexical.map((hit) => ({
           id: String(hit.id),
@@ -147,18 +174,7 @@ async function search(
       );
       return resultsOf(ctx, unit, ranked, limit, mode);
     },
-    // Lexical mode's one statement keeps its shape whoever asks (the user and the terms are parameters, candidates
-    // come from the index leading with the user), so it is planned once per connection: on PostgreSQL planning it took
-    // longer than running it (about 5 ms against 1 at 1,000 memories), and left to choose (`auto`) PostgreSQL went on
-    // planning it on every call once other users' rows had grown the tables; on PGlite, which prepares statements too
-    // (lib/db/pglite-prepared-statements.ts), planning was half of its time (docs/performance.md). Not on Citus, which cannot route
-    // its generic plan (its planner needs the user's id), and not in the other modes: on PGlite generic plans of the
-    // vector leg made a hybrid search five times slower.
-    {
-      "pg_trgm.word_similarity_threshold": String(TYPO_THRESHOLD),
-      plan_cache_mode:
-        ctx.database.kind !== "citus" && mode === "lexical" ? "force_generic_plan" : DEFAULT_PLANNING.plan_cache_mode,
-    },
+    searchSettings(DEFAULT_PLANNING.plan_cache_mode),
   );
   return { mode, results, minConfidence };
 }

@@ -65,6 +65,9 @@ const COMMON_MIN_DOCS = 500;
  * noun counts 0.8 of the word it stands for, with that word's rarity at most, once per memory likewise.
  */
 
+/** A constant of the ranking, written into its text (the same for every search, so it stays one statement). */
+const number = (value: number) => sql.raw(`${value.toFixed(6)}::float8`);
+
 /**
  * The statement ranking the caller's memories in `scope` for `query` by BM25 with the user's own statistics
  * (memory_lexemes, memory_corpus): a term's weight is its rarity among *their* memories, term frequency saturates,
@@ -86,7 +89,6 @@ export async function lexicalRanking(
 ): Promise<SQL> {
   const userId = unit.userId;
   const related = await relatedLexemes(database, unit, query);
-  const number = (value: number) => sql.raw(`${value.toFixed(6)}::float8`);
   return sql`
     with ${queryTerms(userId, query, related)},
     corpus as (
@@ -96,8 +98,7 @@ export async function lexicalRanking(
     ), statistics as (
       select t.lexeme, t.stands_for, t.weight, coalesce(l.docs, 0) as df,
              ln(1 + (corpus.docs - coalesce(l.docs, 0) + 0.5) / (coalesce(l.docs, 0) + 0.5)) as idf,
-             -- The rarity the confidence's coverage weighs words by: as if the user had COVERAGE_PRIOR_DOCS more
-             -- memories, none holding the word.
+             -- The coverage's rarity (confidence.ts): as if COVERAGE_PRIOR_DOCS more memories lacked the word.
              ln(1 + (corpus.docs + ${COVERAGE_PRIOR_DOCS} - coalesce(l.docs, 0) + 0.5) / (coalesce(l.docs, 0) + 0.5))
                as rarity
       from terms t cross join corpus

@@ -114,30 +114,51 @@ async function search(
   if (isOverviewQuestion(query))
     return { mode: "overview", results: await overview(ctx, filters, limit, openAt), minConfidence };
   const scope = filterConditions(ctx, filters, { openAt });
+  if (mode === "lexical") return { mode, results: await lexicalSearch(ctx, scope, query, limit), minConfidence };
+  const results = await searchByLegs(ctx, mode, scope, query, limit, vectorWeight ?? VECTOR_WEIGHT);
+  return { mode, results, minConfidence };
+}
+
+/** The search's transaction settings, with `planning` as its plan_cache_mode. */
+function searchSettings(planning: string) {
+  return { "pg_trgm.word_similarity_threshold": String(TYPO_THRESHOLD), plan_cache_mode: planning };
+}
+
+/**
+ * How a lexical statement is planned. It keeps its shape whoever asks (the user and the terms are parameters,
+ * candidates come from the index leading with the user), so it is planned once per connection: on PostgreSQL planning
+ * it took longer than running it (about 5 ms against 1 at 1,000 memories), and left to choose (`auto`) PostgreSQL went
+ * on planning it on every call once other users' rows had grown the tables; on PGlite, which prepares statements too
+ * (lib/db/pglite-prepared-statements.ts), planning was half of its time (docs/performance.md). Not on Citus, which
+ * cannot route its generic plan (its planner needs the user's id), and not the vector leg or the re-read: on PGlite
+ * generic plans of the vector leg made a hybrid search five times slower.
+ */
+function lexicalPlanning(ctx: MemoryContext): string {
+  return ctx.database.kind === "citus" ? DEFAULT_PLANNING.plan_cache_mode : "force_generic_plan";
+}
+
+/** Lexical mode: one statement, the ranking joined to the memories it ranks (lexicalResults). */
+async function lexicalSearch(ctx: MemoryContext, scope: SQL, query: string, limit: number): Promise<SearchResult[]> {
+  const results = await asUser(
+    ctx,
+    (unit) => inSpan("search lexical leg", {}, () => lexicalResults(ctx, unit, scope, query, limit)),
+    searchSettings(lexicalPlanning(ctx)),
+  );
+  // Inside a caller's unit the setting would outlive the search.
+  if (ctx.unit) await ctx.unit.setLocal({ plan_cache_mode: DEFAULT_PLANNING.plan_cache_mode });
+  return results;
+}
+
+/** Hybrid and vector modes: each leg's candidates, fused, then the best read. */
+async function searchByLegs(
+  ctx: MemoryContext,
+  mode: Exclude<SearchMode, "lexical">,
+  scope: SQL,
+  query: string,
+  limit: number,
+  vectorWeight: number,
+): Promise<SearchResult[]> {
   const pool = Math.max(limit * 5, 50);
-  const vectorPool = Math.max(pool, VECTOR_POOL);
-  const searchSettings = (planning: string) => ({
-    "pg_trgm.word_similarity_threshold": String(TYPO_THRESHOLD),
-    plan_cache_mode: planning,
-  });
-  // A lexical statement keeps its shape whoever asks (the user and the terms are parameters, candidates come from the
-  // index leading with the user), so it is planned once per connection: on PostgreSQL planning it took longer than
-  // running it (about 5 ms against 1 at 1,000 memories), and left to choose (`auto`) PostgreSQL went on planning it on
-  // every call once other users' rows had grown the tables; on PGlite, which prepares statements too
-  // (lib/db/pglite-prepared-statements.ts), planning was half of its time (docs/performance.md). Not on Citus, which
-  // cannot route its generic plan (its planner needs the user's id), and not the vector leg or the re-read: on PGlite
-  // generic plans of the vector leg made a hybrid search five times slower.
-  const lexicalPlanning = ctx.database.kind === "citus" ? DEFAULT_PLANNING.plan_cache_mode : "force_generic_plan";
-  if (mode === "lexical") {
-    const results = await asUser(
-      ctx,
-      (unit) => inSpan("search lexical leg", {}, () => lexicalResults(ctx, unit, scope, query, limit)),
-      searchSettings(lexicalPlanning),
-    );
-    // Inside a caller's unit the setting would outlive the search.
-    if (ctx.unit) await ctx.unit.setLocal({ plan_cache_mode: DEFAULT_PLANNING.plan_cache_mode });
-    return { mode, results, minConfidence };
-  }
   // The query is embedded (in the encoder's threads) while the lexical leg runs, in a unit of its own: a unit waiting
   // for the encoder would hold PGlite's one connection idle.
   const queryVector = embedQuery(ctx, query);
@@ -151,32 +172,28 @@ async function search(
             inSpan("search lexical leg", {}, async () =>
               unit.rows<LexicalRow>(await lexicalRanking(ctx.database, unit, scope, query, pool)),
             ),
-          searchSettings(lexicalPlanning),
+          searchSettings(lexicalPlanning(ctx)),
         );
   const vectorOf = await queryVector;
-  const results = await asUser(
+  return asUser(
     ctx,
     async (unit) => {
       const vector = vectorOf
-        ? await inSpan("search vector leg", {}, () => vectorRanking(ctx, unit, scope, vectorOf, vectorPool))
+        ? await inSpan("search vector leg", {}, () =>
+            vectorRanking(ctx, unit, scope, vectorOf, Math.max(pool, VECTOR_POOL)),
+          )
         : { hits: [], mean: 0, spread: 0, scanned: 0 };
-      const ranked = fuse(
-        lexical.map((hit) => ({
-          id: String(hit.id),
-          score: Number(hit.score),
-          coverage: Number(hit.coverage),
-          exact: Number(hit.exact),
-          memories: Number(hit.memories),
-        })),
-        vector,
-        mode,
-        vectorWeight ?? VECTOR_WEIGHT,
-      );
-      return resultsOf(ctx, unit, ranked, limit, mode);
+      const lexicalHits = lexical.map((hit) => ({
+        id: String(hit.id),
+        score: Number(hit.score),
+        coverage: Number(hit.coverage),
+        exact: Number(hit.exact),
+        memories: Number(hit.memories),
+      }));
+      return resultsOf(ctx, unit, fuse(lexicalHits, vector, mode, vectorWeight), limit, mode);
     },
     searchSettings(DEFAULT_PLANNING.plan_cache_mode),
   );
-  return { mode, results, minConfidence };
 }
 
 /** Lexical mode in one statement: the ranking joined to the memories it ranks. */

@@ -8,16 +8,10 @@ import type { ConfidenceSignals } from "@/lib/memory/store";
  * bench/tune-confidence.ts, chooses the floor on the tune half, and prints both halves' figures with those weights:
  * `npx tsx bench/fit-confidence.ts [/tmp/confidence-signals.jsonl]`. The report half is only printed, never fitted on.
  */
-interface Hit {
+interface Hit extends ConfidenceSignals {
   rank: number;
   evidence: boolean;
   confidence: number;
-  lexical: number;
-  coverage: number;
-  exact: number;
-  memories: number;
-  cosine?: number;
-  standing?: number;
 }
 interface Line {
   style: string;
@@ -29,9 +23,7 @@ interface Line {
 }
 
 const featuresOf = (mode: SearchMode, hit: Hit) =>
-  Object.values(CONFIDENCE_FEATURES[mode]).map((feature) =>
-    (feature as (signals: ConfidenceSignals) => number)(hit as ConfidenceSignals),
-  );
+  Object.values(CONFIDENCE_FEATURES[mode]).map((feature) => (feature as (signals: ConfidenceSignals) => number)(hit));
 const namesOf = (mode: SearchMode) => Object.keys(CONFIDENCE_FEATURES[mode]);
 /** The share of unanswerable questions that must get no confident hit, in each speaker style of the tune half. */
 const SILENT_SHARE = 0.9;
@@ -83,7 +75,7 @@ for (const mode of ["lexical", "hybrid", "vector"] as const) {
   console.log(`${mode}: ${JSON.stringify(model)}`);
 }
 const confidence = (line: Line, hit: Hit) =>
-  logisticConfidence(line.mode, models[line.mode] as Record<string, number>, hit as ConfidenceSignals);
+  logisticConfidence(line.mode, models[line.mode] as Record<string, number>, hit);
 const best = (line: Line) => Math.max(0, ...line.hits.map((hit) => confidence(line, hit)));
 const logit = (p: number) => Math.log(p / (1 - p));
 

@@ -88,6 +88,22 @@ describeEachDatabase("database layer", (use, backend) => {
     },
   );
 
+  it.runIf(backend === "pglite")(
+    "a prepared statement's own parsers take over their types only, for that statement only",
+    async () => {
+      const { connection } = use();
+      if (connection.kind !== "pglite") throw new Error("expected PGlite");
+      const text = "select $1::int as n, $2::timestamptz as at";
+      const values = [7, "2026-01-02T03:04:05Z"];
+      const own = await connection.client.query<{ n: unknown; at: unknown }>(text, values, {
+        parsers: { 1184: (value: string) => `as sent: ${value}` },
+      });
+      expect(own.rows).toEqual([{ n: 7, at: "as sent: 2026-01-02 03:04:05+00" }]);
+      const plain = await connection.client.query<{ n: unknown; at: unknown }>(text, values);
+      expect(plain.rows).toEqual([{ n: 7, at: new Date("2026-01-02T03:04:05Z") }]);
+    },
+  );
+
   it.runIf(backend === "pglite")("keeps a bounded number of statements prepared on PGlite", async () => {
     const database = use();
     for (let width = 1; width <= 300; width++) {

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { openPglite } from "@/lib/db/client";
-import { warmWordLexemes } from "@/lib/memory/search";
+import { warmSearch } from "@/lib/memory/search";
 import { generateConversations, type SpeakerStyle } from "./data/conversations";
 import { type BenchQuery, generateUser } from "./data/generator";
 import { bucketsOf, scales, totalMemories } from "./data/scales";
@@ -127,7 +127,7 @@ async function main() {
     if (needsData) {
       await vacuum();
       // What the server does when it starts (lib/server/start.ts), before any of these searches could reach it.
-      for (const ledger of allLedgers) await warmWordLexemes(ledger.database);
+      for (const ledger of allLedgers) await warmSearch(ledger.database);
     }
     const largest = buckets.at(-1)!;
     const heaviestUser = largest.users[0]!.name;

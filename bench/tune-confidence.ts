@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import { LOCAL_EMBEDDING_MODEL_ID } from "@/lib/ai/local-embedding";
 import { openPglite } from "@/lib/db/client";
-import { searchMemories, warmWordLexemes } from "@/lib/memory/search";
+import { searchMemories, warmSearch } from "@/lib/memory/search";
 import { generateConversations, type SpeakerStyle } from "./data/conversations";
 import { scales } from "./data/scales";
 import { meteredModel, resolveEmbeddingModel } from "./embedding";
@@ -23,7 +23,7 @@ async function main() {
   const store = ledgerStore("tune", database, {
     embedding: meteredModel(resolveEmbeddingModel(LOCAL_EMBEDDING_MODEL_ID)),
   });
-  await warmWordLexemes(database);
+  await warmSearch(database);
   const lines: string[] = [];
   for (const style of ["named", "bare"] as SpeakerStyle[]) {
     const everyone = generateConversations(42, scales["100k"].conversations, style);

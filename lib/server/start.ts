@@ -4,13 +4,14 @@ import { config } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
 import { keepPlannerStatistics } from "@/lib/db/planner-statistics";
 import { logFailure, structureConsole } from "@/lib/log";
-import { warmWordLexemes } from "@/lib/memory/search";
+import { warmSearch } from "@/lib/memory/search";
 import { startProcessTelemetry } from "./telemetry";
 
 /**
- * Runs once when a Next.js server process starts: fail fast on bad configuration, open and migrate the database, and
- * warm search's word lexemes in the background (requests are served meanwhile; until it ends, a noun's first question
- * costs a few milliseconds more); on PGlite, keep the planner's statistics as autovacuum would.
+ * Runs once when a Next.js server process starts: fail fast on bad configuration, open and migrate the database, read
+ * the word tables search consults and warm its word lexemes in the background (requests are served meanwhile; until
+ * it ends, a noun's first question costs a few milliseconds more); on PGlite, keep the planner's statistics as
+ * autovacuum would.
  */
 export async function startServer() {
   // First, before anything is awaited: the sign-in limits count per socket address from the first request on.
@@ -26,7 +27,7 @@ export async function startServer() {
   // Before anything else is served, so the first request is traced (docs/observability.md).
   const telemetry = startProcessTelemetry();
   const database = await getDatabase();
-  void warmWordLexemes(database).catch((error) => logFailure("Warming search's word lexemes", error, "warn"));
+  void warmSearch(database).catch((error) => logFailure("Warming search", error, "warn"));
   // PostgreSQL's autovacuum keeps its planner statistics; PGlite has none, so its one process does.
   if (database.kind === "pglite") keepPlannerStatistics(database);
   if (config().WORKER === "inline") {

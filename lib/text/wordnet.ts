@@ -92,8 +92,23 @@ export function isAdverb(word: string): boolean {
 /** Whether WordNet has more adjective senses of `word` than noun senses ("good", "keen"; not "software", "head"). */
 export function isMostlyAdjective(word: string): boolean {
   const lower = word.toLowerCase();
-  const adjectives = processState("wordnet-adjectives", () => indexOf("adj"));
-  return (adjectives.get(lower)?.length ?? 0) > (nouns().index.get(lower)?.length ?? 0);
+  return (adjectiveIndex().get(lower)?.length ?? 0) > (nouns().index.get(lower)?.length ?? 0);
+}
+
+/** index.adj, read once. */
+function adjectiveIndex() {
+  return processState("wordnet-adjectives", () => indexOf("adj"));
+}
+
+/**
+ * Reads every part of speech's index now rather than inside the first request that asks: a server does it when it
+ * starts (`warmSearch`), since the nouns' and adjectives' took half a second of its event loop on first use.
+ */
+export function readWordNet(): void {
+  nouns();
+  verbIndex();
+  adverbIndex();
+  adjectiveIndex();
 }
 
 /** Whether WordNet knows `word` as a verb in its base form ("leave", "depart"). */

@@ -3,4 +3,4 @@
 export { CONFIDENCE_FEATURES, confidenceOf, logisticConfidence } from "./confidence";
 export { embeddingBacklog, embeddingBacklogAcrossUsers, embeddingModelKey, embedMissing } from "./embeddings";
 export { searchMemories } from "./search";
-export { warmWordLexemes } from "./word-lexemes";
+export { warmSearch } from "./warm";

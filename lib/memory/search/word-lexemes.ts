@@ -40,8 +40,8 @@ const WARM_CHUNK = 2_000;
 
 /**
  * Stems every word a noun can stand for (about 55,000, `everyRelatedWord`) into this process's map for `database`,
- * a chunk per statement: a server does it once when it starts (lib/server/start.ts), so that no user's first question
- * about a noun waits for its synsets to be read and its related words to be stemmed (5-15 ms, once per noun).
+ * a chunk per statement: a server does it once when it starts (`warmSearch`), so that no user's first question about a
+ * noun waits for its synsets to be read and its related words to be stemmed (5-15 ms, once per noun).
  */
 export async function warmWordLexemes(database: Database): Promise<void> {
   const words = everyRelatedWord();

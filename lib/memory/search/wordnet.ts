@@ -23,7 +23,7 @@ const REMEMBERED_WORDS = 10_000;
 
 /**
  * Reads every noun synset now (a fifth of a second), not on the searches that first reach it, and returns every word a
- * noun can stand for (about 55,000): a server warms its search with them when it starts (`warmWordLexemes`).
+ * noun can stand for (about 55,000): a server warms its search with them when it starts (`warmSearch`).
  */
 export function everyRelatedWord(): string[] {
   const { offsets, synsetAt } = nouns();

@@ -74,18 +74,10 @@ export function preparingPgliteStatements(client: PGlite): PGlite {
         messages.push(...(await client.execProtocolStream(serialize.sync(), NO_SYNC)));
       }
       if (!inTransaction) await client.syncToFs();
-      return parseResults(messages, parsersOf(options), withoutParsers(options))[0] as Results<T>;
+      return parseResults(messages, parsersOf(client, options), withoutParsers(options))[0] as Results<T>;
     });
   }
 
-  /**
-   * The client's parsers under the query's own. Given both, parseResults copies all of the client's (over 300, one
-   * per type and array type) into a new object on every call, as drizzle brings some with every statement: a tenth to
-   * a quarter of a millisecond of the event loop per statement.
-   */
-  function parsersOf(options: QueryOptions | undefined): PGlite["parsers"] {
-    return options?.parsers ? Object.assign(Object.create(client.parsers), options.parsers) : client.parsers;
-  }
 
   const query = client.query.bind(client);
   const transaction = client.transaction.bind(client);
@@ -109,6 +101,15 @@ export function preparingPgliteStatements(client: PGlite): PGlite {
       }),
   });
   return client;
+}
+
+/**
+ * The client's parsers under the query's own. Given both, parseResults copies all of the client's (over 300, one per
+ * type and array type) into a new object on every call, as drizzle brings some with every statement: a tenth to a
+ * quarter of a millisecond of the event loop per statement.
+ */
+function parsersOf(client: PGlite, options: QueryOptions | undefined): PGlite["parsers"] {
+  return options?.parsers ? Object.assign(Object.create(client.parsers), options.parsers) : client.parsers;
 }
 
 function withoutParsers(options: QueryOptions | undefined): QueryOptions | undefined {

@@ -261,7 +261,10 @@ function seventhTuneMonths({ hobby, city, job, destination, past, future }: Fact
     {
       message: `ugh, finally signed the lease on the ${city(1)} flat, ${city(0)} is officially behind me. also, big news, I handed in my notice and I'm starting as a ${job(1)} next week, my mum thinks I'm mad lol. anyway weekends are still for ${hobby}, that'll never change`,
       inserts: [
-        { text: `User signed the lease on a flat in ${city(1)}`, quote: `finally signed the lease on the ${city(1)} flat` },
+        {
+          text: `User signed the lease on a flat in ${city(1)}`,
+          quote: `finally signed the lease on the ${city(1)} flat`,
+        },
         {
           text: `User handed in their notice and is starting as a ${job(1)}`,
           quote: `I handed in my notice and I'm starting as a ${job(1)} next week`,

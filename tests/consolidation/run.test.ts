@@ -1,3 +1,4 @@
+import { MockEmbeddingModelV4 } from "ai/test";
 import { expect, it } from "vitest";
 import { OfflineLanguageModel } from "@/lib/ai/offline/model";
 import { exportNamespace } from "@/lib/console/export";
@@ -286,6 +287,33 @@ describeEachDatabase("consolidation runs", (use, backend) => {
       expect(shown).toContain('\\"relation\\": \\"close\\"');
       expect(shown).not.toContain(car.id);
       expect(await getMemory(ctx, feline.id)).toMatchObject({ status: "merged", mergedInto: cat.id });
+    });
+  }
+
+  if (backend === "pglite") {
+    it("shows the model two memories that are each other's nearest, though not close by the threshold", async () => {
+      const { ctx, extractor } = await setup();
+      // The liking and its restatement: 0.6 apart from each other, each the other's nearest. The third's nearest is
+      // the restatement (0.48), whose nearest is the liking: it is shown with neither.
+      const vectors: Record<string, number[]> = {
+        "User is very into hiking in the mountains": [1, 0, 0],
+        "User's weekends are for hiking in the mountains": [0.6, 0.8, 0],
+        "User's weekends start with a long run": [0, 0.6, 0.8],
+      };
+      const embeddingModel = new MockEmbeddingModelV4({
+        provider: "toy",
+        modelId: "fixed",
+        maxEmbeddingsPerCall: 16,
+        doEmbed: async ({ values }) => ({ embeddings: values.map((value) => vectors[value]!), warnings: [] }),
+      });
+      const embedded = withEmbedding(extractor, embeddingModel);
+      const run: Memory[] = [];
+      for (const content of Object.keys(vectors)) run.push(await createMemory(embedded, { content }));
+      const outcome = await runConsolidation(offline({ ...ctx, embeddingModel }), job());
+      expect(outcome).toMatchObject({ status: "succeeded", groups: 1, applied: 1 });
+      const [liking, restated, other] = run as [Memory, Memory, Memory];
+      expect(await getMemory(ctx, restated.id)).toMatchObject({ status: "merged", mergedInto: liking.id });
+      expect(stateOf(await getMemory(ctx, other.id))).toEqual(stateOf(other));
     });
   }
 

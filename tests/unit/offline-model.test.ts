@@ -366,6 +366,36 @@ describe("offline consolidation of a pair close in meaning", () => {
   ])("keeps %j apart from the liking: a person, a thing, a place, a time, a former time or another verb", (text) => {
     expect(opsForPair(text, "User loves hiking in the mountains")).toEqual([]);
   });
+
+  // Being into a thing is liking it, and an aside after a ";" is kept in the merged memory, not compared.
+  it("merges a liking said as being into it with an aside about someone else, not someone else's liking", () => {
+    const into = "User is very into hiking in the mountains; their partner teases them about it";
+    expect(opsForPair(into, "User's weekends are for hiking in the mountains")).toEqual(["merge"]);
+    expect(opsForPair("User's sister is into hiking in the mountains", "User loves hiking in the mountains")).toEqual(
+      [],
+    );
+  });
+
+  // A home or a job read by its kind (a place name beside a word of dwelling, an occupation said of the user), however
+  // the statement is worded: the newer supersedes the older (lib/text/standing-values.ts).
+  it.each([
+    ["User has been renting a small place in Lisbon for about three years", "User signed the lease on a flat in Porto"],
+    ["User's day job is being a nurse", "User handed in their notice and is starting as a teacher"],
+  ])("supersedes %j with %j: two values of one kind the user holds one of", (a, b) => {
+    expect(opsForPair(a, b)).toEqual(["supersede"]);
+  });
+
+  it.each([
+    ["User's sister lives in Porto", "User has been renting a small place in Lisbon"],
+    ["User visited a friend's house in Turin", "User lives in Porto"],
+    ["User is moving to Madrid", "User lives in Porto"],
+    ["User loves Lisbon", "User signed the lease on a flat in Porto"],
+    ["User is married to a pilot", "User's day job is being a nurse"],
+    ["User quit their job as a chef", "User's day job is being a nurse"],
+    ["User is a good cook", "User's day job is being a nurse"],
+  ])("keeps %j and %j: someone else's value, a visit, a plan, a liking or a job no longer held is none", (a, b) => {
+    expect(opsForPair(a, b)).toEqual([]);
+  });
 });
 
 describe("offline memory manager", () => {

@@ -9,11 +9,13 @@ import { adverbGlosses, isAdverb, isMostlyAdjective, lemmaOf, nouns } from "@/li
  * a distinct thing — a number or an id, a name, a thing or a person (WordNet: under object or matter), one time rather
  * than a habit ("in winter"), a negation or a quantifier, a former time, or a verb that is not one of liking.
  * "hiking in the mountains is a big part of the user's life" restates "User loves hiking in the mountains"; "User's
- * sister loves hiking in the mountains", "User rarely goes hiking in the mountains" do not.
+ * sister loves hiking in the mountains", "User rarely goes hiking in the mountains" do not. Each is read up to its first
+ * ";", dash or sentence end: an aside after it ("…; their partner teases them about it") is kept in the merged memory,
+ * not compared.
  */
 export function restates(a: string, b: string, frames: (word: string) => boolean): boolean {
-  const left = tokensOf(a);
-  const right = tokensOf(b);
+  const left = tokensOf(firstClause(a));
+  const right = tokensOf(firstClause(b));
   const run = longestCommonRun(left.words, right.words);
   if (run.length < 3 || run.words.filter((word) => !FUNCTION_WORDS.has(word)).length < 2) return false;
   const rest = (side: typeof left, start: number) =>
@@ -23,10 +25,20 @@ export function restates(a: string, b: string, frames: (word: string) => boolean
     { side: right, rest: rest(right, run.right) },
   ].every(
     ({ side, rest }) =>
-      rest.some(({ word }) => frames(word) || habitWord(word)) &&
+      rest.some(({ word, at }) => frames(word) || habitWord(word) || beingInto(side.words, at)) &&
       rest.every(({ word, at }) => names(side, word, at, frames) === false),
   );
 }
+
+const firstClause = (text: string) => text.trim().split(/\s*(?:;|\s[–—-]\s|[.!?](?:\s|$))/)[0] ?? "";
+
+/** "is (really) into sailing": being into a thing is liking it. */
+function beingInto(words: string[], at: number): boolean {
+  if (words[at] !== "into") return false;
+  const before = words.slice(0, at).findLast((word) => !FUNCTION_WORDS.has(word) || BEING.has(word));
+  return before !== undefined && BEING.has(before);
+}
+const BEING = new Set(["is", "are", "am", "been"]);
 
 const FUNCTION_WORDS = new Set(
   (

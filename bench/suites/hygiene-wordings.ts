@@ -284,6 +284,55 @@ function seventhTuneMonths({ hobby, city, job, destination, past, future }: Fact
   ];
 }
 
+/**
+ * An eighth wording, written after the rules for the seventh and before any rule looked at it: facts said in passing
+ * while asking for something, the liking put first ("… is how I spend"), a home by its apartment, a career switched,
+ * and a manager's memories worded as hosted models word them ("User's new apartment is in …", "For the user, … is how").
+ */
+function eighthTuneMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
+  return [
+    {
+      message: `can you suggest some gear? ${hobby} is basically how I spend every free weekend. for context my apartment is near the river in ${city(0)}, and work is nights, I'm a ${job(0)} on the night shift. also booked a train to ${destination} for ${past}, need a packing list`,
+      inserts: [
+        {
+          // Not at the start: the suite finds a restatement by the hobby's words as written, lower case.
+          text: `For the user, ${hobby} is how every free weekend is spent`,
+          quote: `${hobby} is basically how I spend every free weekend`,
+        },
+        {
+          text: `User's apartment is near the river in ${city(0)}`,
+          quote: `my apartment is near the river in ${city(0)}`,
+        },
+        { text: `User is a ${job(0)} working night shifts`, quote: `I'm a ${job(0)} on the night shift` },
+        {
+          text: `User booked a train to ${destination} for ${past}`,
+          quote: `booked a train to ${destination} for ${past}`,
+        },
+      ],
+    },
+    {
+      message: `update: the move happened!! new apartment in ${city(1)}, new neighbourhood. and I switched careers, I'm a ${job(1)} at a primary school now. still out ${hobby} whenever I can`,
+      inserts: [
+        { text: `User's new apartment is in ${city(1)}`, quote: `new apartment in ${city(1)}` },
+        {
+          text: `User switched careers and is now a ${job(1)} at a primary school`,
+          quote: `I switched careers, I'm a ${job(1)} at a primary school now`,
+        },
+        { text: `User goes ${hobby} whenever they can`, quote: `still out ${hobby} whenever I can` },
+      ],
+    },
+    {
+      message: `the team offsite this year is a conference in ${city(2)} on ${future}, and I'm presenting, any tips for nerves?`,
+      inserts: [
+        {
+          text: `User is presenting at a conference in ${city(2)} on ${future}`,
+          quote: `a conference in ${city(2)} on ${future}, and I'm presenting`,
+        },
+      ],
+    },
+  ];
+}
+
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 export const TUNE_WORDINGS = [
@@ -294,4 +343,5 @@ export const TUNE_WORDINGS = [
   fifthTuneMonths,
   sixthTuneMonths,
   seventhTuneMonths,
+  eighthTuneMonths,
 ];

@@ -121,10 +121,11 @@ function jobsIn(words: string[], from: number): string[] {
     let start = at + 1;
     while (ADVERBS_BESIDE_A_VERB.has(words[start] ?? "")) start++;
     if (!ARTICLES.has(words[start] ?? "")) continue;
+    // The longest run of the noun phrase that ends in an occupation: "a nurse working night shifts" → "nurse".
     const phrase = nounPhrase(words, start + 1);
-    const head = phrase.at(-1);
+    const end = phrase.findLastIndex(isOccupation) + 1;
     // "a good cook" judges a pastime; a job's modifiers name its kind ("software engineer").
-    if (head && isOccupation(head) && !phrase.slice(0, -1).some(isMostlyAdjective)) jobs.push(phrase.join(" "));
+    if (end > 0 && !phrase.slice(0, end - 1).some(isMostlyAdjective)) jobs.push(phrase.slice(0, end).join(" "));
   }
   return jobs;
 }

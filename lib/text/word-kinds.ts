@@ -202,7 +202,7 @@ export function isOfFrequency(word: string): boolean {
 }
 
 /** A verb's base forms: the regular ones verbLemmas gives and, for an irregular form, its base ("left" → leave). */
-function baseForms(word: string): string[] {
+export function baseForms(word: string): string[] {
   const irregular = irregularVerbs[word];
   return irregular ? [...verbLemmas(word), irregular] : verbLemmas(word);
 }

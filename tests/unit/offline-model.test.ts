@@ -376,11 +376,21 @@ describe("offline consolidation of a pair close in meaning", () => {
     );
   });
 
+  it("merges a liking said after what is liked, spent on every free weekend, with a habit said with a clause of time", () => {
+    const spent = "For the user, hiking in the mountains is how every free weekend is spent";
+    expect(opsForPair(spent, "User goes hiking in the mountains whenever they can")).toEqual(["merge"]);
+    expect(opsForPair("User spent a weekend hiking in the mountains", "User loves hiking in the mountains")).toEqual(
+      [],
+    );
+  });
+
   // A home or a job read by its kind (a place name beside a word of dwelling, an occupation said of the user), however
   // the statement is worded: the newer supersedes the older (lib/text/standing-values.ts).
   it.each([
     ["User has been renting a small place in Lisbon for about three years", "User signed the lease on a flat in Porto"],
     ["User's day job is being a nurse", "User handed in their notice and is starting as a teacher"],
+    ["User is a nurse working night shifts", "User switched careers and is now a teacher at a primary school"],
+    ["User's apartment is near the river in Lisbon", "User's new apartment is in Porto"],
   ])("supersedes %j with %j: two values of one kind the user holds one of", (a, b) => {
     expect(opsForPair(a, b)).toEqual(["supersede"]);
   });

@@ -2,7 +2,7 @@ import type { ConsolidationInput, ConsolidationWireOp } from "@/lib/memory/conso
 import { TIME_PREPOSITIONS, TIME_QUALIFIERS } from "@/lib/text/function-words";
 import { sameSlot, slotOf } from "@/lib/text/slots";
 import { differentStandingValues } from "@/lib/text/standing-values";
-import { isLikingNoun, isLikingVerb, isOfFrequency, isTimePeriod, isVerbForm } from "@/lib/text/word-kinds";
+import { baseForms, isLikingNoun, isLikingVerb, isOfFrequency, isTimePeriod, isVerbForm } from "@/lib/text/word-kinds";
 import { isMostlyAdjective } from "@/lib/text/wordnet";
 import { restates } from "./restatement";
 
@@ -82,7 +82,12 @@ function sameWords(a: Shown | undefined, b: Shown | undefined, close = false): b
 
 /** A word that frames a liking or a habit (see FRAMING). */
 const frames = (word: string) =>
-  (FRAMING.has(word) && !BEING.has(word)) || LIKING.has(word) || isLikingNoun(word) || isLikingVerb(word);
+  (FRAMING.has(word) && !BEING.has(word)) ||
+  LIKING.has(word) ||
+  isLikingNoun(word) ||
+  isLikingVerb(word) ||
+  // "is spent": spending time on a thing in any of its forms, an irregular one too ("went" may be one outing).
+  baseForms(word).includes("spend");
 
 /**
  * Words and phrases a restatement adds or drops without changing the fact. A quantifier on its own is not one: "likes

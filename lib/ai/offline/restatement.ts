@@ -43,7 +43,10 @@ const BEING = new Set(["is", "are", "am", "been"]);
 const FUNCTION_WORDS = new Set(
   (
     "a an the to of for about on in into at with from by as their his her its my our they them it is are be been " +
-    "has have do does go goes get gets can that which who what something really very so just also still quite most"
+    "has have do does go goes get gets can that which who what something really very so just also still quite most " +
+    // Pronouns, modals and the words that open a clause of time or manner ("whenever they can", "how the user
+    // spends…"): a closed class, naming nothing of its own.
+    "he she him we us you could will would how when whenever while"
   ).split(" "),
 );
 const NEGATORS = /^(?:not|never|no|none|nothing|nobody|cannot|can't|won't|isn't|doesn't|don't)$|n't$/;
@@ -89,11 +92,18 @@ function longestCommonRun(left: string[], right: string[]) {
 /** A habit said by how often: an adverb of frequency, or a plural time period ("weekends"). */
 const habitWord = (word: string) => isOfFrequency(word) || (word.endsWith("s") && isTimePeriod(word));
 
+/** The word after the qualifiers of a time period that start at `at` ("every free weekend" → "weekend"). */
+function periodAfter(words: string[], at: number): string {
+  let end = at;
+  while (end < at + 3 && TIME_QUALIFIERS.has(words[end] ?? "")) end++;
+  return words[end] ?? "";
+}
+
 /** Whether a word outside the shared run names something of its own, which makes the two statements two facts. */
 function names(side: Tokens, word: string, at: number, frames: (word: string) => boolean): boolean {
   const next = side.words[at + 1] ?? "";
-  // "most weekends", "every Sunday": a quantifier of a time period tells how often; "likes all dogs" quantifies.
-  if (TIME_QUALIFIERS.has(word) && isTimePeriod(next)) return false;
+  // "most weekends", "every free weekend": qualifiers of a time period tell how often; "likes all dogs" quantifies.
+  if (TIME_QUALIFIERS.has(word) && isTimePeriod(periodAfter(side.words, at))) return false;
   if (isTimePeriod(word) && TIME_QUALIFIERS.has(side.words[at - 1] ?? "")) return false;
   // "used to love": a liking the user had, not has.
   if (word === "used" && next === "to") return true;

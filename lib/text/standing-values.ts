@@ -1,5 +1,6 @@
 import { ADVERBS_BESIDE_A_VERB } from "@/lib/text/function-words";
 import { placeNameAt, placeValue } from "@/lib/text/place-names";
+import { slotOf } from "@/lib/text/slots";
 import {
   endsHolding,
   isKindOf,
@@ -45,11 +46,24 @@ export function standingValueOf(text: string): StandingValue | undefined {
 /** The slot key of a kind, as lib/text/slots.ts names it: one home and one job, however each memory reads it. */
 export const STANDING_SLOT_KEYS = { home: "residence", job: "job" } as const;
 
-/** Two memories holding different values of one kind: the newer is the user's value now. */
+/**
+ * Two memories holding different values of one kind: the newer is the user's value now. Each is read as the slot
+ * table reads it (lib/text/slots.ts: "User is based in Lisbon") or else by its kind, so a home the table knows meets
+ * one only its kind tells ("User signed the lease on a flat in Porto").
+ */
 export function differentStandingValues(a: string, b: string): boolean {
-  const left = standingValueOf(a);
-  const right = standingValueOf(b);
+  const left = homeOrJobOf(a);
+  const right = homeOrJobOf(b);
   return left !== undefined && right !== undefined && left.kind === right.kind && left.value !== right.value;
+}
+
+function homeOrJobOf(text: string): StandingValue | undefined {
+  const slot = slotOf(text);
+  if (slot?.key === STANDING_SLOT_KEYS.home) return { kind: "home", value: slot.value.toLowerCase() };
+  // The table's job is its whole phrase ("being a nurse" of "User's day job is being a nurse"): read by kind first.
+  const standing = standingValueOf(text);
+  if (standing || slot?.key !== STANDING_SLOT_KEYS.job) return standing;
+  return { kind: "job", value: slot.value.toLowerCase().replace(/^an? /, "") };
 }
 
 /** The statement up to its first ";", dash or sentence end: what follows is an aside, often about someone else. */
@@ -125,6 +139,8 @@ function jobsIn(words: string[], from: number): string[] {
     const phrase = nounPhrase(words, start + 1);
     const end = phrase.findLastIndex(isOccupation) + 1;
     // "a good cook" judges a pastime; a job's modifiers name its kind ("software engineer").
+    // "a resident": one who dwells somewhere, though WordNet's second "resident" is a physician.
+    if (end > 0 && isDwellingNoun(phrase[end - 1]!)) continue;
     if (end > 0 && !phrase.slice(0, end - 1).some(isMostlyAdjective)) jobs.push(phrase.slice(0, end).join(" "));
   }
   return jobs;
@@ -143,9 +159,11 @@ const ENDS = new Set(
 );
 
 /**
- * Place names after "in", "to" or "of", or before a noun of dwelling ("the Porto flat"), in a clause with a word of
- * dwelling: a noun under WordNet's housing, dwelling or residence ("apartment", "house", "home"), or a verb defined by
- * residence or by holding a place under a lease ("lives", "settled", "renting", "lease").
+ * Place names after "in", "to", "at", "of" or a word of being ("User's home base is Porto"), or before a noun of
+ * dwelling or of the one who dwells ("the Porto flat", "a Porto resident"), in a clause with a word of dwelling: a noun
+ * under WordNet's housing, dwelling, residence, inhabitant or occupant ("apartment", "house", "home", "resident"), or a
+ * verb defined by residence or by holding a place under a lease ("lives", "settled", "renting", "lease"). A name
+ * after "with" or "from" is a person or an origin, not a home.
  */
 function homesIn(tokens: string[], words: string[], from: number): string[] {
   if (!words.slice(from).some(isWordOfDwelling)) return [];
@@ -156,13 +174,13 @@ function homesIn(tokens: string[], words: string[], from: number): string[] {
     const name = placeNameAt(tokens.slice(at).join(" "));
     if (!name) continue;
     const after = words[at + name.split(/\s+/).length] ?? "";
-    if (/^(?:in|to|of)$/.test(before) || isDwellingNoun(after)) homes.push(placeValue(name));
+    if (/^(?:in|to|at|of|is|are)$/.test(before) || isDwellingNoun(after)) homes.push(placeValue(name));
     at += name.split(/\s+/).length - 1;
   }
   return [...new Set(homes)];
 }
 
-const isDwellingNoun = (word: string) => isKindOf(word, ["housing", "dwelling", "residence"]);
+const isDwellingNoun = (word: string) => isKindOf(word, ["housing", "dwelling", "residence", "inhabitant", "occupant"]);
 const DWELLING_GLOSS = /\b(?:resid\w*|inhabit\w*|dwell\w*|lease|rental)\b/;
 
 function isWordOfDwelling(word: string): boolean {

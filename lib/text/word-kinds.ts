@@ -1,6 +1,6 @@
 import irregularVerbs from "wink-lexicon/src/irregular-verbs.js";
 import { processState } from "@/lib/process-state";
-import { adverbGlosses, isVerb, lemmaOf, nouns, verbGlosses } from "@/lib/text/wordnet";
+import { adjectiveGlosses, adverbGlosses, isVerb, lemmaOf, nouns, verbGlosses } from "@/lib/text/wordnet";
 
 /**
  * What kind of thing a word names, by WordNet (lib/text/wordnet.ts), for the slot rules (lib/text/slots.ts): an
@@ -124,6 +124,26 @@ const LIKING_GLOSS = /\b(?:pleasure|fond|affection|liking|love|enjoyable)\b/;
 export function isLikingVerb(word: string): boolean {
   const lower = word.toLowerCase();
   return remembered("wordnet-liking-verbs", lower, () => hasSense(verbLemmas(lower), LIKING_GLOSS, 2));
+}
+
+/**
+ * An adjective of eager attitude towards a thing: one of its two usual senses is defined by interest, enthusiasm,
+ * devotion, concern with it or dependence on it ("obsessed": "having or showing excessive or compulsive concern with
+ * something", "hooked": "addicted to a drug", "avid", "enthusiastic", "devoted"), and neither by fear, anger, worry,
+ * weariness or lack of interest ("afraid", "mad": "roused to anger", "bored": "uninterested because of…", "nervous").
+ * "is obsessed with sailing" frames a liking as "loves sailing" does.
+ */
+const ATTITUDE_GLOSS =
+  /\b(?:interest\w*|enthusias\w*|excite\w*|affection|devot\w*|zeal\w*|concern with|desirous|passion\w*|emotions?|addict\w*|dependent)\b/;
+const AVERSE_GLOSS =
+  /\b(?:fear\w*|anger|anxi\w*|tired|uninterested|worr\w*|regret|pain|sick|insecur\w*|upset|harm\w*|afraid)\b/;
+
+export function isAttitudeAdjective(word: string): boolean {
+  const lower = word.toLowerCase();
+  return remembered("wordnet-attitude-adjectives", lower, () => {
+    const senses = adjectiveGlosses(lower).slice(0, 2);
+    return senses.some((gloss) => ATTITUDE_GLOSS.test(gloss)) && !senses.some((gloss) => AVERSE_GLOSS.test(gloss));
+  });
 }
 
 /**

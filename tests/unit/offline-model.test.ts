@@ -384,6 +384,17 @@ describe("offline consolidation of a pair close in meaning", () => {
     );
   });
 
+  // An adjective WordNet defines by interest, enthusiasm, devotion or dependence, and by no fear, anger or weariness.
+  it.each([
+    ["User is obsessed with hiking in the mountains", ["merge"]],
+    ["User is hooked on hiking in the mountains", ["merge"]],
+    ["User is bored with hiking in the mountains", []],
+    ["User is afraid of hiking in the mountains", []],
+    ["User's sister is obsessed with hiking in the mountains", []],
+  ])("reads %j beside a liking of the same thing as %j: an adjective of eager attitude frames a liking", (a, ops) => {
+    expect(opsForPair(a, "User loves hiking in the mountains")).toEqual(ops);
+  });
+
   // A home or a job read by its kind (a place name beside a word of dwelling, an occupation said of the user), however
   // the statement is worded: the newer supersedes the older (lib/text/standing-values.ts).
   it.each([
@@ -391,6 +402,7 @@ describe("offline consolidation of a pair close in meaning", () => {
     ["User's day job is being a nurse", "User handed in their notice and is starting as a teacher"],
     ["User is a nurse working night shifts", "User switched careers and is now a teacher at a primary school"],
     ["User's apartment is near the river in Lisbon", "User's new apartment is in Porto"],
+    ["User is based in Lisbon", "User is now a Porto resident"],
   ])("supersedes %j with %j: two values of one kind the user holds one of", (a, b) => {
     expect(opsForPair(a, b)).toEqual(["supersede"]);
   });

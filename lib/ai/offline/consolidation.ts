@@ -2,7 +2,15 @@ import type { ConsolidationInput, ConsolidationWireOp } from "@/lib/memory/conso
 import { TIME_PREPOSITIONS, TIME_QUALIFIERS } from "@/lib/text/function-words";
 import { sameSlot, slotOf } from "@/lib/text/slots";
 import { differentStandingValues } from "@/lib/text/standing-values";
-import { baseForms, isLikingNoun, isLikingVerb, isOfFrequency, isTimePeriod, isVerbForm } from "@/lib/text/word-kinds";
+import {
+  baseForms,
+  isAttitudeAdjective,
+  isLikingNoun,
+  isLikingVerb,
+  isOfFrequency,
+  isTimePeriod,
+  isVerbForm,
+} from "@/lib/text/word-kinds";
 import { isMostlyAdjective } from "@/lib/text/wordnet";
 import { restates } from "./restatement";
 
@@ -86,6 +94,7 @@ const frames = (word: string) =>
   LIKING.has(word) ||
   isLikingNoun(word) ||
   isLikingVerb(word) ||
+  isAttitudeAdjective(word) ||
   // "is spent": spending time on a thing in any of its forms, an irregular one too ("went" may be one outing).
   baseForms(word).includes("spend");
 

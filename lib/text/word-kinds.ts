@@ -147,6 +147,20 @@ export function isAttitudeAdjective(word: string): boolean {
 }
 
 /**
+ * A verb of beginning what lasts: one of its two usual senses is beginning, joining or becoming ("start": "take the
+ * first step or steps in carrying out an action", "join": "become part of…"), or taking up a new residence ("move").
+ */
+const BEGINNING_GLOSS = /\b(?:begin|first step|set in motion|become|take up)\b/;
+
+export function isBeginning(word: string): boolean {
+  const lower = word.toLowerCase();
+  return remembered("wordnet-beginning-verbs", lower, () => {
+    const lemmas = baseForms(lower);
+    return hasSense(lemmas, BEGINNING_GLOSS, 2) || takesUpResidence(lower);
+  });
+}
+
+/**
  * A verb of working for pay or training for a profession: one of its two usual senses says so ("earn": "earn on some
  * commercial or business transaction", "train": "undergo training … for a particular role, function, or profession"),
  * or, with "re-", the verb it repeats ("retrain"). "volunteer" ("do volunteer work") and "serve" are neither.

@@ -246,6 +246,18 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     expect(stateOf(await getMemory(ctx, born.id))).toEqual(stateOf(born));
   });
 
+  it("expires a fact written ahead of the day it names once that day has passed, whatever its words", async () => {
+    const { ctx, extractor } = await setup();
+    const train = await createMemory(extractor, { content: "User's train to Ghent leaves on 2026-01-20" });
+    const starts = await createMemory(extractor, { content: "User starts at Acme on 2026-01-20" });
+    const later = { ...ctx, clock: () => new Date("2026-02-01T00:00:00.000Z") };
+    expect(await memoryHealth(later)).toMatchObject({ expired: 1 });
+
+    expect(await runConsolidation(offline(later), job())).toMatchObject({ status: "succeeded", applied: 1 });
+    expect((await getMemory(ctx, train.id)).validTo?.toISOString()).toBe("2026-01-21T00:00:00.000Z");
+    expect(stateOf(await getMemory(ctx, starts.id))).toEqual(stateOf(starts));
+  });
+
   it("keeps the job the user has beside one they no longer hold: a past job is no value of the job slot", async () => {
     const { ctx, extractor } = await setup();
     const nurse = await createMemory(extractor, { content: "User is a nurse" });

@@ -10,7 +10,7 @@ import { MAY_NAME_A_PLACE } from "@/lib/text/place-names";
 import { MAY_NAME_A_JOB } from "@/lib/text/slot-kinds";
 import { FIXED_SLOT_PATTERNS, slotOf } from "@/lib/text/slots";
 import { MAY_HOLD_A_HOME, MAY_HOLD_A_JOB, STANDING_SLOT_KEYS, standingValueOf } from "@/lib/text/standing-values";
-import { isPlannedEvent } from "@/lib/text/word-kinds";
+import { isBeginning, isPlannedEvent } from "@/lib/text/word-kinds";
 
 /** Trigram similarity from which two memories of one namespace and kind count as saying the same. */
 export const DUPLICATE_SIMILARITY = 0.7;
@@ -266,14 +266,17 @@ async function slottedMemories(unit: UnitOfWork, userId: string, now: Date): Pro
 }
 
 /**
- * The user's live memories whose text names a date before today (and no validTo says it ended), with their text:
- * timeBound decides in TypeScript which are time-bound, as the slot leg decides a slot.
+ * The user's live memories whose text names a date before today (and no validTo says it ended), with their text and
+ * whether the memory was written before that date: timeBound decides in TypeScript which are time-bound, as the slot
+ * leg decides a slot.
  */
 function datedStatement(userId: string, now: Date): SQL {
   const today = now.toISOString();
   const day = today.slice(0, 10);
   return sql`
-    select m.id as id, substring(m.text from ${ISO_DATE}) as date, m.text as text
+    select m.id as id, substring(m.text from ${ISO_DATE}) as date, m.text as text,
+      to_char(coalesce(m.valid_from, m.created_at) at time zone 'UTC', 'YYYY-MM-DD') < substring(m.text from ${ISO_DATE})
+        as "aheadOfIt"
     from memories m
     where m.user_id = ${userId} and ${live("m", today)} and m.valid_to is null
       and substring(m.text from ${ISO_DATE}) < ${day}
@@ -284,9 +287,17 @@ function datedStatement(userId: string, now: Date): SQL {
                 jsonb_build_object('id', m.id, 'version', m.version)))))`;
 }
 
-/** Whether a dated fact is time-bound: one of TIME_BOUND's words, or a noun of an event one goes to. */
-function timeBound(text: string): boolean {
-  return TIME_BOUND.test(text) || (text.toLowerCase().match(/\p{L}+/gu) ?? []).some(isPlannedEvent);
+/**
+ * Whether a dated fact is time-bound: one of TIME_BOUND's words, a noun of an event one goes to, or, whatever its
+ * words, a fact written before the date it names ("User's train to Ghent leaves on …" said a week ahead): said of a
+ * day still to come, it was a plan, and a plan whose day has passed no longer holds. A date said after it passed
+ * ("was born on …") is a past fact, which stays; so does a plan to begin what lasts ("starts at Acme on …", "moves to
+ * Porto on …": isBeginning in lib/text/word-kinds.ts), whose day passing makes it hold rather than end.
+ */
+function timeBound(row: { text: string; aheadOfIt: boolean }): boolean {
+  const words = row.text.toLowerCase().match(/\p{L}+/gu) ?? [];
+  if (TIME_BOUND.test(row.text) || words.some(isPlannedEvent)) return true;
+  return row.aheadOfIt && !words.some(isBeginning);
 }
 
 export interface Candidates {
@@ -316,8 +327,10 @@ export async function findCandidates(ctx: MemoryContext, now: Date, close?: Clos
     const slots = await slottedMemories(unit, userId, now);
     return {
       pairs: await unit.rows<CandidatePair>(pairsStatement(userId, now, slots, leg)),
-      dated: (await unit.rows<{ id: string; date: string; text: string }>(datedStatement(userId, now)))
-        .filter((row) => timeBound(row.text))
+      dated: (
+        await unit.rows<{ id: string; date: string; text: string; aheadOfIt: boolean }>(datedStatement(userId, now))
+      )
+        .filter(timeBound)
         .map(({ id, date }) => ({ id, date })),
       close: leg !== null,
     };

@@ -1,6 +1,7 @@
 import { ADVERBS_BESIDE_A_VERB } from "@/lib/text/function-words";
 import { placeNameAt, placeValue } from "@/lib/text/place-names";
 import { slotOf } from "@/lib/text/slots";
+import { firstClause } from "@/lib/text/trim";
 import {
   endsHolding,
   isKindOf,
@@ -32,7 +33,7 @@ export interface StandingValue {
 
 export function standingValueOf(text: string): StandingValue | undefined {
   if (/\d{4}-\d{2}-\d{2}/.test(text)) return undefined;
-  const tokens = firstClause(text);
+  const tokens = clauseWords(text);
   const words = tokens.map((token) => token.toLowerCase().replace(/’/g, "'"));
   const from = userSubjectEnd(words);
   if (from === undefined) return undefined;
@@ -66,10 +67,9 @@ function homeOrJobOf(text: string): StandingValue | undefined {
   return { kind: "job", value: slot.value.toLowerCase().replace(/^an? /, "") };
 }
 
-/** The statement up to its first ";", dash or sentence end: what follows is an aside, often about someone else. */
-function firstClause(text: string): string[] {
-  const clause = text.trim().split(/\s*(?:;|\s[–—-]\s|[.!?](?:\s|$))/)[0] ?? "";
-  return clause
+/** The words of the statement's first clause (lib/text/trim.ts, firstClause), without brackets, colons and quotes. */
+function clauseWords(text: string): string[] {
+  return firstClause(text)
     .replace(/[(),:"]/g, " ")
     .split(/\s+/)
     .filter(Boolean);

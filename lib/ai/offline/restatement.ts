@@ -1,4 +1,5 @@
 import { TIME_QUALIFIERS } from "@/lib/text/function-words";
+import { firstClause } from "@/lib/text/trim";
 import { isKindOf, isOfFormerTime, isOfFrequency, isTimePeriod, isVerbForm } from "@/lib/text/word-kinds";
 import { adverbGlosses, isAdverb, isMostlyAdjective, lemmaOf, nouns } from "@/lib/text/wordnet";
 
@@ -29,8 +30,6 @@ export function restates(a: string, b: string, frames: (word: string) => boolean
       rest.every(({ word, at }) => names(side, word, at, frames) === false),
   );
 }
-
-const firstClause = (text: string) => text.trim().split(/\s*(?:;|\s[–—-]\s|[.!?](?:\s|$))/)[0] ?? "";
 
 /** "is (really) into sailing": being into a thing is liking it. */
 function beingInto(words: string[], at: number): boolean {

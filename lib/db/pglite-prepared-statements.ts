@@ -78,7 +78,6 @@ export function preparingPgliteStatements(client: PGlite): PGlite {
     });
   }
 
-
   const query = client.query.bind(client);
   const transaction = client.transaction.bind(client);
   const preparable = (values: unknown[] | undefined, options: QueryOptions | undefined): values is unknown[] =>

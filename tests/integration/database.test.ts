@@ -88,6 +88,26 @@ describeEachDatabase("database layer", (use, backend) => {
     },
   );
 
+  it("keeps a vector of the bundled encoder in its row, not in the TOAST table where every distance fetched it", async (test) => {
+    const database = use();
+    if (!database.vector) return test.skip();
+    const [storage] = await database.unbound.rows<{ storage: string }>(sql`
+      select attstorage as storage from pg_attribute
+      where attrelid = 'memory_embeddings'::regclass and attname = 'embedding'`);
+    expect(storage?.storage).toBe("m");
+    // The coordinator's table holds no rows on Citus (its shards do): the setting above is what carries there.
+    if (database.kind === "citus") return;
+    const ctx = contextFor(database, await createUser(database));
+    const { created } = await createMemoryBatch(ctx, [{ content: "A fact with a vector" }]);
+    const vector = `[${Array.from({ length: 512 }, (_, index) => ((index % 7) - 3) / 7).join(",")}]`;
+    await database.unbound.rows(sql`
+      insert into memory_embeddings (user_id, memory_id, model, embedding, content_hash)
+      values (${ctx.principal.userId}::uuid, ${created[0]?.memory.id}::uuid, 'test:512', ${vector}::vector, 'hash')`);
+    const [toast] = await database.unbound.rows<{ bytes: number }>(sql`
+      select pg_relation_size(reltoastrelid)::int as bytes from pg_class where oid = 'memory_embeddings'::regclass`);
+    expect(toast?.bytes).toBe(0);
+  });
+
   it.runIf(backend === "pglite")(
     "a prepared statement's own parsers take over their types only, for that statement only",
     async () => {

@@ -9,9 +9,9 @@ import { startProcessTelemetry } from "./telemetry";
 
 /**
  * Runs once when a Next.js server process starts: fail fast on bad configuration, open and migrate the database, read
- * the word tables search consults and warm its word lexemes in the background (requests are served meanwhile; until
- * it ends, a noun's first question costs a few milliseconds more); on PGlite, keep the planner's statistics as
- * autovacuum would.
+ * the word tables search consults before the first request (about a second), then warm its word lexemes in the
+ * background (requests are served meanwhile; until it ends, a noun's first question costs a few milliseconds more); on
+ * PGlite, keep the planner's statistics as autovacuum would.
  */
 export async function startServer() {
   // First, before anything is awaited: the sign-in limits count per socket address from the first request on.

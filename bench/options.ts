@@ -33,6 +33,8 @@ export interface BenchOptions {
   extractionRuns: number;
   /** People the hygiene suite plants months of conversations for. */
   hygienePeople: number;
+  /** The hygiene suite's halves (`--half tune` while rules are worked on: the report half is not to be looked at). */
+  hygieneHalves: Array<"tune" | "report">;
   listRepeats: number;
   /** Embedding model of the stores that embed: `bench:hashed-128`, or a `provider:model` of the app's registry. */
   embedding: string;
@@ -64,6 +66,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       postgres: { type: "string" },
       embedding: { type: "string" },
       weights: { type: "string" },
+      half: { type: "string" },
     },
   });
   const scale = values.smoke ? "smoke" : (values.scale ?? "100k");
@@ -82,6 +85,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     chatTurns: smoke ? 4 : 20,
     extractionRuns: smoke ? 2 : 10,
     hygienePeople: smoke ? 2 : 20,
+    hygieneHalves: parseHalves(values.half),
     listRepeats: smoke ? 3 : 20,
     embedding: values.embedding ?? process.env.BENCH_EMBEDDING_MODEL ?? LOCAL_EMBEDDING_MODEL_ID,
     weights: parseWeights(values.weights ?? (smoke ? "0,0.5,1" : "0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1")),
@@ -115,4 +119,10 @@ function parseWeights(list: string): number[] {
     throw new Error("--weights must be comma-separated numbers between 0 and 1");
   }
   return weights;
+}
+
+function parseHalves(value: string | undefined): Array<"tune" | "report"> {
+  if (value === undefined) return ["tune", "report"];
+  if (value !== "tune" && value !== "report") throw new Error("--half must be tune or report");
+  return [value];
 }

@@ -184,7 +184,7 @@ async function main() {
         embedding: meteredModel(embeddingModel),
       });
       try {
-        results.hygiene = await measureHygiene(store.contextOf, options.hygienePeople);
+        results.hygiene = await measureHygiene(store.contextOf, options.hygienePeople, options.hygieneHalves);
       } finally {
         await store.close();
       }

@@ -231,6 +231,108 @@ function sixthTuneMonths({ hobby, city, job, destination, past, future }: Facts)
   ];
 }
 
+/**
+ * A seventh wording, written before any rule was worked on it, as people ramble in chat rather than state facts: long
+ * turns with hedges and asides, other people in them (a partner, a sister, a brother, a manager), and each fact said
+ * by a sentence of its own shape (a lease signed for a home, notice handed in for a job, weekends "for" a liking). It
+ * stands in for held-out wording: what the rules do with a style they were not built on.
+ */
+function seventhTuneMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
+  return [
+    {
+      message: `ok so quick context before I ask anything: honestly ${hobby} is kind of my whole personality at this point, my partner teases me about it constantly. I've been renting a tiny place in ${city(0)} for about three years, the neighbours are loud but whatever. My sister lives over in Coimbra so I see her a lot. Day job wise I'm a ${job(0)}, which pays the bills I guess. Oh and I still need to pack because the flight to ${destination} is on ${past}, my brother is picking me up at the airport.`,
+      inserts: [
+        {
+          text: `User is very into ${hobby}; their partner teases them about it`,
+          quote: `honestly ${hobby} is kind of my whole personality at this point`,
+        },
+        {
+          text: `User has been renting a small place in ${city(0)} for about three years`,
+          quote: `I've been renting a tiny place in ${city(0)} for about three years`,
+        },
+        { text: `User's sister lives in Coimbra`, quote: `My sister lives over in Coimbra` },
+        { text: `User's day job is being a ${job(0)}`, quote: `Day job wise I'm a ${job(0)}` },
+        {
+          text: `User's flight to ${destination} is on ${past}; their brother will pick them up at the airport`,
+          quote: `the flight to ${destination} is on ${past}, my brother is picking me up at the airport`,
+        },
+      ],
+    },
+    {
+      message: `ugh, finally signed the lease on the ${city(1)} flat, ${city(0)} is officially behind me. also, big news, I handed in my notice and I'm starting as a ${job(1)} next week, my mum thinks I'm mad lol. anyway weekends are still for ${hobby}, that'll never change`,
+      inserts: [
+        {
+          text: `User signed the lease on a flat in ${city(1)}`,
+          quote: `finally signed the lease on the ${city(1)} flat`,
+        },
+        {
+          text: `User handed in their notice and is starting as a ${job(1)}`,
+          quote: `I handed in my notice and I'm starting as a ${job(1)} next week`,
+        },
+        { text: `User's weekends are for ${hobby}`, quote: `weekends are still for ${hobby}` },
+      ],
+    },
+    {
+      message: `not sure this matters but my manager is sending me and a colleague to a conference in ${city(2)} on ${future}, first work trip in ages, kind of nervous tbh`,
+      inserts: [
+        {
+          text: `User's manager is sending them to a conference in ${city(2)} on ${future}`,
+          quote: `my manager is sending me and a colleague to a conference in ${city(2)} on ${future}`,
+        },
+      ],
+    },
+  ];
+}
+
+/**
+ * An eighth wording, written after the rules for the seventh and before any rule looked at it: facts said in passing
+ * while asking for something, the liking put first ("… is how I spend"), a home by its apartment, a career switched,
+ * and a manager's memories worded as hosted models word them ("User's new apartment is in …", "For the user, … is how").
+ */
+function eighthTuneMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
+  return [
+    {
+      message: `can you suggest some gear? ${hobby} is basically how I spend every free weekend. for context my apartment is near the river in ${city(0)}, and work is nights, I'm a ${job(0)} on the night shift. also booked a train to ${destination} for ${past}, need a packing list`,
+      inserts: [
+        {
+          // Not at the start: the suite finds a restatement by the hobby's words as written, lower case.
+          text: `For the user, ${hobby} is how every free weekend is spent`,
+          quote: `${hobby} is basically how I spend every free weekend`,
+        },
+        {
+          text: `User's apartment is near the river in ${city(0)}`,
+          quote: `my apartment is near the river in ${city(0)}`,
+        },
+        { text: `User is a ${job(0)} working night shifts`, quote: `I'm a ${job(0)} on the night shift` },
+        {
+          text: `User booked a train to ${destination} for ${past}`,
+          quote: `booked a train to ${destination} for ${past}`,
+        },
+      ],
+    },
+    {
+      message: `update: the move happened!! new apartment in ${city(1)}, new neighbourhood. and I switched careers, I'm a ${job(1)} at a primary school now. still out ${hobby} whenever I can`,
+      inserts: [
+        { text: `User's new apartment is in ${city(1)}`, quote: `new apartment in ${city(1)}` },
+        {
+          text: `User switched careers and is now a ${job(1)} at a primary school`,
+          quote: `I switched careers, I'm a ${job(1)} at a primary school now`,
+        },
+        { text: `User goes ${hobby} whenever they can`, quote: `still out ${hobby} whenever I can` },
+      ],
+    },
+    {
+      message: `the team offsite this year is a conference in ${city(2)} on ${future}, and I'm presenting, any tips for nerves?`,
+      inserts: [
+        {
+          text: `User is presenting at a conference in ${city(2)} on ${future}`,
+          quote: `a conference in ${city(2)} on ${future}, and I'm presenting`,
+        },
+      ],
+    },
+  ];
+}
+
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 export const TUNE_WORDINGS = [
@@ -240,4 +342,6 @@ export const TUNE_WORDINGS = [
   fourthTuneMonths,
   fifthTuneMonths,
   sixthTuneMonths,
+  seventhTuneMonths,
+  eighthTuneMonths,
 ];

@@ -61,7 +61,7 @@ const DAY = 86_400_000;
 export type { Facts, Planted } from "./hygiene-wordings";
 
 /** A person's three months, planted facts included, and the questions asked of their memory. */
-function personOf(index: number, half: HygieneHalf, start: Date, now: Date) {
+function personOf(index: number, half: HygieneHalf, start: Date, now: Date, only?: typeof TUNE_WORDINGS) {
   const city = (offset: number) => CITIES[(index + offset) % CITIES.length]!;
   const job = (offset: number) => JOBS[(index + offset) % JOBS.length]!;
   const hobby = HOBBIES[index % HOBBIES.length]!;
@@ -70,7 +70,7 @@ function personOf(index: number, half: HygieneHalf, start: Date, now: Date) {
   const destination = city(5);
   // The tune half cycles through the wordings the finder and the offline rules were worked on; the report half through
   // wordings written without reading those rules and not looked at while they were worked on.
-  const wordings = half === "report" ? heldOutWordings : TUNE_WORDINGS;
+  const wordings = only ?? (half === "report" ? heldOutWordings : TUNE_WORDINGS);
   const wording = wordings[index % wordings.length]!;
   const months = wording({ hobby, city, job, destination, past, future });
   return {
@@ -168,9 +168,10 @@ function managerFor(manager: HygieneManager, planted: Planted, messageId: string
 export async function measureHygiene(
   contextOf: (user: string) => Promise<MemoryContext>,
   count: number,
+  halves: readonly HygieneHalf[] = ["tune", "report"],
 ): Promise<HygieneFigure[]> {
   const figures: HygieneFigure[] = [];
-  for (const half of ["tune", "report"] as const) {
+  for (const half of halves) {
     for (const manager of ["scripted", "offline"] as const) {
       figures.push(await measureVariant(contextOf, count, half, manager));
     }
@@ -178,15 +179,17 @@ export async function measureHygiene(
   return figures;
 }
 
-async function measureVariant(
+/** One half and manager; `only` puts the tune half's people on the given wordings (a wording looked at on its own). */
+export async function measureVariant(
   contextOf: (user: string) => Promise<MemoryContext>,
   count: number,
   half: HygieneHalf,
   manager: HygieneManager,
+  only?: typeof TUNE_WORDINGS,
 ): Promise<HygieneFigure> {
   const now = new Date();
   const start = new Date(now.getTime() - 90 * DAY);
-  const people = Array.from({ length: count }, (_, index) => personOf(index, half, start, now));
+  const people = Array.from({ length: count }, (_, index) => personOf(index, half, start, now, only));
   const contexts: MemoryContext[] = [];
   for (const [index, person] of people.entries()) {
     const base = await contextOf(`hygiene-${half}-${manager}-${index}`);

@@ -1,6 +1,6 @@
 import irregularVerbs from "wink-lexicon/src/irregular-verbs.js";
 import { processState } from "@/lib/process-state";
-import { adverbGlosses, isVerb, lemmaOf, nouns, verbGlosses } from "@/lib/text/wordnet";
+import { adjectiveGlosses, adverbGlosses, isVerb, lemmaOf, nouns, verbGlosses } from "@/lib/text/wordnet";
 
 /**
  * What kind of thing a word names, by WordNet (lib/text/wordnet.ts), for the slot rules (lib/text/slots.ts): an
@@ -127,6 +127,40 @@ export function isLikingVerb(word: string): boolean {
 }
 
 /**
+ * An adjective of eager attitude towards a thing: one of its two usual senses is defined by interest, enthusiasm,
+ * devotion, concern with it or dependence on it ("obsessed": "having or showing excessive or compulsive concern with
+ * something", "hooked": "addicted to a drug", "avid", "enthusiastic", "devoted"), and neither by fear, anger, worry,
+ * weariness or lack of interest ("afraid", "mad": "roused to anger", "bored": "uninterested because of…", "nervous").
+ * "is obsessed with sailing" frames a liking as "loves sailing" does.
+ */
+const ATTITUDE_GLOSS =
+  /\b(?:interest\w*|enthusias\w*|excite\w*|affection|devot\w*|zeal\w*|concern with|desirous|passion\w*|emotions?|addict\w*|dependent)\b/;
+const AVERSE_GLOSS =
+  /\b(?:fear\w*|anger|anxi\w*|tired|uninterested|worr\w*|regret|pain|sick|insecur\w*|upset|harm\w*|afraid)\b/;
+
+export function isAttitudeAdjective(word: string): boolean {
+  const lower = word.toLowerCase();
+  return remembered("wordnet-attitude-adjectives", lower, () => {
+    const senses = adjectiveGlosses(lower).slice(0, 2);
+    return senses.some((gloss) => ATTITUDE_GLOSS.test(gloss)) && !senses.some((gloss) => AVERSE_GLOSS.test(gloss));
+  });
+}
+
+/**
+ * A verb of beginning what lasts: one of its two usual senses is beginning, joining or becoming ("start": "take the
+ * first step or steps in carrying out an action", "join": "become part of…"), or taking up a new residence ("move").
+ */
+const BEGINNING_GLOSS = /\b(?:begin|first step|set in motion|become|take up)\b/;
+
+export function isBeginning(word: string): boolean {
+  const lower = word.toLowerCase();
+  return remembered("wordnet-beginning-verbs", lower, () => {
+    const lemmas = baseForms(lower);
+    return hasSense(lemmas, BEGINNING_GLOSS, 2) || takesUpResidence(lower);
+  });
+}
+
+/**
  * A verb of working for pay or training for a profession: one of its two usual senses says so ("earn": "earn on some
  * commercial or business transaction", "train": "undergo training … for a particular role, function, or profession"),
  * or, with "re-", the verb it repeats ("retrain"). "volunteer" ("do volunteer work") and "serve" are neither.
@@ -202,7 +236,7 @@ export function isOfFrequency(word: string): boolean {
 }
 
 /** A verb's base forms: the regular ones verbLemmas gives and, for an irregular form, its base ("left" → leave). */
-function baseForms(word: string): string[] {
+export function baseForms(word: string): string[] {
   const irregular = irregularVerbs[word];
   return irregular ? [...verbLemmas(word), irregular] : verbLemmas(word);
 }

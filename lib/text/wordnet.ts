@@ -84,6 +84,17 @@ function glossesOf(part: { index: ReadonlyMap<string, readonly number[]>; data: 
   });
 }
 
+/** An adjective's senses, as verbGlosses gives a verb's ("obsessed": "having or showing excessive or compulsive concern…"). */
+export function adjectiveGlosses(adjective: string): readonly string[] {
+  return glossesOf(
+    processState("wordnet-adjective-data", () => ({
+      index: processState("wordnet-adjectives", () => indexOf("adj")),
+      data: readFileSync(join(wordnet.path, "data.adj")),
+    })),
+    adjective,
+  );
+}
+
 /** Whether WordNet knows `word` as an adverb ("honestly", "frankly"; not "family"). */
 export function isAdverb(word: string): boolean {
   return adverbIndex().index.has(word.toLowerCase());

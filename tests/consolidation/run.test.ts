@@ -1,3 +1,4 @@
+import { MockEmbeddingModelV4 } from "ai/test";
 import { expect, it } from "vitest";
 import { OfflineLanguageModel } from "@/lib/ai/offline/model";
 import { exportNamespace } from "@/lib/console/export";
@@ -245,6 +246,18 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     expect(stateOf(await getMemory(ctx, born.id))).toEqual(stateOf(born));
   });
 
+  it("expires a fact written ahead of the day it names once that day has passed, whatever its words", async () => {
+    const { ctx, extractor } = await setup();
+    const train = await createMemory(extractor, { content: "User's train to Ghent leaves on 2026-01-20" });
+    const starts = await createMemory(extractor, { content: "User starts at Acme on 2026-01-20" });
+    const later = { ...ctx, clock: () => new Date("2026-02-01T00:00:00.000Z") };
+    expect(await memoryHealth(later)).toMatchObject({ expired: 1 });
+
+    expect(await runConsolidation(offline(later), job())).toMatchObject({ status: "succeeded", applied: 1 });
+    expect((await getMemory(ctx, train.id)).validTo?.toISOString()).toBe("2026-01-21T00:00:00.000Z");
+    expect(stateOf(await getMemory(ctx, starts.id))).toEqual(stateOf(starts));
+  });
+
   it("keeps the job the user has beside one they no longer hold: a past job is no value of the job slot", async () => {
     const { ctx, extractor } = await setup();
     const nurse = await createMemory(extractor, { content: "User is a nurse" });
@@ -286,6 +299,33 @@ describeEachDatabase("consolidation runs", (use, backend) => {
       expect(shown).toContain('\\"relation\\": \\"close\\"');
       expect(shown).not.toContain(car.id);
       expect(await getMemory(ctx, feline.id)).toMatchObject({ status: "merged", mergedInto: cat.id });
+    });
+  }
+
+  if (backend === "pglite") {
+    it("shows the model two memories that are each other's nearest, though not close by the threshold", async () => {
+      const { ctx, extractor } = await setup();
+      // The liking and its restatement: 0.6 apart from each other, each the other's nearest. The third's nearest is
+      // the restatement (0.48), whose nearest is the liking: it is shown with neither.
+      const vectors: Record<string, number[]> = {
+        "User is very into hiking in the mountains": [1, 0, 0],
+        "User's weekends are for hiking in the mountains": [0.6, 0.8, 0],
+        "User's weekends start with a long run": [0, 0.6, 0.8],
+      };
+      const embeddingModel = new MockEmbeddingModelV4({
+        provider: "toy",
+        modelId: "fixed",
+        maxEmbeddingsPerCall: 16,
+        doEmbed: async ({ values }) => ({ embeddings: values.map((value) => vectors[value]!), warnings: [] }),
+      });
+      const embedded = withEmbedding(extractor, embeddingModel);
+      const run: Memory[] = [];
+      for (const content of Object.keys(vectors)) run.push(await createMemory(embedded, { content }));
+      const outcome = await runConsolidation(offline({ ...ctx, embeddingModel }), job());
+      expect(outcome).toMatchObject({ status: "succeeded", groups: 1, applied: 1 });
+      const [liking, restated, other] = run as [Memory, Memory, Memory];
+      expect(await getMemory(ctx, restated.id)).toMatchObject({ status: "merged", mergedInto: liking.id });
+      expect(stateOf(await getMemory(ctx, other.id))).toEqual(stateOf(other));
     });
   }
 

@@ -366,6 +366,58 @@ describe("offline consolidation of a pair close in meaning", () => {
   ])("keeps %j apart from the liking: a person, a thing, a place, a time, a former time or another verb", (text) => {
     expect(opsForPair(text, "User loves hiking in the mountains")).toEqual([]);
   });
+
+  // Being into a thing is liking it, and an aside after a ";" is kept in the merged memory, not compared.
+  it("merges a liking said as being into it with an aside about someone else, not someone else's liking", () => {
+    const into = "User is very into hiking in the mountains; their partner teases them about it";
+    expect(opsForPair(into, "User's weekends are for hiking in the mountains")).toEqual(["merge"]);
+    expect(opsForPair("User's sister is into hiking in the mountains", "User loves hiking in the mountains")).toEqual(
+      [],
+    );
+  });
+
+  it("merges a liking said after what is liked, spent on every free weekend, with a habit said with a clause of time", () => {
+    const spent = "For the user, hiking in the mountains is how every free weekend is spent";
+    expect(opsForPair(spent, "User goes hiking in the mountains whenever they can")).toEqual(["merge"]);
+    expect(opsForPair("User spent a weekend hiking in the mountains", "User loves hiking in the mountains")).toEqual(
+      [],
+    );
+  });
+
+  // An adjective WordNet defines by interest, enthusiasm, devotion or dependence, and by no fear, anger or weariness.
+  it.each([
+    ["User is obsessed with hiking in the mountains", ["merge"]],
+    ["User is hooked on hiking in the mountains", ["merge"]],
+    ["User is bored with hiking in the mountains", []],
+    ["User is afraid of hiking in the mountains", []],
+    ["User's sister is obsessed with hiking in the mountains", []],
+  ])("reads %j beside a liking of the same thing as %j: an adjective of eager attitude frames a liking", (a, ops) => {
+    expect(opsForPair(a, "User loves hiking in the mountains")).toEqual(ops);
+  });
+
+  // A home or a job read by its kind (a place name beside a word of dwelling, an occupation said of the user), however
+  // the statement is worded: the newer supersedes the older (lib/text/standing-values.ts).
+  it.each([
+    ["User has been renting a small place in Lisbon for about three years", "User signed the lease on a flat in Porto"],
+    ["User's day job is being a nurse", "User handed in their notice and is starting as a teacher"],
+    ["User is a nurse working night shifts", "User switched careers and is now a teacher at a primary school"],
+    ["User's apartment is near the river in Lisbon", "User's new apartment is in Porto"],
+    ["User is based in Lisbon", "User is now a Porto resident"],
+  ])("supersedes %j with %j: two values of one kind the user holds one of", (a, b) => {
+    expect(opsForPair(a, b)).toEqual(["supersede"]);
+  });
+
+  it.each([
+    ["User's sister lives in Porto", "User has been renting a small place in Lisbon"],
+    ["User visited a friend's house in Turin", "User lives in Porto"],
+    ["User is moving to Madrid", "User lives in Porto"],
+    ["User loves Lisbon", "User signed the lease on a flat in Porto"],
+    ["User is married to a pilot", "User's day job is being a nurse"],
+    ["User quit their job as a chef", "User's day job is being a nurse"],
+    ["User is a good cook", "User's day job is being a nurse"],
+  ])("keeps %j and %j: someone else's value, a visit, a plan, a liking or a job no longer held is none", (a, b) => {
+    expect(opsForPair(a, b)).toEqual([]);
+  });
 });
 
 describe("offline memory manager", () => {

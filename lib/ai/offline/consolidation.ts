@@ -1,7 +1,16 @@
 import type { ConsolidationInput, ConsolidationWireOp } from "@/lib/memory/consolidation";
 import { TIME_PREPOSITIONS, TIME_QUALIFIERS } from "@/lib/text/function-words";
 import { sameSlot, slotOf } from "@/lib/text/slots";
-import { isLikingNoun, isLikingVerb, isOfFrequency, isTimePeriod, isVerbForm } from "@/lib/text/word-kinds";
+import { differentStandingValues } from "@/lib/text/standing-values";
+import {
+  baseForms,
+  isAttitudeAdjective,
+  isLikingNoun,
+  isLikingVerb,
+  isOfFrequency,
+  isTimePeriod,
+  isVerbForm,
+} from "@/lib/text/word-kinds";
 import { isMostlyAdjective } from "@/lib/text/wordnet";
 import { restates } from "./restatement";
 
@@ -37,7 +46,7 @@ export function consolidate(input: ConsolidationInput): { ops: ConsolidationWire
   }
 
   const slots = input.related.filter(
-    (pair) => !used.has(pair.a) && !used.has(pair.b) && sameSlot(byId.get(pair.a)!.text, byId.get(pair.b)!.text),
+    (pair) => !used.has(pair.a) && !used.has(pair.b) && oneSlot(byId.get(pair.a)!.text, byId.get(pair.b)!.text),
   );
   for (const cluster of clusters(slots)) {
     const members = cluster.map((id) => byId.get(id)!).sort(byTime);
@@ -59,6 +68,9 @@ export function consolidate(input: ConsolidationInput): { ops: ConsolidationWire
   return { ops };
 }
 
+/** One slot as the table reads it, or two values of one kind the user holds one of (lib/text/standing-values.ts). */
+const oneSlot = (a: string, b: string) => sameSlot(a, b) || differentStandingValues(a, b);
+
 /**
  * Same words but for words that only stress ("User loves X" / "The user really loves X most of all"), without giving
  * two values of one slot or negating the other. Any other word that differs (a name, a number, an id: "Parcel 1x0x5"
@@ -70,7 +82,7 @@ function sameWords(a: Shown | undefined, b: Shown | undefined, close = false): b
   const left = slotOf(a.text);
   const right = slotOf(b.text);
   if (left && right && left.key === right.key) return normalized(left.value) === normalized(right.value);
-  if (sameSlot(a.text, b.text)) return false;
+  if (oneSlot(a.text, b.text)) return false;
   if (differOnlyInStress(a.text, b.text) || sameContent(a.text, b.text)) return true;
   // Close in meaning by the vector index, and no word of either outside what they share names a thing of its own.
   return close && restates(a.text, b.text, frames);
@@ -78,7 +90,13 @@ function sameWords(a: Shown | undefined, b: Shown | undefined, close = false): b
 
 /** A word that frames a liking or a habit (see FRAMING). */
 const frames = (word: string) =>
-  (FRAMING.has(word) && !BEING.has(word)) || LIKING.has(word) || isLikingNoun(word) || isLikingVerb(word);
+  (FRAMING.has(word) && !BEING.has(word)) ||
+  LIKING.has(word) ||
+  isLikingNoun(word) ||
+  isLikingVerb(word) ||
+  isAttitudeAdjective(word) ||
+  // "is spent": spending time on a thing in any of its forms, an irregular one too ("went" may be one outing).
+  baseForms(word).includes("spend");
 
 /**
  * Words and phrases a restatement adds or drops without changing the fact. A quantifier on its own is not one: "likes

@@ -1,4 +1,5 @@
 import { TIME_QUALIFIERS } from "@/lib/text/function-words";
+import { firstClause } from "@/lib/text/trim";
 import { isKindOf, isOfFormerTime, isOfFrequency, isTimePeriod, isVerbForm } from "@/lib/text/word-kinds";
 import { adverbGlosses, isAdverb, isMostlyAdjective, lemmaOf, nouns } from "@/lib/text/wordnet";
 
@@ -9,11 +10,13 @@ import { adverbGlosses, isAdverb, isMostlyAdjective, lemmaOf, nouns } from "@/li
  * a distinct thing — a number or an id, a name, a thing or a person (WordNet: under object or matter), one time rather
  * than a habit ("in winter"), a negation or a quantifier, a former time, or a verb that is not one of liking.
  * "hiking in the mountains is a big part of the user's life" restates "User loves hiking in the mountains"; "User's
- * sister loves hiking in the mountains", "User rarely goes hiking in the mountains" do not.
+ * sister loves hiking in the mountains", "User rarely goes hiking in the mountains" do not. Each is read up to its first
+ * ";", dash or sentence end: an aside after it ("…; their partner teases them about it") is kept in the merged memory,
+ * not compared.
  */
 export function restates(a: string, b: string, frames: (word: string) => boolean): boolean {
-  const left = tokensOf(a);
-  const right = tokensOf(b);
+  const left = tokensOf(firstClause(a));
+  const right = tokensOf(firstClause(b));
   const run = longestCommonRun(left.words, right.words);
   if (run.length < 3 || run.words.filter((word) => !FUNCTION_WORDS.has(word)).length < 2) return false;
   const rest = (side: typeof left, start: number) =>
@@ -23,15 +26,26 @@ export function restates(a: string, b: string, frames: (word: string) => boolean
     { side: right, rest: rest(right, run.right) },
   ].every(
     ({ side, rest }) =>
-      rest.some(({ word }) => frames(word) || habitWord(word)) &&
+      rest.some(({ word, at }) => frames(word) || habitWord(word) || beingInto(side.words, at)) &&
       rest.every(({ word, at }) => names(side, word, at, frames) === false),
   );
 }
 
+/** "is (really) into sailing": being into a thing is liking it. */
+function beingInto(words: string[], at: number): boolean {
+  if (words[at] !== "into") return false;
+  const before = words.slice(0, at).findLast((word) => !FUNCTION_WORDS.has(word) || BEING.has(word));
+  return before !== undefined && BEING.has(before);
+}
+const BEING = new Set(["is", "are", "am", "been"]);
+
 const FUNCTION_WORDS = new Set(
   (
     "a an the to of for about on in into at with from by as their his her its my our they them it is are be been " +
-    "has have do does go goes get gets can that which who what something really very so just also still quite most"
+    "has have do does go goes get gets can that which who what something really very so just also still quite most " +
+    // Pronouns, modals and the words that open a clause of time or manner ("whenever they can", "how the user
+    // spends…"): a closed class, naming nothing of its own.
+    "he she him we us you could will would how when whenever while"
   ).split(" "),
 );
 const NEGATORS = /^(?:not|never|no|none|nothing|nobody|cannot|can't|won't|isn't|doesn't|don't)$|n't$/;
@@ -77,11 +91,18 @@ function longestCommonRun(left: string[], right: string[]) {
 /** A habit said by how often: an adverb of frequency, or a plural time period ("weekends"). */
 const habitWord = (word: string) => isOfFrequency(word) || (word.endsWith("s") && isTimePeriod(word));
 
+/** The word after the qualifiers of a time period that start at `at` ("every free weekend" → "weekend"). */
+function periodAfter(words: string[], at: number): string {
+  let end = at;
+  while (end < at + 3 && TIME_QUALIFIERS.has(words[end] ?? "")) end++;
+  return words[end] ?? "";
+}
+
 /** Whether a word outside the shared run names something of its own, which makes the two statements two facts. */
 function names(side: Tokens, word: string, at: number, frames: (word: string) => boolean): boolean {
   const next = side.words[at + 1] ?? "";
-  // "most weekends", "every Sunday": a quantifier of a time period tells how often; "likes all dogs" quantifies.
-  if (TIME_QUALIFIERS.has(word) && isTimePeriod(next)) return false;
+  // "most weekends", "every free weekend": qualifiers of a time period tell how often; "likes all dogs" quantifies.
+  if (TIME_QUALIFIERS.has(word) && isTimePeriod(periodAfter(side.words, at))) return false;
   if (isTimePeriod(word) && TIME_QUALIFIERS.has(side.words[at - 1] ?? "")) return false;
   // "used to love": a liking the user had, not has.
   if (word === "used" && next === "to") return true;

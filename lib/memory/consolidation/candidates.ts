@@ -9,7 +9,8 @@ import { embeddingModelKey } from "@/lib/memory/search";
 import { MAY_NAME_A_PLACE } from "@/lib/text/place-names";
 import { MAY_NAME_A_JOB } from "@/lib/text/slot-kinds";
 import { FIXED_SLOT_PATTERNS, slotOf } from "@/lib/text/slots";
-import { isPlannedEvent } from "@/lib/text/word-kinds";
+import { MAY_HOLD_A_HOME, MAY_HOLD_A_JOB, STANDING_SLOT_KEYS, standingValueOf } from "@/lib/text/standing-values";
+import { isBeginning, isPlannedEvent } from "@/lib/text/word-kinds";
 
 /** Trigram similarity from which two memories of one namespace and kind count as saying the same. */
 export const DUPLICATE_SIMILARITY = 0.7;
@@ -20,6 +21,15 @@ export const DUPLICATE_SIMILARITY = 0.7;
 export const CLOSE_SIMILARITY = 0.75;
 /** Nearest neighbours per memory the vector leg pairs it with at most. */
 const CLOSE_NEIGHBOURS = 4;
+/**
+ * Cosine similarity from which two memories that are each other's nearest neighbour among the user's memories of one
+ * namespace and kind are shown together too ("close"), however far below CLOSE_SIMILARITY: a restatement in a style
+ * of its own ("User's weekends are for hiking" beside "User is very into hiking") or a new value said another way
+ * ("signed the lease on a flat in Porto" beside "renting a place in Lisbon") scores 0.5–0.7, yet stands out of the
+ * user's other memories as each other's nearest (docs/memory-model.md, "Consolidation"). The floor only keeps a user
+ * with a few unrelated memories from having them all shown.
+ */
+export const MUTUAL_SIMILARITY = 0.45;
 /** Memories shown to the model in one group at most; a larger cluster is cut into groups of this size. */
 export const GROUP_SIZE = 8;
 
@@ -166,7 +176,8 @@ function pairsStatement(
 }
 
 /**
- * The vector leg of the finder: each memory probed pairs with its CLOSE_NEIGHBOURS nearest within CLOSE_SIMILARITY.
+ * The vector leg of the finder: each memory probed pairs with its CLOSE_NEIGHBOURS nearest within CLOSE_SIMILARITY,
+ * and with its nearest when that one's nearest is it in turn, within MUTUAL_SIMILARITY.
  */
 function closeLeg(userId: string, close: { model: string; since: Date | null }): SQL {
   // A memory is probed for its nearest neighbours when it (or its vector) changed since the last run that showed the
@@ -177,10 +188,11 @@ function closeLeg(userId: string, close: { model: string; since: Date | null }):
     since === null
       ? sql`true`
       : sql`(${sql.raw(memory)}.updated_at > ${since}::timestamptz or ${sql.raw(embedding)}.created_at > ${since}::timestamptz)`;
+  const pair = sql`least(a.id, n.id), case when a.id < n.id then a.version else n.version end,
+        greatest(a.id, n.id), case when a.id < n.id then n.version else a.version end, 'close'`;
   return sql`
       union
-      select least(a.id, n.id), case when a.id < n.id then a.version else n.version end,
-        greatest(a.id, n.id), case when a.id < n.id then n.version else a.version end, 'close'
+      select ${pair}
       from live a
       join memory_embeddings ea on ea.user_id = ${userId} and ea.memory_id = a.id and ea.model = ${close.model}
         and ea.content_hash = a.content_hash
@@ -194,7 +206,31 @@ function closeLeg(userId: string, close: { model: string; since: Date | null }):
           and eb.embedding <=> ea.embedding <= ${1 - CLOSE_SIMILARITY}
         order by eb.embedding <=> ea.embedding
         limit ${CLOSE_NEIGHBOURS}) n
-      where ${probed("a", "ea")}`;
+      where ${probed("a", "ea")}
+      union
+      select ${pair}
+      from live a
+      join memory_embeddings ea on ea.user_id = ${userId} and ea.memory_id = a.id and ea.model = ${close.model}
+        and ea.content_hash = a.content_hash
+      cross join lateral (${nearestOf(userId, close.model, "a", "ea")}) n
+      cross join lateral (${nearestOf(userId, close.model, "n", "n")}) back
+      where ${probed("a", "ea")} and back.id = a.id and n.distance <= ${1 - MUTUAL_SIMILARITY}`;
+}
+
+/**
+ * The live memory of `a`'s namespace and kind, other than `other`, nearest to `vector`.embedding, with its version,
+ * vector and distance.
+ */
+function nearestOf(userId: string, model: string, other: string, vector: string): SQL {
+  const [o, v] = [sql.raw(other), sql.raw(vector)];
+  return sql`
+        select b.id, b.version, eb.embedding, eb.embedding <=> ${v}.embedding as distance from live b
+        join memory_embeddings eb on eb.user_id = ${userId} and eb.memory_id = b.id and eb.model = ${model}
+          and eb.content_hash = b.content_hash
+        where b.namespace = a.namespace and b.kind = a.kind and b.id <> ${o}.id
+          and vector_dims(eb.embedding) = vector_dims(${v}.embedding)
+        order by eb.embedding <=> ${v}.embedding
+        limit 1`;
 }
 
 /** The slots the finder pairs: the fixed ones ("residence", "job"…), not the open "attribute:…" and "choice:…". */
@@ -218,22 +254,29 @@ async function slottedMemories(unit: UnitOfWork, userId: string, now: Date): Pro
     select n.id::text as id, n.text from (
       select m.id, m.text, ${slotText("m")} as n from memories m
       where m.user_id = ${userId} and ${live("m", now.toISOString())}) n
-    where ${fixedSlot} is not null or n.n ~ ${MAY_NAME_A_JOB} or (n.n ~ '^(the )?user\\s' and n.text ~ ${MAY_NAME_A_PLACE})`);
+    where ${fixedSlot} is not null or n.n ~ ${MAY_NAME_A_JOB} or (n.n ~ '^(the )?user\\s' and n.text ~ ${MAY_NAME_A_PLACE})
+      or (n.n ~ '^(the )?user' and (n.n ~ ${MAY_HOLD_A_JOB} or n.text ~ ${MAY_HOLD_A_HOME}))`);
   return rows.flatMap((row) => {
     const slot = slotOf(row.text);
-    return slot && FIXED_KEYS.has(slot.key) ? [{ id: row.id, key: slot.key, value: slot.value.toLowerCase() }] : [];
+    if (slot && FIXED_KEYS.has(slot.key)) return [{ id: row.id, key: slot.key, value: slot.value.toLowerCase() }];
+    // A home or a job read by its kind, however it is worded ("signed the lease on a flat in Porto").
+    const standing = standingValueOf(row.text);
+    return standing ? [{ id: row.id, key: STANDING_SLOT_KEYS[standing.kind], value: standing.value }] : [];
   });
 }
 
 /**
- * The user's live memories whose text names a date before today (and no validTo says it ended), with their text:
- * timeBound decides in TypeScript which are time-bound, as the slot leg decides a slot.
+ * The user's live memories whose text names a date before today (and no validTo says it ended), with their text and
+ * whether the memory was written before that date: timeBound decides in TypeScript which are time-bound, as the slot
+ * leg decides a slot.
  */
 function datedStatement(userId: string, now: Date): SQL {
   const today = now.toISOString();
   const day = today.slice(0, 10);
   return sql`
-    select m.id as id, substring(m.text from ${ISO_DATE}) as date, m.text as text
+    select m.id as id, substring(m.text from ${ISO_DATE}) as date, m.text as text,
+      to_char(coalesce(m.valid_from, m.created_at) at time zone 'UTC', 'YYYY-MM-DD') < substring(m.text from ${ISO_DATE})
+        as "aheadOfIt"
     from memories m
     where m.user_id = ${userId} and ${live("m", today)} and m.valid_to is null
       and substring(m.text from ${ISO_DATE}) < ${day}
@@ -244,9 +287,17 @@ function datedStatement(userId: string, now: Date): SQL {
                 jsonb_build_object('id', m.id, 'version', m.version)))))`;
 }
 
-/** Whether a dated fact is time-bound: one of TIME_BOUND's words, or a noun of an event one goes to. */
-function timeBound(text: string): boolean {
-  return TIME_BOUND.test(text) || (text.toLowerCase().match(/\p{L}+/gu) ?? []).some(isPlannedEvent);
+/**
+ * Whether a dated fact is time-bound: one of TIME_BOUND's words, a noun of an event one goes to, or, whatever its
+ * words, a fact written before the date it names ("User's train to Ghent leaves on …" said a week ahead): said of a
+ * day still to come, it was a plan, and a plan whose day has passed no longer holds. A date said after it passed
+ * ("was born on …") is a past fact, which stays; so does a plan to begin what lasts ("starts at Acme on …", "moves to
+ * Porto on …": isBeginning in lib/text/word-kinds.ts), whose day passing makes it hold rather than end.
+ */
+function timeBound(row: { text: string; aheadOfIt: boolean }): boolean {
+  const words = row.text.toLowerCase().match(/\p{L}+/gu) ?? [];
+  if (TIME_BOUND.test(row.text) || words.some(isPlannedEvent)) return true;
+  return row.aheadOfIt && !words.some(isBeginning);
 }
 
 export interface Candidates {
@@ -276,8 +327,10 @@ export async function findCandidates(ctx: MemoryContext, now: Date, close?: Clos
     const slots = await slottedMemories(unit, userId, now);
     return {
       pairs: await unit.rows<CandidatePair>(pairsStatement(userId, now, slots, leg)),
-      dated: (await unit.rows<{ id: string; date: string; text: string }>(datedStatement(userId, now)))
-        .filter((row) => timeBound(row.text))
+      dated: (
+        await unit.rows<{ id: string; date: string; text: string; aheadOfIt: boolean }>(datedStatement(userId, now))
+      )
+        .filter(timeBound)
         .map(({ id, date }) => ({ id, date })),
       close: leg !== null,
     };

@@ -568,6 +568,9 @@ function renderHygieneFigure(figure: HygieneFigure): string {
     ),
     `\n\nPer run: ${(run.groups / figure.people).toFixed(1)} groups, ${(run.modelCalls / figure.people).toFixed(1)} model calls, ` +
       `${Math.round(run.inputTokens / figure.people)} input and ${Math.round(run.outputTokens / figure.people)} output tokens; ` +
-      `${run.applied} ops applied, ${run.rejected} rejected or held in all.`,
+      `${run.applied} ops applied, ${run.rejected} rejected or held in all` +
+      (run.restatementsShown === undefined
+        ? "."
+        : `; ${run.restatementsShown} of ${planted.paraphrases} planted restatements shown beside the fact they restate.`),
   ].join("");
 }

@@ -44,6 +44,11 @@ export interface HygieneFigure {
   before: HygieneSide;
   after: HygieneSide;
   run: {
+    /**
+     * People whose planted restatement the run showed the model in one group with the fact it restates: what the
+     * finder found, apart from what the model then merged (absent in results recorded before it was counted).
+     */
+    restatementsShown?: number;
     groups: number;
     applied: number;
     rejected: number;
@@ -156,6 +161,18 @@ async function measure(people: Array<ReturnType<typeof personOf>>, contexts: Mem
   return side;
 }
 
+/** The ids of the user's active memories whose text holds `words`. */
+async function idsHolding(ctx: MemoryContext, words: string): Promise<string[]> {
+  const { memories } = await listMemories(ctx, { limit: 200 });
+  return memories.filter((memory) => memory.text.includes(words)).map((memory) => memory.id);
+}
+
+/** Whether a run record's group showed at least two of `ids` together. */
+function shownTogether(group: unknown, ids: string[]): boolean {
+  const shown = (group as { memories?: Array<{ id: string }> }).memories ?? [];
+  return shown.filter((memory) => ids.includes(memory.id)).length >= 2;
+}
+
 /** The manager a person's months are extracted with: the scripted one answers with the planted inserts. */
 function managerFor(manager: HygieneManager, planted: Planted, messageId: string): LanguageModelV4 {
   return manager === "scripted" ? scriptedManager(planted, messageId) : new OfflineLanguageModel();
@@ -223,14 +240,24 @@ export async function measureVariant(
     contexts.push({ ...base, clock: () => new Date() });
   }
   const before = await measure(people, contexts);
-  const run = { groups: 0, applied: 0, rejected: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0 };
+  const run = {
+    restatementsShown: 0,
+    groups: 0,
+    applied: 0,
+    rejected: 0,
+    modelCalls: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+  };
   for (const [index, ctx] of contexts.entries()) {
+    const restating = await idsHolding(ctx, people[index]!.hobby);
     const outcome = await runConsolidation(
       { ctx, model: new OfflineLanguageModel(), modelId: "offline" },
       { jobId: `hygiene-consolidation-${half}-${manager}-${index}`, finalAttempt: true, trigger: "manual" },
     );
     if (outcome.status !== "succeeded") throw new Error(`consolidation did not succeed: ${JSON.stringify(outcome)}`);
     const record = await getConsolidationRun(ctx, outcome.runId);
+    if (record.groups.some((group) => shownTogether(group, restating))) run.restatementsShown += 1;
     run.groups += outcome.groups;
     run.applied += outcome.applied;
     run.rejected += outcome.rejected;

@@ -10,6 +10,8 @@ import {
   isOccupation,
   isOfFormerTime,
   isResidenceVerb,
+  isTimePeriod,
+  mayBeKindOf,
   residenceIsFirstSense,
   takesUpResidence,
 } from "@/lib/text/word-kinds";
@@ -160,13 +162,11 @@ const ENDS = new Set(
 
 /**
  * Place names after "in", "to", "at", "of" or a word of being ("User's home base is Porto"), or before a noun of
- * dwelling or of the one who dwells ("the Porto flat", "a Porto resident"), in a clause with a word of dwelling: a noun
- * under WordNet's housing, dwelling, residence, inhabitant or occupant ("apartment", "house", "home", "resident"), or a
- * verb defined by residence or by holding a place under a lease ("lives", "settled", "renting", "lease"). A name
- * after "with" or "from" is a person or an origin, not a home.
+ * dwelling or of the one who dwells ("the Porto flat", "a Porto resident"), in a clause that says where the user
+ * dwells (dwellsIn). A name after "with" or "from" is a person or an origin, not a home.
  */
 function homesIn(tokens: string[], words: string[], from: number): string[] {
-  if (!words.slice(from).some(isWordOfDwelling)) return [];
+  if (!dwellsIn(words, from)) return [];
   const homes: string[] = [];
   for (let at = from; at < tokens.length; at++) {
     if (!/^\p{Lu}/u.test(tokens[at]!)) continue;
@@ -181,15 +181,41 @@ function homesIn(tokens: string[], words: string[], from: number): string[] {
 }
 
 const isDwellingNoun = (word: string) => isKindOf(word, ["housing", "dwelling", "residence", "inhabitant", "occupant"]);
-const DWELLING_GLOSS = /\b(?:resid\w*|inhabit\w*|dwell\w*|lease|rental)\b/;
+const RESIDENCE_GLOSS = /\b(?:resid\w*|inhabit\w*|dwell\w*)\b/;
+const LEASE_GLOSS = /\b(?:lease|rental|let for money)\b/;
+const PROPERTY_GLOSS = /\b(?:possess\w*|ownership|purchase)\b/;
+/** Words before a dwelling that make it one the user does not live in now: "old", "former", "second" (home). */
+const NOT_THE_HOME = new Set(["old", "former", "previous", "ex", "second", "other", "spare"]);
 
-function isWordOfDwelling(word: string): boolean {
-  if (isDwellingNoun(word)) return true;
+/**
+ * Whether the clause says where the user dwells: a verb defined by residence ("lives", "settled"), a noun of dwelling
+ * ("apartment", "home", "resident") that is not one they own, once had or keep for a season ("has a holiday home",
+ * "bought a house", "the old apartment"), or a word of leasing with a thing one may dwell in ("signed the lease on a
+ * flat", "renting a small place"; not "rented a car").
+ */
+function dwellsIn(words: string[], from: number): boolean {
+  const clause = words.slice(from);
+  if (clause.some((word) => verbSensesMatch(word, RESIDENCE_GLOSS))) return true;
+  const owned = clause.some(
+    (word, at) => verbSensesMatch(word, PROPERTY_GLOSS) && /^(?:a|an|the|two)$/.test(clause[at + 1] ?? ""),
+  );
+  if (!owned && clause.some((word, at) => isDwellingNoun(word) && !heldAside(clause, at))) return true;
+  return (
+    clause.some((word) => verbSensesMatch(word, LEASE_GLOSS)) &&
+    clause.some((word) => mayBeKindOf(word, ["housing", "dwelling", "residence", "abode"]))
+  );
+}
+
+/** A dwelling said with a word of time or of a former one before it ("holiday home", "summer house", "old flat"). */
+const heldAside = (words: string[], at: number) =>
+  words.slice(Math.max(0, at - 2), at).some((word) => NOT_THE_HOME.has(word) || isTimePeriod(word));
+
+function verbSensesMatch(word: string, gloss: RegExp): boolean {
   const forms = [word, word.replace(/(?:ing|ed|es|s)$/, ""), word.replace(/(?:ing|ed|es|s)$/, "e")];
   return forms.some((form) =>
     verbGlosses(form)
       .slice(0, 4)
-      .some((gloss) => DWELLING_GLOSS.test(gloss)),
+      .some((definition) => gloss.test(definition)),
   );
 }
 

@@ -39,6 +39,13 @@ export function isKindOf(word: string, kinds: readonly string[]): boolean {
   return remembered("wordnet-kinds", `${kinds.join(",")}:${word}`, () => walkUp(word.toLowerCase(), new Set(kinds)));
 }
 
+/** Whether any sense of the noun, however rare, lies under one of `kinds` ("flat" is an apartment in its fourth). */
+export function mayBeKindOf(word: string, kinds: readonly string[]): boolean {
+  return remembered("wordnet-any-kinds", `${kinds.join(",")}:${word}`, () =>
+    walkUp(word.toLowerCase(), new Set(kinds), Number.POSITIVE_INFINITY),
+  );
+}
+
 /** An answer about a word, kept per process under `key` in the map named `name` (at most 50,000 per map). */
 function remembered(name: string, key: string, answer: () => boolean): boolean {
   const answers = processState(name, () => new Map<string, boolean>());
@@ -60,11 +67,11 @@ function hasSense(lemmas: readonly string[], gloss: RegExp, senses: number): boo
   );
 }
 
-function walkUp(word: string, kinds: ReadonlySet<string>): boolean {
+function walkUp(word: string, kinds: ReadonlySet<string>, senses = USUAL_SENSES): boolean {
   const { index, synsetAt } = nouns();
   const lemma = lemmaOf(word, index);
   if (!lemma) return false;
-  let level = (index.get(lemma) ?? []).slice(0, USUAL_SENSES);
+  let level = (index.get(lemma) ?? []).slice(0, senses);
   const seen = new Set(level);
   for (let depth = 0; depth <= MAX_DEPTH && level.length > 0; depth++) {
     const next: number[] = [];
@@ -142,9 +149,28 @@ export function isAttitudeAdjective(word: string): boolean {
   const lower = word.toLowerCase();
   return remembered("wordnet-attitude-adjectives", lower, () => {
     const senses = adjectiveGlosses(lower).slice(0, 2);
-    return senses.some((gloss) => ATTITUDE_GLOSS.test(gloss)) && !senses.some((gloss) => AVERSE_GLOSS.test(gloss));
+    const eager = (gloss: string) => ATTITUDE_GLOSS.test(gloss) && !LACKING_GLOSS.test(gloss);
+    return senses.some(eager) && !senses.some((gloss) => AVERSE_GLOSS.test(gloss) || LACKING_GLOSS.test(gloss));
   });
 }
+
+/** A sense that denies the attitude it names: "indifferent", "marked by a lack of interest"; "lukewarm", "little". */
+const LACKING_GLOSS = /\b(?:lack\w*|little|no|not|without|less)\b/;
+
+/**
+ * A verb of going somewhere: one of its two usual senses is travelling, going away or departing ("leave": "go away
+ * from a place", "fly": "travel through the air", "head": "to go or travel towards"); "retire" ("go into
+ * retirement") and "drive" ("operate or control a vehicle") are none.
+ */
+const GOING_GLOSS = /\b(?:travel\w*|go away|depart\w*|journey\w*|reach a destination)\b/;
+
+export function isGoing(word: string): boolean {
+  const lower = word.toLowerCase();
+  return remembered("wordnet-going-verbs", lower, () => hasSense(baseForms(lower), GOING_GLOSS, 2));
+}
+
+/** A day that comes back every year: a noun under WordNet's anniversary ("birthday", "jubilee"). */
+export const isRecurringDay = (word: string) => isKindOf(word, ["anniversary"]);
 
 /**
  * A verb of beginning what lasts: one of its two usual senses is beginning, joining or becoming ("start": "take the

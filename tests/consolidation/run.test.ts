@@ -188,6 +188,21 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     expect((await getMemory(ctx, likes.id)).validTo?.toISOString()).toBe(negation.createdAt.toISOString());
   });
 
+  it("shows the model, with no vectors, two memories naming one thing in words few others hold, and merges them", async () => {
+    const { ctx, extractor } = await setup();
+    const liking = await createMemory(extractor, { content: "User adores sailing small boats on the lake" });
+    const others = [];
+    for (const content of ["User loves green tea", "User loves old films", "User loves long walks", "User loves jazz"])
+      others.push(await createMemory(extractor, { content }));
+    const restated = await createMemory(extractor, {
+      content: "Most weekends, the user goes sailing small boats on the lake",
+    });
+
+    expect(await runConsolidation(offline(ctx), job())).toMatchObject({ status: "succeeded", groups: 1, applied: 1 });
+    expect(await getMemory(ctx, liking.id)).toMatchObject({ status: "merged", mergedInto: restated.id });
+    for (const memory of others) expect(stateOf(await getMemory(ctx, memory.id))).toEqual(stateOf(memory));
+  });
+
   it("keeps apart facts that differ in one name, number or quantifier, however alike: a run judges them once", async () => {
     const { ctx, extractor } = await setup();
     const first = await createMemory(extractor, { content: "Parcel 1x0x5 is in bay 6" });
@@ -246,16 +261,26 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     expect(stateOf(await getMemory(ctx, born.id))).toEqual(stateOf(born));
   });
 
-  it("expires a fact written ahead of the day it names once that day has passed, whatever its words", async () => {
+  it("expires a journey written ahead of its day once the day has passed, not a day that comes back or what begins", async () => {
     const { ctx, extractor } = await setup();
     const train = await createMemory(extractor, { content: "User's train to Ghent leaves on 2026-01-20" });
-    const starts = await createMemory(extractor, { content: "User starts at Acme on 2026-01-20" });
+    const off = await createMemory(extractor, { content: "User is off to Lisbon on 2026-01-22" });
+    const kept = [];
+    for (const content of [
+      "User starts at Acme on 2026-01-20",
+      "User's birthday is on 2026-01-20",
+      "User and their partner will celebrate their anniversary on 2026-01-21",
+      "User's wedding is on 2026-01-20",
+      "User retires on 2026-01-20",
+    ])
+      kept.push(await createMemory(extractor, { content }));
     const later = { ...ctx, clock: () => new Date("2026-02-01T00:00:00.000Z") };
-    expect(await memoryHealth(later)).toMatchObject({ expired: 1 });
+    expect(await memoryHealth(later)).toMatchObject({ expired: 2 });
 
-    expect(await runConsolidation(offline(later), job())).toMatchObject({ status: "succeeded", applied: 1 });
+    expect(await runConsolidation(offline(later), job())).toMatchObject({ status: "succeeded", applied: 2 });
     expect((await getMemory(ctx, train.id)).validTo?.toISOString()).toBe("2026-01-21T00:00:00.000Z");
-    expect(stateOf(await getMemory(ctx, starts.id))).toEqual(stateOf(starts));
+    expect((await getMemory(ctx, off.id)).validTo?.toISOString()).toBe("2026-01-23T00:00:00.000Z");
+    for (const memory of kept) expect(stateOf(await getMemory(ctx, memory.id))).toEqual(stateOf(memory));
   });
 
   it("keeps the job the user has beside one they no longer hold: a past job is no value of the job slot", async () => {

@@ -391,6 +391,10 @@ describe("offline consolidation of a pair close in meaning", () => {
     ["User is bored with hiking in the mountains", []],
     ["User is afraid of hiking in the mountains", []],
     ["User's sister is obsessed with hiking in the mountains", []],
+    ["User is indifferent to hiking in the mountains", []],
+    ["User would love to try hiking in the mountains", []],
+    ["User would like to go hiking in the mountains", []],
+    ["User is curious about hiking in the mountains", []],
   ])("reads %j beside a liking of the same thing as %j: an adjective of eager attitude frames a liking", (a, ops) => {
     expect(opsForPair(a, "User loves hiking in the mountains")).toEqual(ops);
   });
@@ -415,6 +419,13 @@ describe("offline consolidation of a pair close in meaning", () => {
     ["User is married to a pilot", "User's day job is being a nurse"],
     ["User quit their job as a chef", "User's day job is being a nurse"],
     ["User is a good cook", "User's day job is being a nurse"],
+    ["User has a holiday home in the Algarve", "User lives in Porto"],
+    ["User's parents have a summer house in Faro", "User signed the lease on a flat in Porto"],
+    ["User is staying at their sister's flat in Braga this week", "User lives in Porto"],
+    ["User rented a car in Lisbon", "User lives in Porto"],
+    ["User's former flat was in Lisbon", "User signed the lease on a flat in Porto"],
+    ["User's old apartment in Lisbon had a balcony", "User lives in Porto"],
+    ["User has a second home in Madrid", "User lives in Porto"],
   ])("keeps %j and %j: someone else's value, a visit, a plan, a liking or a job no longer held is none", (a, b) => {
     expect(opsForPair(a, b)).toEqual([]);
   });

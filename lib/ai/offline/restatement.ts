@@ -42,12 +42,14 @@ const BEING = new Set(["is", "are", "am", "been"]);
 const FUNCTION_WORDS = new Set(
   (
     "a an the to of for about on in into at with from by as their his her its my our they them it is are be been " +
-    "has have do does go goes get gets can that which who what something really very so just also still quite most " +
-    // Pronouns, modals and the words that open a clause of time or manner ("whenever they can", "how the user
-    // spends…"): a closed class, naming nothing of its own.
-    "he she him we us you could will would how when whenever while"
+    "has have do does go goes get gets that which who what something really very so just also still quite most " +
+    // Pronouns and the words that open a clause of time or manner ("whenever they can", "how the user spends…"): a
+    // closed class, naming nothing of its own.
+    "he she him we us you how when whenever while"
   ).split(" "),
 );
+const MODALS = new Set("can could will would might may should must".split(" "));
+const OPENS_A_CLAUSE_OF_TIME = new Set(["when", "whenever", "while"]);
 const NEGATORS = /^(?:not|never|no|none|nothing|nobody|cannot|can't|won't|isn't|doesn't|don't)$|n't$/;
 const QUANTIFIERS = new Set("all every each some any few many several both either neither only".split(" "));
 
@@ -106,6 +108,8 @@ function names(side: Tokens, word: string, at: number, frames: (word: string) =>
   if (isTimePeriod(word) && TIME_QUALIFIERS.has(side.words[at - 1] ?? "")) return false;
   // "used to love": a liking the user had, not has.
   if (word === "used" && next === "to") return true;
+  // "would love to try": a wish or a maybe, not a liking held; "whenever they can" tells how often.
+  if (MODALS.has(word)) return !side.words.slice(0, at).some((before) => OPENS_A_CLAUSE_OF_TIME.has(before));
   if (/\d/.test(word) || side.named.has(at) || NEGATORS.test(word) || QUANTIFIERS.has(word)) return true;
   // "most" stresses a liking only at the end ("…what the user enjoys most").
   if (word === "most") return at !== side.words.length - 1;

@@ -10,26 +10,12 @@ import { MAY_NAME_A_PLACE } from "@/lib/text/place-names";
 import { MAY_NAME_A_JOB } from "@/lib/text/slot-kinds";
 import { FIXED_SLOT_PATTERNS, slotOf } from "@/lib/text/slots";
 import { MAY_HOLD_A_HOME, MAY_HOLD_A_JOB, STANDING_SLOT_KEYS, standingValueOf } from "@/lib/text/standing-values";
-import { isBeginning, isPlannedEvent } from "@/lib/text/word-kinds";
+import { isBeginning, isGoing, isPlannedEvent, isRecurringDay } from "@/lib/text/word-kinds";
+import { closeLeg } from "./close-leg";
+import { phraseLeg, phraseStatements } from "./phrase-leg";
 
 /** Trigram similarity from which two memories of one namespace and kind count as saying the same. */
 export const DUPLICATE_SIMILARITY = 0.7;
-/**
- * Cosine similarity of two memories' vectors from which they are shown to the model together ("close"): with the
- * bundled encoder, restatements in other words score 0.76–0.92 and unrelated facts of one user 0.4–0.5.
- */
-export const CLOSE_SIMILARITY = 0.75;
-/** Nearest neighbours per memory the vector leg pairs it with at most. */
-const CLOSE_NEIGHBOURS = 4;
-/**
- * Cosine similarity from which two memories that are each other's nearest neighbour among the user's memories of one
- * namespace and kind are shown together too ("close"), however far below CLOSE_SIMILARITY: a restatement in a style
- * of its own ("User's weekends are for hiking" beside "User is very into hiking") or a new value said another way
- * ("signed the lease on a flat in Porto" beside "renting a place in Lisbon") scores 0.5–0.7, yet stands out of the
- * user's other memories as each other's nearest (docs/memory-model.md, "Consolidation"). The floor only keeps a user
- * with a few unrelated memories from having them all shown.
- */
-export const MUTUAL_SIMILARITY = 0.45;
 /** Memories shown to the model in one group at most; a larger cluster is cut into groups of this size. */
 export const GROUP_SIZE = 8;
 
@@ -113,7 +99,8 @@ function wordCountOf(alias: string): string {
  * similarity ≥ DUPLICATE_SIMILARITY between memories ending in the same two words), fill the same subject slot with
  * another value (same first three words, a value after them, or one fixed slot however it is worded, as `slots` says
  * lib/text/slots.ts reads it: "lives in Lisbon", "moved to Porto", "is a nurse by trade"), or, when `close` names the
- * embedding model, lie within CLOSE_SIMILARITY of each other. Each lexical leg is an equality join, so a user's
+ * embedding model, lie within CLOSE_SIMILARITY of each other (close-leg.ts); memories that hold one phrase few others
+ * hold are shown together too (phrase-leg.ts). Each lexical leg is an equality join, so a user's
  * memories are paired within those blocks, never all with all; the vector leg keeps the CLOSE_NEIGHBOURS nearest of
  * each memory changed since `close.since` (every memory when it is null), so a run's exact scans follow what changed,
  * not the square of what the user holds. A pair a succeeded run already judged and kept apart at these versions is
@@ -129,15 +116,15 @@ function pairsStatement(
   const leg = close ? closeLeg(userId, close) : sql``;
   return sql`
     with normalized as (
-      select m.id, m.version, m.namespace, m.kind, m.text, m.content_hash, m.updated_at, ${slotText("m")} as n
+      select m.id, m.version, m.namespace, m.kind, m.text, m.content_hash, m.updated_at, m.fts, ${slotText("m")} as n
       from memories m
       where m.user_id = ${userId} and ${live("m", today)}
     ),
     live as (
-      select n.id, n.version, n.namespace, n.kind, n.text, n.content_hash, n.updated_at,
+      select n.id, n.version, n.namespace, n.kind, n.text, n.content_hash, n.updated_at, n.fts,
         ${subject("n")} as subject, ${tail("n")} as tail, ${wordCount("n")} as words
       from normalized n
-    ),
+    )${phraseStatements},
     slotted as (
       select * from unnest(${textArray(slots.map((slot) => slot.id))}, ${textArray(slots.map((slot) => slot.key))},
         ${textArray(slots.map((slot) => slot.value))}) as s(id, key, value)
@@ -162,7 +149,7 @@ function pairsStatement(
       from slotted sa
       join slotted sb on sb.key = sa.key and sa.id < sb.id
       join live a on a.id::text = sa.id
-      join live b on b.id::text = sb.id and b.namespace = a.namespace and b.kind = a.kind and a.id < b.id${leg}
+      join live b on b.id::text = sb.id and b.namespace = a.namespace and b.kind = a.kind and a.id < b.id${phraseLeg()}${leg}
     )
     select distinct on (p.a, p.b) p.a, p.b, p.relation
     from paired p
@@ -173,64 +160,6 @@ function pairsStatement(
               jsonb_build_object('id', p.a, 'version', p.av),
               jsonb_build_object('id', p.b, 'version', p.bv)))))
     order by p.a, p.b, case p.relation when 'duplicate' then 0 when 'slot' then 1 else 2 end`;
-}
-
-/**
- * The vector leg of the finder: each memory probed pairs with its CLOSE_NEIGHBOURS nearest within CLOSE_SIMILARITY,
- * and with its nearest when that one's nearest is it in turn, within MUTUAL_SIMILARITY.
- */
-function closeLeg(userId: string, close: { model: string; since: Date | null }): SQL {
-  // A memory is probed for its nearest neighbours when it (or its vector) changed since the last run that showed the
-  // model every group it found; a pair of two unchanged memories was a candidate of that run already. Each pair is
-  // looked at from one side: the probed memory with the lower id, or the probed one when the other was not probed.
-  const since = close.since ? close.since.toISOString() : null;
-  const probed = (memory: string, embedding: string) =>
-    since === null
-      ? sql`true`
-      : sql`(${sql.raw(memory)}.updated_at > ${since}::timestamptz or ${sql.raw(embedding)}.created_at > ${since}::timestamptz)`;
-  const pair = sql`least(a.id, n.id), case when a.id < n.id then a.version else n.version end,
-        greatest(a.id, n.id), case when a.id < n.id then n.version else a.version end, 'close'`;
-  return sql`
-      union
-      select ${pair}
-      from live a
-      join memory_embeddings ea on ea.user_id = ${userId} and ea.memory_id = a.id and ea.model = ${close.model}
-        and ea.content_hash = a.content_hash
-      cross join lateral (
-        select b.id, b.version from live b
-        join memory_embeddings eb on eb.user_id = ${userId} and eb.memory_id = b.id and eb.model = ${close.model}
-          and eb.content_hash = b.content_hash
-        where b.namespace = a.namespace and b.kind = a.kind and b.id <> a.id
-          and (b.id > a.id or not ${probed("b", "eb")})
-          and vector_dims(eb.embedding) = vector_dims(ea.embedding)
-          and eb.embedding <=> ea.embedding <= ${1 - CLOSE_SIMILARITY}
-        order by eb.embedding <=> ea.embedding
-        limit ${CLOSE_NEIGHBOURS}) n
-      where ${probed("a", "ea")}
-      union
-      select ${pair}
-      from live a
-      join memory_embeddings ea on ea.user_id = ${userId} and ea.memory_id = a.id and ea.model = ${close.model}
-        and ea.content_hash = a.content_hash
-      cross join lateral (${nearestOf(userId, close.model, "a", "ea")}) n
-      cross join lateral (${nearestOf(userId, close.model, "n", "n")}) back
-      where ${probed("a", "ea")} and back.id = a.id and n.distance <= ${1 - MUTUAL_SIMILARITY}`;
-}
-
-/**
- * The live memory of `a`'s namespace and kind, other than `other`, nearest to `vector`.embedding, with its version,
- * vector and distance.
- */
-function nearestOf(userId: string, model: string, other: string, vector: string): SQL {
-  const [o, v] = [sql.raw(other), sql.raw(vector)];
-  return sql`
-        select b.id, b.version, eb.embedding, eb.embedding <=> ${v}.embedding as distance from live b
-        join memory_embeddings eb on eb.user_id = ${userId} and eb.memory_id = b.id and eb.model = ${model}
-          and eb.content_hash = b.content_hash
-        where b.namespace = a.namespace and b.kind = a.kind and b.id <> ${o}.id
-          and vector_dims(eb.embedding) = vector_dims(${v}.embedding)
-        order by eb.embedding <=> ${v}.embedding
-        limit 1`;
 }
 
 /** The slots the finder pairs: the fixed ones ("residence", "job"…), not the open "attribute:…" and "choice:…". */
@@ -288,17 +217,24 @@ function datedStatement(userId: string, now: Date): SQL {
 }
 
 /**
- * Whether a dated fact is time-bound: one of TIME_BOUND's words, a noun of an event one goes to, or, whatever its
- * words, a fact written before the date it names ("User's train to Ghent leaves on …" said a week ahead): said of a
- * day still to come, it was a plan, and a plan whose day has passed no longer holds. A date said after it passed
- * ("was born on …") is a past fact, which stays; so does a plan to begin what lasts ("starts at Acme on …", "moves to
- * Porto on …": isBeginning in lib/text/word-kinds.ts), whose day passing makes it hold rather than end.
+ * Whether a dated fact is time-bound: one of TIME_BOUND's words, a noun of an event one goes to, or a journey written
+ * before the day it names ("User's train to Ghent leaves on …", "is off to Lisbon on …" said a week ahead: a verb of
+ * going, or a way to a place): a plan whose day has passed no longer holds. A date said after it passed ("was born on
+ * …") is a past fact, which stays; so does a plan to begin what lasts ("starts at Acme on …", "moves to Porto on …":
+ * isBeginning in lib/text/word-kinds.ts), whose day passing makes it hold rather than end, and a day that comes back
+ * every year ("birthday", "anniversary") unless it is the day of a journey or an event.
  */
 function timeBound(row: { text: string; aheadOfIt: boolean }): boolean {
   const words = row.text.toLowerCase().match(/\p{L}+/gu) ?? [];
-  if (TIME_BOUND.test(row.text) || words.some(isPlannedEvent)) return true;
-  return row.aheadOfIt && !words.some(isBeginning);
+  const event = words.some(isPlannedEvent);
+  const journey = words.some(isGoing) || TO_A_PLACE.test(row.text);
+  if (words.some(isRecurringDay)) return event || (journey && !words.some(isBeginning));
+  if (TIME_BOUND.test(row.text) || event) return true;
+  return row.aheadOfIt && journey && !words.some(isBeginning);
 }
+
+/** "to" before a capitalised word: a way to a place ("off to Lisbon"). */
+const TO_A_PLACE = /\bto\s+\p{Lu}/u;
 
 export interface Candidates {
   pairs: CandidatePair[];

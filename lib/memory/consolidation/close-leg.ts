@@ -1,0 +1,78 @@
+import { type SQL, sql } from "drizzle-orm";
+
+// The vector leg of the candidate finder (lib/memory/consolidation/candidates.ts, docs/memory-model.md,
+// "Consolidation"): a union of statements over its `live` memories, pairs it labels "close" for the model to judge.
+
+/**
+ * Cosine similarity of two memories' vectors from which they are shown to the model together ("close"): with the
+ * bundled encoder, restatements in other words score 0.76–0.92 and unrelated facts of one user 0.4–0.5.
+ */
+export const CLOSE_SIMILARITY = 0.75;
+/** Nearest neighbours per memory the vector leg pairs it with at most. */
+const CLOSE_NEIGHBOURS = 4;
+/**
+ * Cosine similarity from which two memories that are each other's nearest neighbour among the user's memories of one
+ * namespace and kind are shown together too ("close"), however far below CLOSE_SIMILARITY: a restatement in a style
+ * of its own ("User's weekends are for hiking" beside "User is very into hiking") or a new value said another way
+ * ("signed the lease on a flat in Porto" beside "renting a place in Lisbon") scores 0.5–0.7, yet stands out of the
+ * user's other memories as each other's nearest (docs/memory-model.md, "Consolidation"). The floor only keeps a user
+ * with a few unrelated memories from having them all shown.
+ */
+export const MUTUAL_SIMILARITY = 0.45;
+/**
+ * The vector leg of the finder: each memory probed pairs with its CLOSE_NEIGHBOURS nearest within CLOSE_SIMILARITY,
+ * and with its nearest when that one's nearest is it in turn, within MUTUAL_SIMILARITY.
+ */
+export function closeLeg(userId: string, close: { model: string; since: Date | null }): SQL {
+  // A memory is probed for its nearest neighbours when it (or its vector) changed since the last run that showed the
+  // model every group it found; a pair of two unchanged memories was a candidate of that run already. Each pair is
+  // looked at from one side: the probed memory with the lower id, or the probed one when the other was not probed.
+  const since = close.since ? close.since.toISOString() : null;
+  const probed = (memory: string, embedding: string) =>
+    since === null
+      ? sql`true`
+      : sql`(${sql.raw(memory)}.updated_at > ${since}::timestamptz or ${sql.raw(embedding)}.created_at > ${since}::timestamptz)`;
+  const pair = sql`least(a.id, n.id), case when a.id < n.id then a.version else n.version end,
+        greatest(a.id, n.id), case when a.id < n.id then n.version else a.version end, 'close'`;
+  return sql`
+      union
+      select ${pair}
+      from live a
+      join memory_embeddings ea on ea.user_id = ${userId} and ea.memory_id = a.id and ea.model = ${close.model}
+        and ea.content_hash = a.content_hash
+      cross join lateral (
+        select b.id, b.version from live b
+        join memory_embeddings eb on eb.user_id = ${userId} and eb.memory_id = b.id and eb.model = ${close.model}
+          and eb.content_hash = b.content_hash
+        where b.namespace = a.namespace and b.kind = a.kind and b.id <> a.id
+          and (b.id > a.id or not ${probed("b", "eb")})
+          and vector_dims(eb.embedding) = vector_dims(ea.embedding)
+          and eb.embedding <=> ea.embedding <= ${1 - CLOSE_SIMILARITY}
+        order by eb.embedding <=> ea.embedding
+        limit ${CLOSE_NEIGHBOURS}) n
+      where ${probed("a", "ea")}
+      union
+      select ${pair}
+      from live a
+      join memory_embeddings ea on ea.user_id = ${userId} and ea.memory_id = a.id and ea.model = ${close.model}
+        and ea.content_hash = a.content_hash
+      cross join lateral (${nearestOf(userId, close.model, "a", "ea")}) n
+      cross join lateral (${nearestOf(userId, close.model, "n", "n")}) back
+      where ${probed("a", "ea")} and back.id = a.id and n.distance <= ${1 - MUTUAL_SIMILARITY}`;
+}
+
+/**
+ * The live memory of `a`'s namespace and kind, other than `other`, nearest to `vector`.embedding, with its version,
+ * vector and distance.
+ */
+function nearestOf(userId: string, model: string, other: string, vector: string): SQL {
+  const [o, v] = [sql.raw(other), sql.raw(vector)];
+  return sql`
+        select b.id, b.version, eb.embedding, eb.embedding <=> ${v}.embedding as distance from live b
+        join memory_embeddings eb on eb.user_id = ${userId} and eb.memory_id = b.id and eb.model = ${model}
+          and eb.content_hash = b.content_hash
+        where b.namespace = a.namespace and b.kind = a.kind and b.id <> ${o}.id
+          and vector_dims(eb.embedding) = vector_dims(${v}.embedding)
+        order by eb.embedding <=> ${v}.embedding
+        limit 1`;
+}

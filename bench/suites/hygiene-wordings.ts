@@ -333,6 +333,51 @@ function eighthTuneMonths({ hobby, city, job, destination, past, future }: Facts
   ];
 }
 
+/**
+ * A ninth wording, written before any rule looked at it: a manager that reports what the person said ("User
+ * mentioned that…", "User shared that…", "User noted…"), as hosted models often word memories, and a liking said by
+ * what it does for the person ("to unwind", "their favourite way to relax").
+ */
+function ninthTuneMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
+  return [
+    {
+      message: `quick one: I go ${hobby} pretty much every chance I get, it's how I unwind. been in ${city(0)} a few years now, working as a ${job(0)}. oh and I fly out to ${destination} on ${past}`,
+      inserts: [
+        {
+          text: `User mentioned that they go ${hobby} to unwind`,
+          quote: `I go ${hobby} pretty much every chance I get`,
+        },
+        { text: `User mentioned living in ${city(0)} for a few years`, quote: `been in ${city(0)} a few years now` },
+        { text: `User mentioned working as a ${job(0)}`, quote: `working as a ${job(0)}` },
+        {
+          text: `User noted that they fly out to ${destination} on ${past}`,
+          quote: `I fly out to ${destination} on ${past}`,
+        },
+      ],
+    },
+    {
+      message: `news from me: moved to ${city(1)} last month and started a new role as a ${job(1)}. still ${hobby} on weekends, honestly my favourite way to relax`,
+      inserts: [
+        { text: `User shared that they recently moved to ${city(1)}`, quote: `moved to ${city(1)} last month` },
+        { text: `User started a new role as a ${job(1)}`, quote: `started a new role as a ${job(1)}` },
+        {
+          text: `User said that ${hobby} on weekends is their favourite way to relax`,
+          quote: `still ${hobby} on weekends, honestly my favourite way to relax`,
+        },
+      ],
+    },
+    {
+      message: `there's a conference in ${city(2)} on ${future} that I'm speaking at`,
+      inserts: [
+        {
+          text: `User mentioned speaking at a conference in ${city(2)} on ${future}`,
+          quote: `a conference in ${city(2)} on ${future} that I'm speaking at`,
+        },
+      ],
+    },
+  ];
+}
+
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 export const TUNE_WORDINGS = [
@@ -344,4 +389,5 @@ export const TUNE_WORDINGS = [
   sixthTuneMonths,
   seventhTuneMonths,
   eighthTuneMonths,
+  ninthTuneMonths,
 ];

@@ -173,6 +173,30 @@ export function isGoing(word: string): boolean {
 export const isRecurringDay = (word: string) => isKindOf(word, ["anniversary"]);
 
 /**
+ * A verb of reporting what was said: one of its two usual senses is saying or mentioning ("mention": "make reference
+ * to", "say": "express in words", "note": "make mention of", "report"). "User mentioned that they…" tells who said
+ * it, not a fact of its own.
+ */
+const REPORTING_GLOSS =
+  /\b(?:express\w* in words|make (?:reference|mention)|state or say|give an account|let something be known)\b/;
+
+export function isReporting(word: string): boolean {
+  const lower = word.toLowerCase();
+  return remembered("wordnet-reporting-verbs", lower, () => hasSense(baseForms(lower), REPORTING_GLOSS, 2));
+}
+
+/**
+ * A verb of easing off: one of its senses is resting or taking one's ease ("relax", "unwind": "become less tense,
+ * rest, or take one's ease", the third sense of "unwind"). "goes sailing to unwind" frames a habit as a liking does.
+ */
+const EASING_GLOSS = /\b(?:take one's ease|less tense, rest|in order to relax)\b/;
+
+export function isEasing(word: string): boolean {
+  const lower = word.toLowerCase();
+  return remembered("wordnet-easing-verbs", lower, () => hasSense(baseForms(lower), EASING_GLOSS, 4));
+}
+
+/**
  * A verb of beginning what lasts: one of its two usual senses is beginning, joining or becoming ("start": "take the
  * first step or steps in carrying out an action", "join": "become part of…"), or taking up a new residence ("move").
  */

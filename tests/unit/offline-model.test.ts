@@ -384,6 +384,17 @@ describe("offline consolidation of a pair close in meaning", () => {
     );
   });
 
+  // A verb of reporting tells who said it ("mentioned that"), and one of easing off frames a habit ("to unwind").
+  it.each([
+    ["User mentioned that they go hiking in the mountains to unwind", ["merge"]],
+    ["User said that hiking in the mountains on weekends is their favourite way to relax", ["merge"]],
+    ["User mentioned that they quit hiking in the mountains", []],
+    ["User mentioned that their sister loves hiking in the mountains", []],
+    ["User said they want to try hiking in the mountains", []],
+  ])("reads %j beside a liking of the same thing as %j: a report of what the user said is what they said", (a, ops) => {
+    expect(opsForPair(a, "User loves hiking in the mountains")).toEqual(ops);
+  });
+
   // An adjective WordNet defines by interest, enthusiasm, devotion or dependence, and by no fear, anger or weariness.
   it.each([
     ["User is obsessed with hiking in the mountains", ["merge"]],

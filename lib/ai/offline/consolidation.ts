@@ -5,6 +5,7 @@ import { differentStandingValues } from "@/lib/text/standing-values";
 import {
   baseForms,
   isAttitudeAdjective,
+  isEasing,
   isLikingNoun,
   isLikingVerb,
   isOfFrequency,
@@ -95,6 +96,7 @@ const frames = (word: string) =>
   isLikingNoun(word) ||
   isLikingVerb(word) ||
   isAttitudeAdjective(word) ||
+  isEasing(word) ||
   // "is spent": spending time on a thing in any of its forms, an irregular one too ("went" may be one outing).
   baseForms(word).includes("spend");
 

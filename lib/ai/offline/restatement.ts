@@ -1,6 +1,6 @@
 import { TIME_QUALIFIERS } from "@/lib/text/function-words";
 import { firstClause } from "@/lib/text/trim";
-import { isKindOf, isOfFormerTime, isOfFrequency, isTimePeriod, isVerbForm } from "@/lib/text/word-kinds";
+import { isKindOf, isOfFormerTime, isOfFrequency, isReporting, isTimePeriod, isVerbForm } from "@/lib/text/word-kinds";
 import { adverbGlosses, isAdverb, isMostlyAdjective, lemmaOf, nouns } from "@/lib/text/wordnet";
 
 /**
@@ -113,7 +113,7 @@ function names(side: Tokens, word: string, at: number, frames: (word: string) =>
   if (/\d/.test(word) || side.named.has(at) || NEGATORS.test(word) || QUANTIFIERS.has(word)) return true;
   // "most" stresses a liking only at the end ("…what the user enjoys most").
   if (word === "most") return at !== side.words.length - 1;
-  if (FUNCTION_WORDS.has(word) || frames(word) || habitWord(word)) return false;
+  if (FUNCTION_WORDS.has(word) || frames(word) || habitWord(word) || isReporting(word)) return false;
   if (isTimePeriod(word) || word.includes("'")) return true;
   if (isAdverb(word)) return isOfFormerTime(word) || adverbGlosses(word).some((gloss) => /^not\b/.test(gloss));
   if (isMostlyAdjective(word)) return false;

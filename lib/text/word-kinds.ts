@@ -141,17 +141,25 @@ export function isLikingVerb(word: string): boolean {
  * "is obsessed with sailing" frames a liking as "loves sailing" does.
  */
 const ATTITUDE_GLOSS =
-  /\b(?:interest\w*|enthusias\w*|excite\w*|affection|devot\w*|zeal\w*|concern with|desirous|passion\w*|emotions?|addict\w*|dependent)\b/;
+  /\b(?:interest\w*|enthusias\w*|excite\w*|affection|devot\w*|zeal\w*|concern with|desirous|passion\w*|emotions?|addict\w*|dependent|joy|pleasure)\b/;
 const AVERSE_GLOSS =
   /\b(?:fear\w*|anger|anxi\w*|tired|uninterested|worr\w*|regret|pain|sick|insecur\w*|upset|harm\w*|afraid)\b/;
 
 export function isAttitudeAdjective(word: string): boolean {
   const lower = word.toLowerCase();
   return remembered("wordnet-attitude-adjectives", lower, () => {
-    const senses = adjectiveGlosses(lower).slice(0, 2);
+    const senses = adjectiveGlosses(adjectiveBase(lower)).slice(0, 2);
     const eager = (gloss: string) => ATTITUDE_GLOSS.test(gloss) && !LACKING_GLOSS.test(gloss);
     return senses.some(eager) && !senses.some((gloss) => AVERSE_GLOSS.test(gloss) || LACKING_GLOSS.test(gloss));
   });
+}
+
+/** An adjective's base for its degrees, as WordNet lists it: "happiest" → happy, "keener" → keen. */
+export function adjectiveBase(word: string): string {
+  if (adjectiveGlosses(word).length > 0 || !/(?:est|er)$/.test(word)) return word;
+  const stem = word.replace(/(?:est|er)$/, "");
+  const forms = [stem.replace(/i$/, "y"), stem, `${stem}e`, stem.replace(/(.)\1$/, "$1")];
+  return forms.find((form) => adjectiveGlosses(form).length > 0) ?? word;
 }
 
 /** A sense that denies the attitude it names: "indifferent", "marked by a lack of interest"; "lukewarm", "little". */
@@ -183,6 +191,18 @@ const REPORTING_GLOSS =
 export function isReporting(word: string): boolean {
   const lower = word.toLowerCase();
   return remembered("wordnet-reporting-verbs", lower, () => hasSense(baseForms(lower), REPORTING_GLOSS, 2));
+}
+
+/**
+ * A verb of judging: one of its five usual senses is deeming or coming to believe ("consider", "regard": "deem to be",
+ * "find": "come to believe on the basis of emotion…"). "User finds sailing relaxing" is the user's view, as "User
+ * loves sailing" is; the word after it says which.
+ */
+const JUDGING_GLOSS = /\b(?:deem to be|judge or regard|come to believe)\b/;
+
+export function isJudging(word: string): boolean {
+  const lower = word.toLowerCase();
+  return remembered("wordnet-judging-verbs", lower, () => hasSense(baseForms(lower), JUDGING_GLOSS, 5));
 }
 
 /**

@@ -391,9 +391,20 @@ describe("offline consolidation of a pair close in meaning", () => {
     ["User mentioned that they quit hiking in the mountains", []],
     ["User mentioned that their sister loves hiking in the mountains", []],
     ["User said they want to try hiking in the mountains", []],
-  ])("reads %j beside a liking of the same thing as %j: a report of what the user said is what they said", (a, ops) => {
-    expect(opsForPair(a, "User loves hiking in the mountains")).toEqual(ops);
-  });
+    ["User finds hiking in the mountains relaxing", ["merge"]],
+    ["User considers hiking in the mountains their favourite hobby", ["merge"]],
+    ["User is happiest when hiking in the mountains", ["merge"]],
+    ["User has been hiking in the mountains for years and still loves it", ["merge"]],
+    ["User finds hiking in the mountains exhausting", []],
+    ["User considers hiking in the mountains dangerous", []],
+    ["User is unhappy when hiking in the mountains", []],
+    ["User spends money on hiking in the mountains", []],
+  ])(
+    "reads %j beside a liking of the same thing as %j: a report of what the user said or how they see it",
+    (a, ops) => {
+      expect(opsForPair(a, "User loves hiking in the mountains")).toEqual(ops);
+    },
+  );
 
   // An adjective WordNet defines by interest, enthusiasm, devotion or dependence, and by no fear, anger or weariness.
   it.each([

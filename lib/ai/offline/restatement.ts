@@ -1,6 +1,15 @@
 import { TIME_QUALIFIERS } from "@/lib/text/function-words";
 import { firstClause } from "@/lib/text/trim";
-import { isKindOf, isOfFormerTime, isOfFrequency, isReporting, isTimePeriod, isVerbForm } from "@/lib/text/word-kinds";
+import {
+  adjectiveBase,
+  isJudging,
+  isKindOf,
+  isOfFormerTime,
+  isOfFrequency,
+  isReporting,
+  isTimePeriod,
+  isVerbForm,
+} from "@/lib/text/word-kinds";
 import { adverbGlosses, isAdverb, isMostlyAdjective, lemmaOf, nouns } from "@/lib/text/wordnet";
 
 /**
@@ -43,11 +52,12 @@ const FUNCTION_WORDS = new Set(
   (
     "a an the to of for about on in into at with from by as their his her its my our they them it is are be been " +
     "has have do does go goes get gets that which who what something really very so just also still quite most " +
-    // Pronouns and the words that open a clause of time or manner ("whenever they can", "how the user spends…"): a
-    // closed class, naming nothing of its own.
-    "he she him we us you how when whenever while"
+    // Pronouns, the words that open a clause of time or manner ("whenever they can", "how the user spends…") and
+    // "and": a closed class, naming nothing of its own.
+    "he she him we us you how when whenever while and"
   ).split(" "),
 );
+const FAVOURITE = new Set(["favourite", "favorite"]);
 const MODALS = new Set("can could will would might may should must".split(" "));
 const OPENS_A_CLAUSE_OF_TIME = new Set(["when", "whenever", "while"]);
 const NEGATORS = /^(?:not|never|no|none|nothing|nobody|cannot|can't|won't|isn't|doesn't|don't)$|n't$/;
@@ -113,14 +123,20 @@ function names(side: Tokens, word: string, at: number, frames: (word: string) =>
   if (/\d/.test(word) || side.named.has(at) || NEGATORS.test(word) || QUANTIFIERS.has(word)) return true;
   // "most" stresses a liking only at the end ("…what the user enjoys most").
   if (word === "most") return at !== side.words.length - 1;
-  if (FUNCTION_WORDS.has(word) || frames(word) || habitWord(word) || isReporting(word)) return false;
+  if (FUNCTION_WORDS.has(word) || frames(word) || habitWord(word)) return false;
+  // Who said it or how the user sees it ("mentioned that", "finds … relaxing"), and the thing a favourite is
+  // ("favourite way").
+  if (isReporting(word) || isJudging(word) || FAVOURITE.has(side.words[at - 1] ?? "")) return false;
   if (isTimePeriod(word) || word.includes("'")) return true;
   if (isAdverb(word)) return isOfFormerTime(word) || adverbGlosses(word).some((gloss) => /^not\b/.test(gloss));
-  if (isMostlyAdjective(word)) return false;
+  if (isMostlyAdjective(adjectiveBase(word))) return false;
   if (isThing(word)) return true;
   if (isVerbForm(word)) return true;
   return lemmaOf(word, nouns().index) === undefined;
 }
 
-/** A noun whose usual senses name a thing or a person (WordNet: under object or matter), not an abstraction. */
-const isThing = (word: string) => isKindOf(word, ["object", "matter"]);
+/**
+ * A noun whose usual senses name a thing, a person or what one owns (WordNet: under object, matter or possession:
+ * "spends money on sailing" is not "spends weekends sailing"), not an abstraction.
+ */
+const isThing = (word: string) => isKindOf(word, ["object", "matter", "possession"]);

@@ -165,18 +165,6 @@ export function adjectiveBase(word: string): string {
 /** A sense that denies the attitude it names: "indifferent", "marked by a lack of interest"; "lukewarm", "little". */
 const LACKING_GLOSS = /\b(?:lack\w*|little|no|not|without|less)\b/;
 
-/**
- * A verb of going somewhere: one of its two usual senses is travelling, going away or departing ("leave": "go away
- * from a place", "fly": "travel through the air", "head": "to go or travel towards"); "retire" ("go into
- * retirement") and "drive" ("operate or control a vehicle") are none.
- */
-const GOING_GLOSS = /\b(?:travel\w*|go away|depart\w*|journey\w*|reach a destination)\b/;
-
-export function isGoing(word: string): boolean {
-  const lower = word.toLowerCase();
-  return remembered("wordnet-going-verbs", lower, () => hasSense(baseForms(lower), GOING_GLOSS, 2));
-}
-
 /** A day that comes back every year: a noun under WordNet's anniversary ("birthday", "jubilee"). */
 export const isRecurringDay = (word: string) => isKindOf(word, ["anniversary"]);
 

@@ -265,6 +265,9 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     const { ctx, extractor } = await setup();
     const train = await createMemory(extractor, { content: "User's train to Ghent leaves on 2026-01-20" });
     const off = await createMemory(extractor, { content: "User is off to Lisbon on 2026-01-22" });
+    const stay = await createMemory(extractor, {
+      content: "User is on holiday in Faro from 2026-01-10 until 2026-02-10",
+    });
     const kept = [];
     for (const content of [
       "User starts at Acme on 2026-01-20",
@@ -272,6 +275,10 @@ describeEachDatabase("consolidation runs", (use, backend) => {
       "User and their partner will celebrate their anniversary on 2026-01-21",
       "User's wedding is on 2026-01-20",
       "User retires on 2026-01-20",
+      "User will retire on 2026-01-20",
+      "User will start at Acme on 2026-01-20",
+      "User is moving back home to Lisbon for good on 2026-01-20",
+      "User's sister arrives to live with them in Porto on 2026-01-20",
     ])
       kept.push(await createMemory(extractor, { content }));
     const later = { ...ctx, clock: () => new Date("2026-02-01T00:00:00.000Z") };
@@ -281,6 +288,7 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     expect((await getMemory(ctx, train.id)).validTo?.toISOString()).toBe("2026-01-21T00:00:00.000Z");
     expect((await getMemory(ctx, off.id)).validTo?.toISOString()).toBe("2026-01-23T00:00:00.000Z");
     for (const memory of kept) expect(stateOf(await getMemory(ctx, memory.id))).toEqual(stateOf(memory));
+    expect(stateOf(await getMemory(ctx, stay.id))).toEqual(stateOf(stay));
   });
 
   it("keeps the job the user has beside one they no longer hold: a past job is no value of the job slot", async () => {

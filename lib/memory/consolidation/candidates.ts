@@ -10,7 +10,7 @@ import { MAY_NAME_A_PLACE } from "@/lib/text/place-names";
 import { MAY_NAME_A_JOB } from "@/lib/text/slot-kinds";
 import { FIXED_SLOT_PATTERNS, slotOf } from "@/lib/text/slots";
 import { MAY_HOLD_A_HOME, MAY_HOLD_A_JOB, STANDING_SLOT_KEYS, standingValueOf } from "@/lib/text/standing-values";
-import { isBeginning, isGoing, isPlannedEvent, isRecurringDay } from "@/lib/text/word-kinds";
+import { isBeginning, isPlannedEvent, isRecurringDay, isResidenceVerb } from "@/lib/text/word-kinds";
 import { closeLeg } from "./close-leg";
 import { phraseLeg, phraseStatements } from "./phrase-leg";
 
@@ -20,12 +20,13 @@ export const DUPLICATE_SIMILARITY = 0.7;
 export const GROUP_SIZE = 8;
 
 /**
- * Words that make a dated fact time-bound (a plan, a trip, an appointment): once its date has passed it no longer
- * holds. A date alone does not ("born on 1990-05-01" stays true). Besides these, a noun of an event one goes to
- * (WordNet: "has tickets for a concert on …"; isPlannedEvent in lib/text/word-kinds.ts) makes a fact time-bound.
+ * Words that make a dated fact time-bound (a trip, an appointment, a stay until a date): once its date has passed it no
+ * longer holds. A date alone does not ("born on 1990-05-01" stays true), nor does a word of the future alone ("will
+ * retire on …"). Besides these, a noun of an event one goes to (WordNet: "has tickets for a concert on …";
+ * isPlannedEvent in lib/text/word-kinds.ts) makes a fact time-bound (timeBound).
  */
 const TIME_BOUND =
-  /\b(?:plan|plans|planned|planning|going|will|trip|travel|travelling|traveling|visit|visiting|meeting|appointment|flight|flying|deadline|due|until|booked|scheduled|event|conference|interview|holiday|vacation)\b/i;
+  /\b(?:trip|travel|travelling|traveling|visit|visiting|meeting|appointment|flight|flying|deadline|until|event|conference|interview|holiday|vacation)\b/i;
 const ISO_DATE = "(\\d{4}-\\d{2}-\\d{2})";
 
 /**
@@ -202,13 +203,14 @@ async function slottedMemories(unit: UnitOfWork, userId: string, now: Date): Pro
 function datedStatement(userId: string, now: Date): SQL {
   const today = now.toISOString();
   const day = today.slice(0, 10);
+  // The last date the text names: a stay "from … until …" holds until its end.
   return sql`
-    select m.id as id, substring(m.text from ${ISO_DATE}) as date, m.text as text,
-      to_char(coalesce(m.valid_from, m.created_at) at time zone 'UTC', 'YYYY-MM-DD') < substring(m.text from ${ISO_DATE})
-        as "aheadOfIt"
+    select m.id as id, d.date, m.text as text,
+      to_char(coalesce(m.valid_from, m.created_at) at time zone 'UTC', 'YYYY-MM-DD') < d.date as "aheadOfIt"
     from memories m
+    cross join lateral (select max(found[1]) as date from regexp_matches(m.text, ${ISO_DATE}, 'g') as found) d
     where m.user_id = ${userId} and ${live("m", today)} and m.valid_to is null
-      and substring(m.text from ${ISO_DATE}) < ${day}
+      and d.date < ${day}
       and not exists (
         select 1 from consolidation_runs r
         where r.user_id = ${userId} and r.status = 'succeeded' and r.reverted_at is null
@@ -217,24 +219,27 @@ function datedStatement(userId: string, now: Date): SQL {
 }
 
 /**
- * Whether a dated fact is time-bound: one of TIME_BOUND's words, a noun of an event one goes to, or a journey written
- * before the day it names ("User's train to Ghent leaves on …", "is off to Lisbon on …" said a week ahead: a verb of
- * going, or a way to a place): a plan whose day has passed no longer holds. A date said after it passed ("was born on
- * …") is a past fact, which stays; so does a plan to begin what lasts ("starts at Acme on …", "moves to Porto on …":
- * isBeginning in lib/text/word-kinds.ts), whose day passing makes it hold rather than end, and a day that comes back
- * every year ("birthday", "anniversary") unless it is the day of a journey or an event.
+ * Whether a dated fact is time-bound, so that its last date passing ends it. Never what lasts once its day comes: a
+ * beginning ("starts at Acme on …", "will move to Porto on …": isBeginning in lib/text/word-kinds.ts), where one
+ * lives ("will be living in …", "comes home", "for good"), or a day that comes back every year ("birthday",
+ * "anniversary"). Otherwise an appointment, a trip or an event one goes to (TIME_BOUND's events, a noun WordNet puts
+ * under one), a stay "until" a date, or a journey to a place said ahead of its day ("User's train to Ghent leaves on
+ * …", "will be off to Lisbon on …"): a plan whose day has passed no longer holds. A date said after it passed ("was
+ * born on …", "retired on …") is a past fact, which stays; so is a future said of anything else ("will retire on …",
+ * "the baby is due on …").
  */
 function timeBound(row: { text: string; aheadOfIt: boolean }): boolean {
   const words = row.text.toLowerCase().match(/\p{L}+/gu) ?? [];
-  const event = words.some(isPlannedEvent);
-  const journey = words.some(isGoing) || TO_A_PLACE.test(row.text);
-  if (words.some(isRecurringDay)) return event || (journey && !words.some(isBeginning));
-  if (TIME_BOUND.test(row.text) || event) return true;
-  return row.aheadOfIt && journey && !words.some(isBeginning);
+  if (words.some(isBeginning) || words.some(isResidenceVerb) || LASTING.test(row.text)) return false;
+  if (TIME_BOUND.test(row.text) || words.some(isPlannedEvent)) return true;
+  if (words.some(isRecurringDay)) return false;
+  return row.aheadOfIt && TO_A_PLACE.test(row.text);
 }
 
 /** "to" before a capitalised word: a way to a place ("off to Lisbon"). */
 const TO_A_PLACE = /\bto\s+\p{Lu}/u;
+/** Words that say a change lasts: home, for good. */
+const LASTING = /\b(?:home|for good|permanently)\b/i;
 
 export interface Candidates {
   pairs: CandidatePair[];

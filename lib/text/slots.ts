@@ -80,6 +80,8 @@ const MANY_VALUED =
  */
 export function slotOf(text: string): Slot | undefined {
   const normalized = normalize(text);
+  // "User is also a photographer", "User's side hustle is…": a value beside the one the slot holds, not instead of it.
+  if (BESIDE_ANOTHER.test(normalized)) return undefined;
   for (const rule of SINGLE_VALUED) {
     const match = normalized.match(rule.pattern);
     if (match) {
@@ -93,6 +95,8 @@ export function slotOf(text: string): Slot | undefined {
   }
   return kindSlotOf(text, normalized);
 }
+
+const BESIDE_ANOTHER = /\b(?:also|too|as well|side|second)\b/;
 
 /**
  * A home the table read ("new york city last year" of "User moved to New York City last year") as the place reader

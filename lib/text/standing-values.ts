@@ -3,12 +3,14 @@ import { placeNameAt, placeValue } from "@/lib/text/place-names";
 import { slotOf } from "@/lib/text/slots";
 import { firstClause } from "@/lib/text/trim";
 import {
+  baseForms,
   endsHolding,
   isKindOf,
   isLikingNoun,
   isLikingVerb,
   isOccupation,
   isOfFormerTime,
+  isReporting,
   isResidenceVerb,
   isTimePeriod,
   mayBeKindOf,
@@ -91,28 +93,45 @@ function userSubjectEnd(words: string[]): number | undefined {
   return owned.length > 0 && !owned.some((word) => isKindOf(word, ["person"])) ? at + 1 : undefined;
 }
 
-const BEING_WORDS = ["is", "are", "was", "am", "be", "being", "been", "became", "become", "becomes", "as"];
+const BEING_WORDS = ["is", "are", "am", "be", "being", "been", "became", "become", "becomes", "as"];
 const BEING = new Set(BEING_WORDS);
 const ARTICLES = new Set(["a", "an"]);
 const NEGATION = /^(?:not|never|no|nor)$|n't$/;
-/** A wish or a maybe is not a value held: "wants to move to Porto", "might become a teacher". */
-const NOT_YET = new Set(
-  "want wants wanted hope hopes hoping would might may could should plans planning thinking considering dreams".split(
-    " ",
-  ),
+/**
+ * Words that make a value not the one the user holds now: a wish, a maybe or a future ("wants to move to Porto", "might
+ * become a teacher", "will move", "is about to"), a value sought ("applying for a job as"), one held before ("was a
+ * teacher", "previous job", "ex-"), or one held beside the main one ("is also a photographer", "side hustle",
+ * "volunteer").
+ */
+const NOT_HELD_NOW = new Set(
+  (
+    "want wants wanted hope hopes hoping would might may could should will shall plans planning thinking " +
+    "considering dreams dream goal ambition aims aspires applying applied apply interviewed interviewing offer offered " +
+    "training studying was were previous former ex prior also side too volunteer volunteers volunteering"
+  ).split(" "),
 );
 
 function heldNot(words: string[], word: string, at: number): boolean {
   return (
     NEGATION.test(word) ||
-    NOT_YET.has(word) ||
+    NOT_HELD_NOW.has(word) ||
+    // "last job", "the old flat": one held before; "last year" only says when.
+    ((word === "last" || word === "old") && !isTimePeriod(words[at + 1] ?? "")) ||
+    // "is going to move", "is about to move": a future.
+    ((word === "going" || word === "about") && words[at + 1] === "to") ||
+    // "rented a cottage for the summer", "for a week": a stay bounded by a time, not a home.
+    (word === "for" && /^(?:a|an|the|one)$/.test(words[at + 1] ?? "") && isTimePeriod(words[at + 2] ?? "")) ||
+    // "to be a pilot", "to become a teacher": an aim.
+    (words[at - 1] === "to" && (word === "be" || word === "become")) ||
     (word === "used" && words[at + 1] === "to") ||
     isOfFormerTime(word) ||
     endsHolding(word, words[at + 1]) ||
     isLikingVerb(word) ||
     isLikingNoun(word) ||
-    // "visited a friend's house in Turin": someone else's thing, or a visit, is not the user's value.
-    (at > 1 && word.endsWith("'s")) ||
+    // "visited a friend's house in Turin", "User's grandmother's house": someone else's thing is not the user's value.
+    (at > 0 && /(?:'s|s')$/.test(word) && !/^user'?s?'?$/.test(word)) ||
+    // "as stubborn as a farmer": a comparison.
+    (word === "as" && isMostlyAdjective(words[at - 1] ?? "") && words[at - 2] === "as") ||
     isVisit(word) ||
     // "lived in Lisbon", "stayed in Ghent": where the user lived or stayed, not where they live.
     (word.endsWith("ed") && isResidenceVerb(word) && !takesUpResidence(word)) ||
@@ -161,58 +180,112 @@ const ENDS = new Set(
 );
 
 /**
- * Place names after "in", "to", "at", "of" or a word of being ("User's home base is Porto"), or before a noun of
- * dwelling or of the one who dwells ("the Porto flat", "a Porto resident"), in a clause that says where the user
- * dwells (dwellsIn). A name after "with" or "from" is a person or an origin, not a home.
+ * The places the user dwells in, each tied to a word of the user's dwelling (docs/memory-model.md, "Consolidation"):
+ * the place the user's own verb of residence takes ("lives in Lisbon", "has been living in Toronto", "moved to
+ * Porto"), or where a dwelling of theirs is: the user's ("User's new apartment is in Porto", "their flat") or one they
+ * lease ("signed the lease on a flat in Porto", "has been renting a small place in Lisbon"), said before it ("a Porto
+ * resident") or after it with "in", "at" or "is". Not one they own, had or keep for a season ("has a holiday home",
+ * "bought a house", "a nursing home", "her new apartment"), and not a place beside them ("lives next to Ana").
  */
 function homesIn(tokens: string[], words: string[], from: number): string[] {
-  if (!dwellsIn(words, from)) return [];
+  if (owns(words, from)) return [];
   const homes: string[] = [];
-  for (let at = from; at < tokens.length; at++) {
-    if (!/^\p{Lu}/u.test(tokens[at]!)) continue;
-    const before = words[at - 1] ?? "";
-    const name = placeNameAt(tokens.slice(at).join(" "));
-    if (!name) continue;
-    const after = words[at + name.split(/\s+/).length] ?? "";
-    if (/^(?:in|to|at|of|is|are)$/.test(before) || isDwellingNoun(after)) homes.push(placeValue(name));
-    at += name.split(/\s+/).length - 1;
+  const verb = mainVerb(words, from);
+  if (verb !== undefined && isResidenceVerb(words[verb]!)) {
+    const to = takesUpResidence(words[verb]!) ? /^(?:in|to)$/ : /^in$/;
+    const place = placeAfterPreposition(tokens, words, adverbsAfter(words, verb + 1), to);
+    if (place) homes.push(place);
+  }
+  const leased = words.slice(from).some((word) => senseOf(word, LEASE_GLOSS)) && !words.includes("out");
+  for (let at = from; at < words.length; at++) {
+    if (!isUsersDwelling(tokens, words, at, from, leased)) continue;
+    const before = tokens[at - 1] ?? "";
+    const place = /^\p{Lu}/u.test(before) ? placeNameAt(before) : placeAfter(tokens, words, at + 1);
+    if (place) homes.push(placeValue(place));
   }
   return [...new Set(homes)];
 }
 
-const isDwellingNoun = (word: string) => isKindOf(word, ["housing", "dwelling", "residence", "inhabitant", "occupant"]);
-const RESIDENCE_GLOSS = /\b(?:resid\w*|inhabit\w*|dwell\w*)\b/;
-const LEASE_GLOSS = /\b(?:lease|rental|let for money)\b/;
-const PROPERTY_GLOSS = /\b(?:possess\w*|ownership|purchase)\b/;
-/** Words before a dwelling that make it one the user does not live in now: "old", "former", "second" (home). */
-const NOT_THE_HOME = new Set(["old", "former", "previous", "ex", "second", "other", "spare"]);
-
 /**
- * Whether the clause says where the user dwells: a verb defined by residence ("lives", "settled"), a noun of dwelling
- * ("apartment", "home", "resident") that is not one they own, once had or keep for a season ("has a holiday home",
- * "bought a house", "the old apartment"), or a word of leasing with a thing one may dwell in ("signed the lease on a
- * flat", "renting a small place"; not "rented a car").
+ * The first word after the subject that is no auxiliary or adverb: the clause's verb ("has been renting" → renting),
+ * through a report of what the user said ("mentioned living in", "shared that they moved to" → living, moved).
  */
-function dwellsIn(words: string[], from: number): boolean {
-  const clause = words.slice(from);
-  if (clause.some((word) => verbSensesMatch(word, RESIDENCE_GLOSS))) return true;
-  const owned = clause.some(
-    (word, at) => verbSensesMatch(word, PROPERTY_GLOSS) && /^(?:a|an|the|two)$/.test(clause[at + 1] ?? ""),
-  );
-  if (!owned && clause.some((word, at) => isDwellingNoun(word) && !heldAside(clause, at))) return true;
-  return (
-    clause.some((word) => verbSensesMatch(word, LEASE_GLOSS)) &&
-    clause.some((word) => mayBeKindOf(word, ["housing", "dwelling", "residence", "abode"]))
-  );
+function mainVerb(words: string[], from: number): number | undefined {
+  let at = from;
+  for (;;) {
+    while (at < words.length && (AUXILIARIES.has(words[at]!) || ADVERBS_BESIDE_A_VERB.has(words[at]!))) at++;
+    if (at >= words.length) return undefined;
+    if (words[at + 1] === "that" && /^(?:they|he|she)$/.test(words[at + 2] ?? "")) at += 3;
+    else if (isReporting(words[at]!) && words[at + 1]?.endsWith("ing")) at += 1;
+    else return at;
+  }
+}
+const AUXILIARIES = new Set(["has", "have", "had", "is", "are", "am", "be", "been", "being", "now", "recently"]);
+
+const adverbsAfter = (words: string[], at: number) => {
+  let end = at;
+  while (ADVERBS_BESIDE_A_VERB.has(words[end] ?? "") || words[end] === "back") end++;
+  return end;
+};
+
+/** A place name right at `at` after one of `prepositions` ("in Porto", "in the Netherlands"), as a slot value. */
+function placeAfterPreposition(tokens: string[], words: string[], at: number, prepositions: RegExp) {
+  if (!prepositions.test(words[at] ?? "")) return undefined;
+  const name = placeNameAt(tokens.slice(at + 1).join(" "));
+  return name ? placeValue(name) : undefined;
 }
 
-/** A dwelling said with a word of time or of a former one before it ("holiday home", "summer house", "old flat"). */
-const heldAside = (words: string[], at: number) =>
-  words.slice(Math.max(0, at - 2), at).some((word) => NOT_THE_HOME.has(word) || isTimePeriod(word));
+/** The first place after "in", "at" or "is" from `from` on, before a word that opens another clause. */
+function placeAfter(tokens: string[], words: string[], from: number): string | undefined {
+  for (let at = from; at < words.length && !OPENS_A_CLAUSE.has(words[at]!); at++) {
+    const name = /^(?:in|at|is)$/.test(words[at]!) ? placeNameAt(tokens.slice(at + 1).join(" ")) : undefined;
+    if (name) return name;
+  }
+  return undefined;
+}
+const OPENS_A_CLAUSE = new Set(["and", "but", "while", "who", "which", "that", "when", "because", "so", "where"]);
 
-function verbSensesMatch(word: string, gloss: RegExp): boolean {
-  const forms = [word, word.replace(/(?:ing|ed|es|s)$/, ""), word.replace(/(?:ing|ed|es|s)$/, "e")];
-  return forms.some((form) =>
+/**
+ * A noun of dwelling that is the user's: after "user's", "their" or an article, with only adjectives between that do
+ * not say it is another one ("new", "small"; not "holiday", "nursing", "second"); "a", "an" or "the" only when the
+ * user leases it or it is the one who dwells ("a Porto resident"). Under WordNet's housing, dwelling or residence, or,
+ * leased, any noun one may dwell in ("a flat", "a small place").
+ */
+function isUsersDwelling(tokens: string[], words: string[], at: number, from: number, leased: boolean): boolean {
+  const word = words[at]!;
+  const dweller = isKindOf(word, ["inhabitant", "occupant"]);
+  if (!isDwellingNoun(word) && !(leased && mayBeKindOf(word, ["housing", "dwelling", "residence", "abode"]))) {
+    return false;
+  }
+  // Adjectives, and a place name ("a Porto resident"), may stand between it and its determiner.
+  let start = at - 1;
+  while (
+    start >= from &&
+    ((isMostlyAdjective(words[start]!) && !NOT_THE_HOME.has(words[start]!)) || /^\p{Lu}/u.test(tokens[start]!))
+  ) {
+    start--;
+  }
+  const determiner = start < from && from > 0 ? words[from - 1]! : words[start];
+  if (determiner === "user's" || determiner === "their") return true;
+  return /^(?:a|an|the)$/.test(determiner ?? "") && (leased || dweller);
+}
+
+const isDwellingNoun = (word: string) => isKindOf(word, ["housing", "dwelling", "residence", "inhabitant", "occupant"]);
+const LEASE_GLOSS = /\b(?:lease|rental|let for money)\b/;
+const PROPERTY_GLOSS = /\b(?:possess\w*|ownership|purchase)\b/;
+/** Adjectives before a dwelling that make it another than the one the user lives in: "second", "other" (home). */
+const NOT_THE_HOME = new Set(["second", "other", "spare", "holiday", "summer", "weekend"]);
+
+/** Whether the user owns or buys a dwelling in the clause ("has a flat", "bought a house"): property, not a home. */
+function owns(words: string[], from: number): boolean {
+  return words
+    .slice(from)
+    .some((word, at, clause) => senseOf(word, PROPERTY_GLOSS) && /^(?:a|an|the|two)$/.test(clause[at + 1] ?? ""));
+}
+
+/** Whether one of the verb's four usual senses, in any of its forms ("bought" → buy), matches `gloss`. */
+function senseOf(word: string, gloss: RegExp): boolean {
+  return [word, ...baseForms(word)].some((form) =>
     verbGlosses(form)
       .slice(0, 4)
       .some((definition) => gloss.test(definition)),

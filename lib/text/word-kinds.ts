@@ -141,7 +141,7 @@ export function isLikingVerb(word: string): boolean {
  * "is obsessed with sailing" frames a liking as "loves sailing" does.
  */
 const ATTITUDE_GLOSS =
-  /\b(?:interest\w*|enthusias\w*|excite\w*|affection|devot\w*|zeal\w*|concern with|desirous|passion\w*|emotions?|addict\w*|dependent|joy|pleasure)\b/;
+  /\b(?:interest\w*|enthusias\w*|excite\w*|affection|devot\w*|zeal\w*|concern with|desirous|passion\w*|addict\w*|dependent|joy|pleasure)\b/;
 const AVERSE_GLOSS =
   /\b(?:fear\w*|anger|anxi\w*|tired|uninterested|worr\w*|regret|pain|sick|insecur\w*|upset|harm\w*|afraid)\b/;
 

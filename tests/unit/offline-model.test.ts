@@ -363,8 +363,18 @@ describe("offline consolidation of a pair close in meaning", () => {
     "User teaches hiking in the mountains",
     "User sells gear for hiking in the mountains",
     "User went hiking in the mountains on 2026-01-03",
+    "User's club loves hiking in the mountains",
+    "User loved hiking in the mountains back then",
+    "User is eager to go hiking in the mountains",
+    "User hardly ever goes hiking in the mountains",
   ])("keeps %j apart from the liking: a person, a thing, a place, a time, a former time or another verb", (text) => {
     expect(opsForPair(text, "User loves hiking in the mountains")).toEqual([]);
+  });
+
+  it("keeps two likings apart when each qualifies the thing liked its own way", () => {
+    expect(
+      opsForPair("User loves spicy food from street vendors", "User enjoys sweet food from street vendors"),
+    ).toEqual([]);
   });
 
   // Being into a thing is liking it, and an aside after a ";" is kept in the merged memory, not compared.
@@ -429,6 +439,7 @@ describe("offline consolidation of a pair close in meaning", () => {
     ["User is a nurse working night shifts", "User switched careers and is now a teacher at a primary school"],
     ["User's apartment is near the river in Lisbon", "User's new apartment is in Porto"],
     ["User is based in Lisbon", "User is now a Porto resident"],
+    ["User mentioned living in Lisbon for a few years", "User shared that they recently moved to Porto"],
   ])("supersedes %j with %j: two values of one kind the user holds one of", (a, b) => {
     expect(opsForPair(a, b)).toEqual(["supersede"]);
   });
@@ -448,6 +459,38 @@ describe("offline consolidation of a pair close in meaning", () => {
     ["User's former flat was in Lisbon", "User signed the lease on a flat in Porto"],
     ["User's old apartment in Lisbon had a balcony", "User lives in Porto"],
     ["User has a second home in Madrid", "User lives in Porto"],
+    // Each of these, the newer, beside "User lives in Lisbon" or "User is a nurse": a place not tied to the user's
+    // dwelling, someone else's, a dwelling owned, rented out or kept aside, a past, a future, an aim, a second job.
+    ...[
+      "User feels at home in Porto",
+      "User works at a nursing home in Porto",
+      "User cleans houses in Porto for a living",
+      "User lives alone and works at Google",
+      "User lives next to Ana",
+      "User helped their sister move to Porto",
+      "User drove their mom to her new apartment in Porto",
+      "User's grandmother's house is in Braga",
+      "User's beach house is in Faro",
+      "User rented a cottage in Cornwall for the summer",
+      "User is renting out their flat in Porto",
+      "User owns an apartment in Madrid that they rent out",
+      "User bought a house in Porto for their parents",
+      "User was living in Porto",
+      "User will move to Porto",
+      "User is going to move to Porto",
+    ].map((text) => ["User lives in Lisbon", text]),
+    ...[
+      "User was a teacher in their twenties",
+      "User's previous job was as a teacher",
+      "User's last job was as a teacher",
+      "User is studying to become a doctor",
+      "User is training to be a pilot",
+      "User's dream is to be a teacher",
+      "User is applying for a job as a teacher",
+      "User is as stubborn as a farmer",
+      "User is a volunteer firefighter",
+      "User is also a photographer",
+    ].map((text) => ["User is a nurse", text]),
   ])("keeps %j and %j: someone else's value, a visit, a plan, a liking or a job no longer held is none", (a, b) => {
     expect(opsForPair(a, b)).toEqual([]);
   });

@@ -157,11 +157,17 @@ const STAND_INS = new Set(["something", "what"]);
 
 function contentOf(text: string): { kept: string[]; framed: boolean } {
   // The user is the subject wherever they are named: "hiking is the user's favourite pastime".
-  const words = withoutStressPhrases(text.replace(/’/g, "'")).filter((word) => word !== "user" && word !== "user's");
+  const all = withoutStressPhrases(text.replace(/’/g, "'"));
+  const words = all.filter((word) => word !== "user" && word !== "user's");
   const kept: string[] = [];
   let framed = false;
   for (let at = 0; at < words.length; at++) {
     const word = words[at]!;
+    // "User's club loves …": what the user has is the subject, unless it frames ("User's favourite thing is …").
+    if (at === 0 && all[0] === "user's" && !FRAMING.has(word) && !isLikingNoun(word) && !isTimePeriod(word)) {
+      kept.push(word);
+      continue;
+    }
     const timeAt = timeExpressionEnd(words, at);
     const liking = HAVING.has(word) || BEING.has(word) || isVerbForm(word) ? likingNounAfter(words, at + 1) : at;
     // "is really into sailing": being into a thing is liking it.

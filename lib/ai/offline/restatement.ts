@@ -4,13 +4,14 @@ import {
   adjectiveBase,
   isJudging,
   isKindOf,
+  isLikingVerb,
   isOfFormerTime,
   isOfFrequency,
   isReporting,
   isTimePeriod,
   isVerbForm,
 } from "@/lib/text/word-kinds";
-import { adverbGlosses, isAdverb, isMostlyAdjective, lemmaOf, nouns } from "@/lib/text/wordnet";
+import { adjectiveGlosses, adverbGlosses, isAdverb, isMostlyAdjective, lemmaOf, nouns } from "@/lib/text/wordnet";
 
 /**
  * A restatement of a liking or a habit in words the offline consolidation's framing does not list (docs/memory-model.md,
@@ -30,14 +31,28 @@ export function restates(a: string, b: string, frames: (word: string) => boolean
   if (run.length < 3 || run.words.filter((word) => !FUNCTION_WORDS.has(word)).length < 2) return false;
   const rest = (side: typeof left, start: number) =>
     side.words.flatMap((word, at) => (at >= start && at < start + run.length ? [] : [{ word, at }]));
-  return [
+  const sides = [
     { side: left, rest: rest(left, run.left) },
     { side: right, rest: rest(right, run.right) },
-  ].every(
+  ];
+  // "spicy food from street vendors" / "sweet food from street vendors": each qualifies what is liked its own way.
+  if (sides.every(({ side, rest }) => rest.some(({ word, at }) => qualifies(side, word, at, frames)))) return false;
+  return sides.every(
     ({ side, rest }) =>
       rest.some(({ word, at }) => frames(word) || habitWord(word) || beingInto(side.words, at)) &&
       rest.every(({ word, at }) => names(side, word, at, frames) === false),
   );
+}
+
+/**
+ * A word that tells what kind of thing is liked or how, without naming a thing of its own: an adjective or an
+ * abstract noun outside the framing ("spicy", "history" in "reading books about history").
+ */
+function qualifies(side: Tokens, word: string, at: number, frames: (word: string) => boolean): boolean {
+  if (FUNCTION_WORDS.has(word) || frames(word) || habitWord(word) || TIME_QUALIFIERS.has(word)) return false;
+  if (isReporting(word) || isJudging(word) || FAVOURITE.has(side.words[at - 1] ?? "")) return false;
+  if (isMostlyAdjective(adjectiveBase(word))) return true;
+  return !isAdverb(word) && !isVerbForm(word) && lemmaOf(word, nouns().index) !== undefined;
 }
 
 /** "is (really) into sailing": being into a thing is liking it. */
@@ -65,6 +80,8 @@ const QUANTIFIERS = new Set("all every each some any few many several both eithe
 
 interface Tokens {
   words: string[];
+  /** Where the word after "user's" is: what the user has, which may be a subject of its own. */
+  owned?: number;
   /** Words written with a capital where no sentence begins: names. */
   named: Set<number>;
 }
@@ -77,16 +94,22 @@ function tokensOf(text: string): Tokens {
     .filter(Boolean);
   const words: string[] = [];
   const named = new Set<number>();
+  let owned: number | undefined;
   for (const [at, token] of raw.entries()) {
     const lower = token.toLowerCase();
+    // What the user has, as the statement's subject: "User's club …", not "… the user's life".
+    if (lower === "user's" && words.length === 0) owned = 0;
     // The user is the subject wherever they are named.
     if (lower === "user" || lower === "user's" || (lower === "the" && raw[at + 1]?.toLowerCase().startsWith("user")))
       continue;
     if (at > 0 && /^\p{Lu}/u.test(token)) named.add(words.length);
     words.push(lower);
   }
-  return { words, named };
+  return { words, named, owned };
 }
+
+/** A verb in its base form ("go", "try"), as after "to" in a wish. */
+const isBaseVerb = (word: string) => isVerbForm(word) && !/(?:ing|ed|s)$/.test(word);
 
 function longestCommonRun(left: string[], right: string[]) {
   let best = { length: 0, left: 0, right: 0 };
@@ -116,8 +139,15 @@ function names(side: Tokens, word: string, at: number, frames: (word: string) =>
   // "most weekends", "every free weekend": qualifiers of a time period tell how often; "likes all dogs" quantifies.
   if (TIME_QUALIFIERS.has(word) && isTimePeriod(periodAfter(side.words, at))) return false;
   if (isTimePeriod(word) && TIME_QUALIFIERS.has(side.words[at - 1] ?? "")) return false;
-  // "used to love": a liking the user had, not has.
+  // "used to love", "loved it back then": a liking the user had, not has ("has loved … for years" they still have).
   if (word === "used" && next === "to") return true;
+  if (word.endsWith("ed") && isLikingVerb(word) && !/^ha(?:s|ve|d)$/.test(side.words[at - 1] ?? "")) return true;
+  // The user's own club, band or company is another subject ("User's club loves …"); a favourite or a habit is not.
+  if (at === side.owned && !frames(word) && !habitWord(word)) return true;
+  // "is eager to go", "is keen to try": a wish, not a liking held ("is devoted to hiking" is one).
+  if (next === "to" && adjectiveGlosses(adjectiveBase(word)).length > 0 && isBaseVerb(side.words[at + 2] ?? "")) {
+    return true;
+  }
   // "would love to try": a wish or a maybe, not a liking held; "whenever they can" tells how often.
   if (MODALS.has(word)) return !side.words.slice(0, at).some((before) => OPENS_A_CLAUSE_OF_TIME.has(before));
   if (/\d/.test(word) || side.named.has(at) || NEGATORS.test(word) || QUANTIFIERS.has(word)) return true;
@@ -128,7 +158,15 @@ function names(side: Tokens, word: string, at: number, frames: (word: string) =>
   // ("favourite way").
   if (isReporting(word) || isJudging(word) || FAVOURITE.has(side.words[at - 1] ?? "")) return false;
   if (isTimePeriod(word) || word.includes("'")) return true;
-  if (isAdverb(word)) return isOfFormerTime(word) || adverbGlosses(word).some((gloss) => /^not\b/.test(gloss));
+  // "formerly", "rarely" ("not often"), "hardly ever" ("almost not").
+  if (isAdverb(word)) {
+    return (
+      isOfFormerTime(word) ||
+      adverbGlosses(word)
+        .slice(0, 2)
+        .some((gloss) => /\bnot\b/.test(gloss))
+    );
+  }
   if (isMostlyAdjective(adjectiveBase(word))) return false;
   if (isThing(word)) return true;
   if (isVerbForm(word)) return true;

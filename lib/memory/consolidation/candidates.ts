@@ -117,12 +117,12 @@ function pairsStatement(
   const leg = close ? closeLeg(userId, close) : sql``;
   return sql`
     with normalized as (
-      select m.id, m.version, m.namespace, m.kind, m.text, m.content_hash, m.updated_at, m.fts, ${slotText("m")} as n
+      select m.id, m.version, m.namespace, m.kind, m.text, m.content_hash, m.updated_at, ${slotText("m")} as n
       from memories m
       where m.user_id = ${userId} and ${live("m", today)}
     ),
     live as (
-      select n.id, n.version, n.namespace, n.kind, n.text, n.content_hash, n.updated_at, n.fts,
+      select n.id, n.version, n.namespace, n.kind, n.text, n.content_hash, n.updated_at,
         ${subject("n")} as subject, ${tail("n")} as tail, ${wordCount("n")} as words
       from normalized n
     )${phraseStatements},

@@ -8,13 +8,14 @@ import { type SQL, sql } from "drizzle-orm";
  * words of what it is about ("sailing small boats", "sourdough bread"), which few of a user's other memories hold; a
  * phrase many hold ("works as", "loves hiking") says what kind of fact it is, not which.
  */
-export const PHRASE_HOLDERS = 3;
+export const PHRASE_HOLDERS = 4;
 
 /**
- * The `phrases` of each live memory: each two neighbouring words of its stored lexical vector (memories.fts: English
- * stems, stop words left out, so "hiking in the mountains" gives "hike mountain"), in either order ("mountain hikes"
- * gives it too), "user" left out, and the `rare` ones, held by two to PHRASE_HOLDERS memories of one namespace and kind.
- * Each is an equality join on the phrase, never all pairs.
+ * The `phrases` of each live memory: each two neighbouring words of its English lexical vector (stems, stop words left
+ * out, so "hiking in the mountains" gives "hike mountain"), in either order ("mountain hikes" gives it too), "user"
+ * left out, and the `rare` ones, held by two to PHRASE_HOLDERS memories of one namespace and kind. Not the stored
+ * memories.fts: it appends negations after the last word, which would make phrases no text holds. Each is an equality
+ * join on the phrase, never all pairs.
  */
 export const phraseStatements = sql`,
     phrases as (
@@ -22,7 +23,7 @@ export const phraseStatements = sql`,
       from live l
       cross join lateral (
         select u.lexeme, lead(u.lexeme) over (order by p.at) as next
-        from unnest(l.fts) as u(lexeme, positions, weights)
+        from unnest(to_tsvector('english', l.text)) as u(lexeme, positions, weights)
         cross join lateral unnest(u.positions) as p(at)
       ) w
       where w.next is not null and w.lexeme <> w.next and w.lexeme <> 'user' and w.next <> 'user'

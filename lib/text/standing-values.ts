@@ -190,13 +190,21 @@ const ENDS = new Set(
 function homesIn(tokens: string[], words: string[], from: number): string[] {
   if (owns(words, from)) return [];
   const homes: string[] = [];
-  const verb = mainVerb(words, from);
-  if (verb !== undefined && isResidenceVerb(words[verb]!)) {
-    const to = takesUpResidence(words[verb]!) ? /^(?:in|to)$/ : /^in$/;
-    const place = placeAfterPreposition(tokens, words, adverbsAfter(words, verb + 1), to);
-    if (place) homes.push(place);
+  // The user's verbs: the clause's own, and one it adds with "and" ("moved house and now lives in Porto").
+  const verbs = [
+    mainVerb(words, from),
+    ...words.flatMap((word, at) => (word === "and" ? [mainVerb(words, at + 1)] : [])),
+  ];
+  for (const verb of verbs) {
+    if (verb === undefined || !isResidenceVerb(words[verb]!)) continue;
+    const to = takesUpResidence(words[verb]!) ? /^(?:in|to|into)$/ : /^in$/;
+    // "lives in Porto"; "lives with their partner in Porto", "moved into a flat in Porto".
+    const place =
+      placeAfterPreposition(tokens, words, adverbsAfter(words, verb + 1), to) ??
+      placeAfter(tokens, words, verb + 1, to);
+    if (place) homes.push(placeValue(place));
   }
-  const leased = words.slice(from).some((word) => senseOf(word, LEASE_GLOSS)) && !words.includes("out");
+  const leased = words.slice(from).some((word) => senseOf(word, LEASE_GLOSS));
   for (let at = from; at < words.length; at++) {
     if (!isUsersDwelling(tokens, words, at, from, leased)) continue;
     const before = tokens[at - 1] ?? "";
@@ -228,17 +236,15 @@ const adverbsAfter = (words: string[], at: number) => {
   return end;
 };
 
-/** A place name right at `at` after one of `prepositions` ("in Porto", "in the Netherlands"), as a slot value. */
+/** A place name right at `at` after one of `prepositions` ("in Porto", "in the Netherlands"). */
 function placeAfterPreposition(tokens: string[], words: string[], at: number, prepositions: RegExp) {
-  if (!prepositions.test(words[at] ?? "")) return undefined;
-  const name = placeNameAt(tokens.slice(at + 1).join(" "));
-  return name ? placeValue(name) : undefined;
+  return prepositions.test(words[at] ?? "") ? placeNameAt(tokens.slice(at + 1).join(" ")) : undefined;
 }
 
-/** The first place after "in", "at" or "is" from `from` on, before a word that opens another clause. */
-function placeAfter(tokens: string[], words: string[], from: number): string | undefined {
+/** The first place after one of `prepositions` from `from` on, before a word that opens another clause. */
+function placeAfter(tokens: string[], words: string[], from: number, prepositions = /^(?:in|at|is)$/) {
   for (let at = from; at < words.length && !OPENS_A_CLAUSE.has(words[at]!); at++) {
-    const name = /^(?:in|at|is)$/.test(words[at]!) ? placeNameAt(tokens.slice(at + 1).join(" ")) : undefined;
+    const name = placeAfterPreposition(tokens, words, at, prepositions);
     if (name) return name;
   }
   return undefined;
@@ -254,9 +260,9 @@ const OPENS_A_CLAUSE = new Set(["and", "but", "while", "who", "which", "that", "
 function isUsersDwelling(tokens: string[], words: string[], at: number, from: number, leased: boolean): boolean {
   const word = words[at]!;
   const dweller = isKindOf(word, ["inhabitant", "occupant"]);
-  if (!isDwellingNoun(word) && !(leased && mayBeKindOf(word, ["housing", "dwelling", "residence", "abode"]))) {
-    return false;
-  }
+  // Leased or the user's own, any noun one may dwell in ("a flat", "User's new place"; not "place of work").
+  const mayDwell = mayBeKindOf(word, ["housing", "dwelling", "residence", "abode"]) && words[at + 1] !== "of";
+  if (!isDwellingNoun(word) && !mayDwell) return false;
   // Adjectives, and a place name ("a Porto resident"), may stand between it and its determiner.
   let start = at - 1;
   while (
@@ -267,7 +273,7 @@ function isUsersDwelling(tokens: string[], words: string[], at: number, from: nu
   }
   const determiner = start < from && from > 0 ? words[from - 1]! : words[start];
   if (determiner === "user's" || determiner === "their") return true;
-  return /^(?:a|an|the)$/.test(determiner ?? "") && (leased || dweller);
+  return /^(?:a|an|the)$/.test(determiner ?? "") && (leased || dweller) && (isDwellingNoun(word) || leased);
 }
 
 const isDwellingNoun = (word: string) => isKindOf(word, ["housing", "dwelling", "residence", "inhabitant", "occupant"]);
@@ -276,11 +282,18 @@ const PROPERTY_GLOSS = /\b(?:possess\w*|ownership|purchase)\b/;
 /** Adjectives before a dwelling that make it another than the one the user lives in: "second", "other" (home). */
 const NOT_THE_HOME = new Set(["second", "other", "spare", "holiday", "summer", "weekend"]);
 
-/** Whether the user owns or buys a dwelling in the clause ("has a flat", "bought a house"): property, not a home. */
+/**
+ * Whether the user owns, buys or lets a dwelling in the clause ("has a flat", "bought a house", "is renting out their
+ * flat"): property, not a home.
+ */
 function owns(words: string[], from: number): boolean {
   return words
     .slice(from)
-    .some((word, at, clause) => senseOf(word, PROPERTY_GLOSS) && /^(?:a|an|the|two)$/.test(clause[at + 1] ?? ""));
+    .some(
+      (word, at, clause) =>
+        (senseOf(word, PROPERTY_GLOSS) && /^(?:a|an|the|two)$/.test(clause[at + 1] ?? "")) ||
+        (senseOf(word, LEASE_GLOSS) && clause.slice(at + 1, at + 4).includes("out")),
+    );
 }
 
 /** Whether one of the verb's four usual senses, in any of its forms ("bought" → buy), matches `gloss`. */

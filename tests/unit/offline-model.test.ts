@@ -440,6 +440,9 @@ describe("offline consolidation of a pair close in meaning", () => {
     ["User's apartment is near the river in Lisbon", "User's new apartment is in Porto"],
     ["User is based in Lisbon", "User is now a Porto resident"],
     ["User mentioned living in Lisbon for a few years", "User shared that they recently moved to Porto"],
+    ["User lives in Lisbon", "User's new place is in Porto"],
+    ["User lives in Lisbon", "User recently moved into a flat in Porto"],
+    ["User lives in Lisbon", "User moved house and now lives with their partner in Porto"],
   ])("supersedes %j with %j: two values of one kind the user holds one of", (a, b) => {
     expect(opsForPair(a, b)).toEqual(["supersede"]);
   });

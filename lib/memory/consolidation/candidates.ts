@@ -112,9 +112,11 @@ function pairsStatement(
   now: Date,
   slots: SlottedMemory[],
   close: { model: string; since: Date | null } | null,
+  judged: boolean,
 ): SQL {
   const today = now.toISOString();
-  const leg = close ? closeLeg(userId, close) : sql``;
+  // The legs only a model judges (close, one phrase): a run finds them, the health card does not count them.
+  const leg = sql`${judged ? phraseLeg() : sql``}${close ? closeLeg(userId, close) : sql``}`;
   return sql`
     with normalized as (
       select m.id, m.version, m.namespace, m.kind, m.text, m.content_hash, m.updated_at, ${slotText("m")} as n
@@ -125,7 +127,7 @@ function pairsStatement(
       select n.id, n.version, n.namespace, n.kind, n.text, n.content_hash, n.updated_at,
         ${subject("n")} as subject, ${tail("n")} as tail, ${wordCount("n")} as words
       from normalized n
-    )${phraseStatements},
+    )${judged ? phraseStatements : sql``},
     slotted as (
       select * from unnest(${textArray(slots.map((slot) => slot.id))}, ${textArray(slots.map((slot) => slot.key))},
         ${textArray(slots.map((slot) => slot.value))}) as s(id, key, value)
@@ -150,7 +152,7 @@ function pairsStatement(
       from slotted sa
       join slotted sb on sb.key = sa.key and sa.id < sb.id
       join live a on a.id::text = sa.id
-      join live b on b.id::text = sb.id and b.namespace = a.namespace and b.kind = a.kind and a.id < b.id${phraseLeg()}${leg}
+      join live b on b.id::text = sb.id and b.namespace = a.namespace and b.kind = a.kind and a.id < b.id${leg}
     )
     select distinct on (p.a, p.b) p.a, p.b, p.relation
     from paired p
@@ -256,8 +258,9 @@ export interface Candidates {
 export type CloseProbe = "every" | "changed";
 
 /**
- * Every candidate of the user now: the pairs and the dated facts, as the statements above find them. `close` adds the
- * vector leg where the database and the context have vectors (a run does; the health card counts without it).
+ * Every candidate of the user now: the pairs and the dated facts, as the statements above find them. `close` (a run)
+ * adds the legs only a model judges: one phrase, and the vector leg where the database and the context have vectors;
+ * the health card counts without them.
  */
 export async function findCandidates(ctx: MemoryContext, now: Date, close?: CloseProbe): Promise<Candidates> {
   const userId = ctx.principal.userId;
@@ -267,7 +270,7 @@ export async function findCandidates(ctx: MemoryContext, now: Date, close?: Clos
     const leg = model ? { model, since } : null;
     const slots = await slottedMemories(unit, userId, now);
     return {
-      pairs: await unit.rows<CandidatePair>(pairsStatement(userId, now, slots, leg)),
+      pairs: await unit.rows<CandidatePair>(pairsStatement(userId, now, slots, leg, close !== undefined)),
       dated: (
         await unit.rows<{ id: string; date: string; text: string; aheadOfIt: boolean }>(datedStatement(userId, now))
       )

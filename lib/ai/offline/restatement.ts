@@ -69,7 +69,7 @@ const FUNCTION_WORDS = new Set(
     "has have do does go goes get gets that which who what something really very so just also still quite most " +
     // Pronouns, the words that open a clause of time or manner ("whenever they can", "how the user spends…") and
     // "and": a closed class, naming nothing of its own.
-    "he she him we us you how when whenever while and"
+    "he she him we us you how when whenever while since and"
   ).split(" "),
 );
 const FAVOURITE = new Set(["favourite", "favorite"]);
@@ -126,6 +126,20 @@ function longestCommonRun(left: string[], right: string[]) {
 /** A habit said by how often: an adverb of frequency, or a plural time period ("weekends"). */
 const habitWord = (word: string) => isOfFrequency(word) || (word.endsWith("s") && isTimePeriod(word));
 
+/**
+ * Part of a time said as how often or since when: a period with another ("every Saturday morning", "Sunday
+ * mornings"), a count of times ("twice a month", "three times a week"), or "since" one ("since childhood").
+ */
+function isHowOften(words: string[], at: number): boolean {
+  const [before, word, next] = [words[at - 1] ?? "", words[at]!, words[at + 1] ?? ""];
+  if (COUNTS.has(word) || (next === "times" && isNumberWord(word))) return true;
+  if (!isTimePeriod(word)) return false;
+  if (isTimePeriod(before) || (isTimePeriod(next) && next.endsWith("s")) || before === "since") return true;
+  return /^(?:a|an|per|each)$/.test(before) && COUNTS.has(words[at - 2] ?? "");
+}
+const COUNTS = new Set(["once", "twice", "thrice", "times"]);
+const isNumberWord = (word: string) => /^(?:one|two|three|four|five|six|seven|eight|nine|ten|several|many)$/.test(word);
+
 /** The word after the qualifiers of a time period that start at `at` ("every free weekend" → "weekend"). */
 function periodAfter(words: string[], at: number): string {
   let end = at;
@@ -139,6 +153,7 @@ function names(side: Tokens, word: string, at: number, frames: (word: string) =>
   // "most weekends", "every free weekend": qualifiers of a time period tell how often; "likes all dogs" quantifies.
   if (TIME_QUALIFIERS.has(word) && isTimePeriod(periodAfter(side.words, at))) return false;
   if (isTimePeriod(word) && TIME_QUALIFIERS.has(side.words[at - 1] ?? "")) return false;
+  if (isHowOften(side.words, at)) return false;
   // "used to love", "loved it back then": a liking the user had, not has ("has loved … for years" they still have).
   if (word === "used" && next === "to") return true;
   if (word.endsWith("ed") && isLikingVerb(word) && !/^ha(?:s|ve|d)$/.test(side.words[at - 1] ?? "")) return true;

@@ -107,9 +107,18 @@ const NOT_HELD_NOW = new Set(
   (
     "want wants wanted hope hopes hoping would might may could should will shall plans planning thinking " +
     "considering dreams dream goal ambition aims aspires applying applied apply interviewed interviewing offer offered " +
-    "training studying was were previous former ex prior also side too volunteer volunteers volunteering"
+    "training studying looking searching seeking was were previous former ex prior also side too volunteer volunteers " +
+    "volunteering"
   ).split(" "),
 );
+
+const perfect = (words: string[]) => words.some((word, at) => /^ha(?:s|ve)$/.test(word) && words[at + 1] === "been");
+/** Spans a stay or a job lasts for, which a plural of says how long, not how often ("for years"). */
+const SPANS = new Set(["years", "months", "weeks", "days", "decades", "hours", "ages"]);
+/** Spans that make a stay a home however it is said ("has lived in Lisbon for a few years"). */
+const LONG = new Set(["years", "decades", "ages", "year", "decade"]);
+const recurs = (words: string[], word: string, at: number) =>
+  isTimePeriod(word) && (words[at - 1] === "every" || (word.endsWith("s") && !SPANS.has(word)));
 
 function heldNot(words: string[], word: string, at: number): boolean {
   return (
@@ -117,10 +126,16 @@ function heldNot(words: string[], word: string, at: number): boolean {
     NOT_HELD_NOW.has(word) ||
     // "last job", "the old flat": one held before; "last year" only says when.
     ((word === "last" || word === "old") && !isTimePeriod(words[at + 1] ?? "")) ||
+    // "moved out of their flat": leaving it.
+    (word === "out" && words[at + 1] === "of") ||
     // "is going to move", "is about to move": a future.
     ((word === "going" || word === "about") && words[at + 1] === "to") ||
-    // "rented a cottage for the summer", "for a week": a stay bounded by a time, not a home.
-    (word === "for" && /^(?:a|an|the|one)$/.test(words[at + 1] ?? "") && isTimePeriod(words[at + 2] ?? "")) ||
+    // "rented a cottage for the summer", "for two weeks", "for their holiday": a stay for a while, not a home ("has
+    // been renting … for three years" is one); "spends weekends at their cabin", "every summer": a stay that recurs.
+    (word === "for" &&
+      !perfect(words) &&
+      words.slice(at + 1, at + 4).some((span) => isTimePeriod(span) && !LONG.has(span))) ||
+    recurs(words, word, at) ||
     // "to be a pilot", "to become a teacher": an aim.
     (words[at - 1] === "to" && (word === "be" || word === "become")) ||
     (word === "used" && words[at + 1] === "to") ||
@@ -152,7 +167,7 @@ const isVisit = (word: string) =>
 function jobsIn(words: string[], from: number): string[] {
   const jobs: string[] = [];
   for (let at = from; at < words.length - 1; at++) {
-    if (!BEING.has(words[at]!)) continue;
+    if (!BEING.has(words[at]!) || !saidOfTheUser(words, from, at)) continue;
     let start = at + 1;
     while (ADVERBS_BESIDE_A_VERB.has(words[start] ?? "")) start++;
     if (!ARTICLES.has(words[start] ?? "")) continue;
@@ -166,6 +181,17 @@ function jobsIn(words: string[], from: number): string[] {
   }
   return jobs;
 }
+
+/**
+ * Whether the word at `at` is said of the user: no clause opens between the subject and it ("…, who is a doctor"), and
+ * no person is its subject ("…that their wife is a doctor", "has a brother who works as a pilot").
+ */
+function saidOfTheUser(words: string[], from: number, at: number): boolean {
+  const between = words.slice(from, at);
+  return !between.some((word) => SUBORDINATES.has(word) || isKindOf(word.replace(/(?:'s|s')$/, ""), ["person"]));
+}
+/** Words that open a clause with a subject of its own; "and" and "but" keep the user's ("…and is now a teacher"). */
+const SUBORDINATES = new Set(["who", "which", "that", "when", "because", "where", "while", "whose"]);
 
 function nounPhrase(words: string[], from: number): string[] {
   let end = from;
@@ -196,19 +222,22 @@ function homesIn(tokens: string[], words: string[], from: number): string[] {
     ...words.flatMap((word, at) => (word === "and" ? [mainVerb(words, at + 1)] : [])),
   ];
   for (const verb of verbs) {
-    if (verb === undefined || !isResidenceVerb(words[verb]!)) continue;
+    // "lives", "resides", "moved", "settled"; not "stays" ("stays with their grandparents in Lisbon every summer").
+    if (verb === undefined || !(residenceIsFirstSense(words[verb]!) || takesUpResidence(words[verb]!))) continue;
     const to = takesUpResidence(words[verb]!) ? /^(?:in|to|into)$/ : /^in$/;
     // "lives in Porto"; "lives with their partner in Porto", "moved into a flat in Porto".
+    const next = adverbsAfter(words, verb + 1);
     const place =
-      placeAfterPreposition(tokens, words, adverbsAfter(words, verb + 1), to) ??
-      placeAfter(tokens, words, verb + 1, to);
+      placeAfterPreposition(tokens, words, next, to) ??
+      (/^(?:with|into)$/.test(words[next] ?? "") ? placeAfter(tokens, words, next + 1, /^in$/) : undefined);
     if (place) homes.push(placeValue(place));
   }
   const leased = words.slice(from).some((word) => senseOf(word, LEASE_GLOSS));
   for (let at = from; at < words.length; at++) {
     if (!isUsersDwelling(tokens, words, at, from, leased)) continue;
     const before = tokens[at - 1] ?? "";
-    const place = /^\p{Lu}/u.test(before) ? placeNameAt(before) : placeAfter(tokens, words, at + 1);
+    // "a Porto resident": a name before it, after the subject ("User's flat": "User's" is no place).
+    const place = at - 1 >= from && /^\p{Lu}/u.test(before) ? placeNameAt(before) : placeAfter(tokens, words, at + 1);
     if (place) homes.push(placeValue(place));
   }
   return [...new Set(homes)];
@@ -292,8 +321,16 @@ function owns(words: string[], from: number): boolean {
     .some(
       (word, at, clause) =>
         (senseOf(word, PROPERTY_GLOSS) && /^(?:a|an|the|two)$/.test(clause[at + 1] ?? "")) ||
-        (senseOf(word, LEASE_GLOSS) && clause.slice(at + 1, at + 4).includes("out")),
+        (senseOf(word, LEASE_GLOSS) && lets(clause, at)),
     );
+}
+
+/** A lease the user gives, not takes: "is renting out their flat", "rents their flat in Porto to tourists". */
+function lets(words: string[], at: number): boolean {
+  if (words.slice(at + 1, at + 4).includes("out")) return true;
+  const to = words.indexOf("to", at + 1);
+  const whom = words.slice(to + 1, to + 3).find((word) => !/^(?:a|an|the|their|some)$/.test(word));
+  return to > at && whom !== undefined && isKindOf(whom, ["person"]);
 }
 
 /** Whether one of the verb's four usual senses, in any of its forms ("bought" → buy), matches `gloss`. */

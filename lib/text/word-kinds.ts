@@ -126,7 +126,8 @@ export function takesUpResidence(word: string): boolean {
  * A verb of liking: one of its two usual senses is defined by pleasure, fondness or affection ("enjoy": "derive or
  * receive pleasure from", "cherish": "be fond of", "adore": "love intensely"); "hate" ("dislike intensely") is none.
  */
-const LIKING_GLOSS = /\b(?:pleasure|fond|affection|liking|love|enjoyable)\b/;
+// Not "for pleasure": "hike" is "walk a long way, as for pleasure…", a thing done, not a liking.
+const LIKING_GLOSS = /\b(?<!for )(?:pleasure|fond|affection|liking|love|enjoyable)\b/;
 
 export function isLikingVerb(word: string): boolean {
   const lower = word.toLowerCase();

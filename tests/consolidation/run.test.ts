@@ -49,7 +49,11 @@ describeEachDatabase("consolidation runs", (use, backend) => {
       lisbon: await createMemory(extractor, { content: "User lives in Lisbon" }),
       paraphrase: await createMemory(extractor, { content: "The user loves hiking in the mountains." }),
       porto: await createMemory(extractor, { content: "User lives in Porto" }),
-      trip: await createMemory(extractor, { content: "User plans a trip to Rome on 2026-01-05" }),
+      // Said on New Year's Day, before its date; stored since.
+      trip: await createMemory(extractor, {
+        content: "User plans a trip to Rome on 2026-01-05",
+        validFrom: "2026-01-01",
+      }),
       tea: await createMemory(extractor, { content: "User likes green tea" }),
     };
   }
@@ -252,13 +256,19 @@ describeEachDatabase("consolidation runs", (use, backend) => {
 
   it("expires a past plan held by an event WordNet knows, not a past fact that names none", async () => {
     const { ctx, extractor } = await setup();
-    const concert = await createMemory(extractor, { content: "User has tickets for a concert in Porto on 2026-01-05" });
+    const concert = await createMemory(extractor, {
+      content: "User has tickets for a concert in Porto on 2026-01-05",
+      validFrom: "2026-01-01",
+    });
     const born = await createMemory(extractor, { content: "User's daughter was born on 2026-01-02" });
+    // Written after the day it names: a past fact, though it names an event.
+    const met = await createMemory(extractor, { content: "User met their partner at a conference on 2024-05-02" });
     expect(await memoryHealth(ctx)).toMatchObject({ expired: 1 });
 
     expect(await runConsolidation(offline(ctx), job())).toMatchObject({ status: "succeeded", applied: 1 });
     expect((await getMemory(ctx, concert.id)).validTo?.toISOString()).toBe("2026-01-06T00:00:00.000Z");
     expect(stateOf(await getMemory(ctx, born.id))).toEqual(stateOf(born));
+    expect(stateOf(await getMemory(ctx, met.id))).toEqual(stateOf(met));
   });
 
   it("expires a journey written ahead of its day once the day has passed, not a day that comes back or what begins", async () => {
@@ -268,6 +278,7 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     const stay = await createMemory(extractor, {
       content: "User is on holiday in Faro from 2026-01-10 until 2026-02-10",
     });
+    const hotel = await createMemory(extractor, { content: "User is staying at a hotel in Rome until 2026-01-25" });
     const kept = [];
     for (const content of [
       "User starts at Acme on 2026-01-20",
@@ -282,11 +293,12 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     ])
       kept.push(await createMemory(extractor, { content }));
     const later = { ...ctx, clock: () => new Date("2026-02-01T00:00:00.000Z") };
-    expect(await memoryHealth(later)).toMatchObject({ expired: 2 });
+    expect(await memoryHealth(later)).toMatchObject({ expired: 3 });
 
-    expect(await runConsolidation(offline(later), job())).toMatchObject({ status: "succeeded", applied: 2 });
+    expect(await runConsolidation(offline(later), job())).toMatchObject({ status: "succeeded", applied: 3 });
     expect((await getMemory(ctx, train.id)).validTo?.toISOString()).toBe("2026-01-21T00:00:00.000Z");
     expect((await getMemory(ctx, off.id)).validTo?.toISOString()).toBe("2026-01-23T00:00:00.000Z");
+    expect((await getMemory(ctx, hotel.id)).validTo?.toISOString()).toBe("2026-01-26T00:00:00.000Z");
     for (const memory of kept) expect(stateOf(await getMemory(ctx, memory.id))).toEqual(stateOf(memory));
     expect(stateOf(await getMemory(ctx, stay.id))).toEqual(stateOf(stay));
   });

@@ -229,7 +229,7 @@ describe.skipIf(!coordinatorUrl)("per-user statements on Citus are planned on on
     await createMemory(extractor, { content: "The user loves hiking in the mountains." });
     await createMemory(extractor, { content: "User lives in Lisbon" });
     await createMemory(extractor, { content: "User lives in Porto" });
-    await createMemory(extractor, { content: "User plans a trip to Rome on 2020-01-05" });
+    await createMemory(extractor, { content: "User plans a trip to Rome on 2020-01-05", validFrom: "2020-01-01" });
     await expectSingleShard(async () => {
       const outcome = await runConsolidation(
         { ctx, model: new OfflineLanguageModel(), modelId: "offline" },

@@ -371,6 +371,11 @@ describe("offline consolidation of a pair close in meaning", () => {
     expect(opsForPair(text, "User loves hiking in the mountains")).toEqual([]);
   });
 
+  // WordNet defines "hike" as "walk a long way, as for pleasure…": a thing done for pleasure is no verb of liking.
+  it("merges a liking of a thing WordNet defines as done for pleasure, restated", () => {
+    expect(opsForPair("User loves hiking", "User really enjoys hiking", "duplicate")).toEqual(["merge"]);
+  });
+
   it("keeps two likings apart when each qualifies the thing liked its own way", () => {
     expect(
       opsForPair("User loves spicy food from street vendors", "User enjoys sweet food from street vendors"),
@@ -481,6 +486,15 @@ describe("offline consolidation of a pair close in meaning", () => {
       "User was living in Porto",
       "User will move to Porto",
       "User is going to move to Porto",
+      "User's house has a big garden",
+      "User moved their parents to Porto",
+      "User moved out of their flat in Porto",
+      "User rented an apartment in Rome for their holiday",
+      "User rented a villa in Tuscany for two weeks",
+      "User is looking to rent a flat in Porto",
+      "User rents their flat in Porto to tourists",
+      "User stays with their grandparents in Porto every summer",
+      "User spends weekends at their cabin in Tahoe",
     ].map((text) => ["User lives in Lisbon", text]),
     ...[
       "User was a teacher in their twenties",
@@ -493,6 +507,9 @@ describe("offline consolidation of a pair close in meaning", () => {
       "User is as stubborn as a farmer",
       "User is a volunteer firefighter",
       "User is also a photographer",
+      "User mentioned that their wife is a doctor",
+      "User lives with their partner, who is a doctor",
+      "User has a friend who is a lawyer",
     ].map((text) => ["User is a nurse", text]),
   ])("keeps %j and %j: someone else's value, a visit, a plan, a liking or a job no longer held is none", (a, b) => {
     expect(opsForPair(a, b)).toEqual([]);

@@ -10,7 +10,7 @@ import { MAY_NAME_A_PLACE } from "@/lib/text/place-names";
 import { MAY_NAME_A_JOB } from "@/lib/text/slot-kinds";
 import { FIXED_SLOT_PATTERNS, slotOf } from "@/lib/text/slots";
 import { MAY_HOLD_A_HOME, MAY_HOLD_A_JOB, STANDING_SLOT_KEYS, standingValueOf } from "@/lib/text/standing-values";
-import { isBeginning, isPlannedEvent, isRecurringDay, isResidenceVerb } from "@/lib/text/word-kinds";
+import { isBeginning, isPlannedEvent, isRecurringDay } from "@/lib/text/word-kinds";
 import { closeLeg } from "./close-leg";
 import { phraseLeg, phraseStatements } from "./phrase-leg";
 
@@ -26,7 +26,7 @@ export const GROUP_SIZE = 8;
  * isPlannedEvent in lib/text/word-kinds.ts) makes a fact time-bound (timeBound).
  */
 const TIME_BOUND =
-  /\b(?:trip|travel|travelling|traveling|visit|visiting|meeting|appointment|flight|flying|deadline|until|event|conference|interview|holiday|vacation)\b/i;
+  /\b(?:trip|travel|travelling|traveling|visit|visiting|meeting|appointment|flight|flying|deadline|event|conference|interview|holiday|vacation)\b/i;
 const ISO_DATE = "(\\d{4}-\\d{2}-\\d{2})";
 
 /**
@@ -221,27 +221,29 @@ function datedStatement(userId: string, now: Date): SQL {
 }
 
 /**
- * Whether a dated fact is time-bound, so that its last date passing ends it. Never what lasts once its day comes: a
- * beginning ("starts at Acme on …", "will move to Porto on …": isBeginning in lib/text/word-kinds.ts), where one
- * lives ("will be living in …", "comes home", "for good"), or a day that comes back every year ("birthday",
- * "anniversary"). Otherwise an appointment, a trip or an event one goes to (TIME_BOUND's events, a noun WordNet puts
- * under one), a stay "until" a date, or a journey to a place said ahead of its day ("User's train to Ghent leaves on
- * …", "will be off to Lisbon on …"): a plan whose day has passed no longer holds. A date said after it passed ("was
- * born on …", "retired on …") is a past fact, which stays; so is a future said of anything else ("will retire on …",
- * "the baby is due on …").
+ * Whether a dated fact is time-bound, so that its last date passing ends it. A stay "until" a date ends then. Anything
+ * else only when it was written before its date: said of a day still to come it was a plan; said after ("met their
+ * partner at a conference on …", "was born on …") it is a past fact, which stays. A plan ends with its day when it is
+ * an appointment, a trip or an event one goes to (TIME_BOUND's events, a noun WordNet puts under one), or a journey to
+ * a place ("User's train to Ghent leaves on …", "is off to Lisbon on …"). Never what lasts once its day comes: a
+ * beginning ("starts at Acme on …", "will move to Porto on …": isBeginning in lib/text/word-kinds.ts) or a move "for
+ * good", nor a day that comes back every year ("birthday", "anniversary") but for a journey or event on it, nor a
+ * future said of anything else ("will retire on …").
  */
 function timeBound(row: { text: string; aheadOfIt: boolean }): boolean {
   const words = row.text.toLowerCase().match(/\p{L}+/gu) ?? [];
-  if (words.some(isBeginning) || words.some(isResidenceVerb) || LASTING.test(row.text)) return false;
+  if (words.some(isBeginning) || LASTING.test(row.text)) return false;
+  if (UNTIL.test(row.text)) return true;
+  if (!row.aheadOfIt) return false;
   if (TIME_BOUND.test(row.text) || words.some(isPlannedEvent)) return true;
-  if (words.some(isRecurringDay)) return false;
-  return row.aheadOfIt && TO_A_PLACE.test(row.text);
+  return !words.some(isRecurringDay) && TO_A_PLACE.test(row.text);
 }
 
 /** "to" before a capitalised word: a way to a place ("off to Lisbon"). */
 const TO_A_PLACE = /\bto\s+\p{Lu}/u;
-/** Words that say a change lasts: home, for good. */
-const LASTING = /\b(?:home|for good|permanently)\b/i;
+/** Words that say a change lasts. */
+const LASTING = /\b(?:for good|permanently)\b/i;
+const UNTIL = /\buntil\b/i;
 
 export interface Candidates {
   pairs: CandidatePair[];

@@ -1,6 +1,7 @@
 import { placeNameAt, placeValue } from "@/lib/text/place-names";
 import { attributeHome, attributeJob, kindSlotOf } from "@/lib/text/slot-kinds";
 import { trimEnd } from "@/lib/text/trim";
+import { baseForms, isBeginning, isOccupation, isTimePeriod } from "@/lib/text/word-kinds";
 
 /**
  * Which fact about the user a memory holds, so a new statement of the same fact updates the memory instead of
@@ -19,6 +20,8 @@ interface SlotRule {
   pattern: RegExp;
   /** The group holding the value; 1 unless said. */
   value?: (match: RegExpMatchArray) => string;
+  /** Whether the value read is one of the slot's; the next rule is tried when it is not. */
+  accepts?: (value: string) => boolean;
 }
 
 /**
@@ -43,7 +46,8 @@ const SINGLE_VALUED: SlotRule[] = [
       /^user (?:now |currently |still )?(?:works|is (?:now |currently |still )?(?:working|employed)) as (?:an? )?(.+?)(?: (?:in|at|for|with) [\s\S]+)?$/,
   },
   { key: "job", pattern: /^user's (?:job|occupation|profession|role) is (?:an? )?(.+)$/ },
-  { key: "job", pattern: /^user is an? (.+?) (?:at|for) [\s\S]+$/ },
+  // "User is a nurse at St Mary's"; not "a student at a language school" or "a guest at a hotel".
+  { key: "job", pattern: /^user is an? (.+?) (?:at|for) [\s\S]+$/, accepts: (value) => isOccupation(lastWord(value)) },
   { key: "employer", pattern: /^user (?:works|is working) (?:at|for) (.+)$/ },
   { key: "origin", pattern: /^user (?:is|comes) from (.+)$/ },
   { key: "birthplace", pattern: /^user was born in (.+)$/ },
@@ -81,12 +85,13 @@ const MANY_VALUED =
 export function slotOf(text: string): Slot | undefined {
   const normalized = normalize(text);
   // "User is also a photographer", "User's side hustle is…": a value beside the one the slot holds, not instead of it.
-  if (BESIDE_ANOTHER.test(normalized)) return undefined;
+  if (BESIDE_ANOTHER.test(normalized) || heldBefore(normalized)) return undefined;
   for (const rule of SINGLE_VALUED) {
     const match = normalized.match(rule.pattern);
     if (match) {
       const key = typeof rule.key === "string" ? rule.key : rule.key(match);
       const value = rule.value ? rule.value(match) : match[1]!;
+      if (rule.accepts && !rule.accepts(value)) continue;
       // "User's job title is nurse" is the job, as "User's job is nurse" is; "User's new home is Porto" the home.
       const attribute = key.startsWith("attribute:") ? key.slice("attribute:".length) : undefined;
       const kind = attribute && (attributeJob(attribute, value) ?? attributeHome(text, attribute, value));
@@ -96,7 +101,22 @@ export function slotOf(text: string): Slot | undefined {
   return kindSlotOf(text, normalized);
 }
 
-const BESIDE_ANOTHER = /\b(?:also|too|as well|side|second)\b/;
+const BESIDE_ANOTHER = /\b(?:also|too|as well|side|second|part-time|amateur|hobby|volunteer\w*)\b/;
+const lastWord = (text: string) => text.split(" ").at(-1) ?? "";
+
+/**
+ * A value the user held before: the statement's verb is the past of one of holding ("User worked as a waiter during
+ * university", "spent ten years as a teacher", "had a summer job as a lifeguard", "was a teacher"). The past of a
+ * beginning holds now ("moved to", "became", "started"), as does the perfect ("has lived in").
+ */
+function heldBefore(normalized: string): boolean {
+  const verb = /^user (?:(?:just|recently|once|previously|briefly) )?([a-z]+)/.exec(normalized)?.[1] ?? "";
+  if (HOLDING_PASTS.has(verb)) return true;
+  return /ed$/.test(verb) && baseForms(verb).some((base) => HOLDING.has(base)) && !isBeginning(verb);
+}
+const HOLDING = new Set(["work", "serve", "live", "stay", "reside", "remain"]);
+/** The irregular pasts of verbs of holding: be, have, spend. */
+const HOLDING_PASTS = new Set(["was", "were", "had", "spent"]);
 
 /**
  * A home the table read ("new york city last year" of "User moved to New York City last year") as the place reader
@@ -147,6 +167,8 @@ function negates(a: string, b: string) {
   return negations(a) !== negations(b) && stem(a) === stem(b);
 }
 
+const OPENING_WORDS = new Set(["user", "user's", "the", "is", "are", "was", "has", "have", "a", "an", "now", "still"]);
+
 function similarOpening(a: string, b: string): boolean {
   const left = words(a);
   const right = words(b);
@@ -162,6 +184,11 @@ function similarOpening(a: string, b: string): boolean {
   const restLeft = left.length - prefix - suffix;
   const restRight = right.length - prefix - suffix;
   if (prefix < 2 || restLeft === 0 || restRight === 0) return false;
+  // "User is vegetarian" / "User is diabetic": an opening of being alone says no slot; "goes running every morning" /
+  // "every evening": two times of one habit are two habits.
+  if (left.slice(0, prefix).every((word) => OPENING_WORDS.has(word))) return false;
+  const differing = [...left.slice(prefix, left.length - suffix), ...right.slice(prefix, right.length - suffix)];
+  if (differing.every(isTimePeriod)) return false;
   if (suffix >= 1) return restLeft <= 2 && restRight <= 2;
   return left.length === right.length && restLeft === 1;
 }

@@ -84,6 +84,13 @@ describe("a job the user no longer holds", () => {
     "User doesn't have a job as a nurse",
     "User never had a job as a nurse",
     "User no longer works as a teacher",
+    "User worked as a waiter during university",
+    "User spent ten years as a teacher",
+    "User had a summer job as a lifeguard",
+    "User has a part-time job as a tutor",
+    "User is an amateur photographer",
+    "User is a student at a language school",
+    "User is a guest at a hotel in Porto",
   ])("%j fills no job slot", (text) => {
     expect(slotOf(text)).toBeUndefined();
   });
@@ -105,6 +112,14 @@ describe("a job the user no longer holds", () => {
     "User settled into a new job as a teacher",
   ])("%j is the user's job now", (text) => {
     expect(slotOf(text)).toEqual({ key: "job", value: "teacher" });
+  });
+
+  it.each([
+    ["User is vegetarian", "User is diabetic"],
+    ["User is married", "User is pregnant"],
+    ["User goes running every morning", "User goes running every evening"],
+  ])("reads %j and %j as two facts, not one slot: an opening of being alone, or another time of a habit", (a, b) => {
+    expect(sameSlot(a, b)).toBe(false);
   });
 
   it("neither supersedes the job the user has now nor merges with it", () => {

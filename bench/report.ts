@@ -571,6 +571,6 @@ function renderHygieneFigure(figure: HygieneFigure): string {
       `${run.applied} ops applied, ${run.rejected} rejected or held in all` +
       (run.restatementsShown === undefined
         ? "."
-        : `; ${run.restatementsShown} of ${planted.paraphrases} planted restatements shown beside the fact they restate.`),
+        : `; ${run.restatementsShown} of ${planted.paraphrases} planted restatements paired with the fact they restate.`),
   ].join("");
 }

@@ -45,8 +45,8 @@ export interface HygieneFigure {
   after: HygieneSide;
   run: {
     /**
-     * People whose planted restatement the run showed the model in one group with the fact it restates: what the
-     * finder found, apart from what the model then merged (absent in results recorded before it was counted).
+     * People whose planted restatement the run showed the model as a pair with the fact it restates: what the finder
+     * found, apart from what the model then merged (absent in results recorded before it was counted).
      */
     restatementsShown?: number;
     groups: number;
@@ -167,10 +167,10 @@ async function idsHolding(ctx: MemoryContext, words: string): Promise<string[]> 
   return memories.filter((memory) => memory.text.includes(words)).map((memory) => memory.id);
 }
 
-/** Whether a run record's group showed at least two of `ids` together. */
+/** Whether a run record's group showed the model two of `ids` as a pair (in one group, related to each other). */
 function shownTogether(group: unknown, ids: string[]): boolean {
-  const shown = (group as { memories?: Array<{ id: string }> }).memories ?? [];
-  return shown.filter((memory) => ids.includes(memory.id)).length >= 2;
+  const pairs = (group as { pairs?: Array<{ a: string; b: string }> }).pairs ?? [];
+  return pairs.some((pair) => ids.includes(pair.a) && ids.includes(pair.b));
 }
 
 /** The manager a person's months are extracted with: the scripted one answers with the planted inserts. */

@@ -1,7 +1,7 @@
 import { placeNameAt, placeValue } from "@/lib/text/place-names";
 import { attributeHome, attributeJob, kindSlotOf } from "@/lib/text/slot-kinds";
 import { trimEnd } from "@/lib/text/trim";
-import { baseForms, isBeginning, isOccupation, isTimePeriod } from "@/lib/text/word-kinds";
+import { baseForms, isBeginning, isKindOf, isTimePeriod } from "@/lib/text/word-kinds";
 
 /**
  * Which fact about the user a memory holds, so a new statement of the same fact updates the memory instead of
@@ -46,8 +46,12 @@ const SINGLE_VALUED: SlotRule[] = [
       /^user (?:now |currently |still )?(?:works|is (?:now |currently |still )?(?:working|employed)) as (?:an? )?(.+?)(?: (?:in|at|for|with) [\s\S]+)?$/,
   },
   { key: "job", pattern: /^user's (?:job|occupation|profession|role) is (?:an? )?(.+)$/ },
-  // "User is a nurse at St Mary's"; not "a student at a language school" or "a guest at a hotel".
-  { key: "job", pattern: /^user is an? (.+?) (?:at|for) [\s\S]+$/, accepts: (value) => isOccupation(lastWord(value)) },
+  // "User is a nurse at St Mary's", "a barista at a cafe"; not "a student at a language school" or "a guest at a hotel".
+  {
+    key: "job",
+    pattern: /^user is an? (.+?) (?:at|for) [\s\S]+$/,
+    accepts: (value) => !isKindOf(lastWord(value), NOT_STAFF),
+  },
   { key: "employer", pattern: /^user (?:works|is working) (?:at|for) (.+)$/ },
   { key: "origin", pattern: /^user (?:is|comes) from (.+)$/ },
   { key: "birthplace", pattern: /^user was born in (.+)$/ },
@@ -101,8 +105,10 @@ export function slotOf(text: string): Slot | undefined {
   return kindSlotOf(text, normalized);
 }
 
-const BESIDE_ANOTHER = /\b(?:also|too|as well|side|second|part-time|amateur|hobby|volunteer\w*)\b/;
+const BESIDE_ANOTHER = /\b(?:also|too|as well|side|second|amateur|hobby|volunteer\w*)\b/;
 const lastWord = (text: string) => text.split(" ").at(-1) ?? "";
+/** Who is at a place without working there: a learner, a guest, a customer, a patient, a member. */
+const NOT_STAFF = ["learner", "enrollee", "guest", "visitor", "customer", "patient", "member", "client"];
 
 /**
  * A value the user held before: the statement's verb is the past of one of holding ("User worked as a waiter during

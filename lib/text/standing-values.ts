@@ -226,7 +226,7 @@ function homesIn(tokens: string[], words: string[], from: number): string[] {
     if (verb === undefined || !(residenceIsFirstSense(words[verb]!) || takesUpResidence(words[verb]!))) continue;
     const to = takesUpResidence(words[verb]!) ? /^(?:in|to|into)$/ : /^in$/;
     // "lives in Porto"; "lives with their partner in Porto", "moved into a flat in Porto".
-    const next = adverbsAfter(words, verb + 1);
+    const next = pastCompanionsAndOrigin(tokens, words, adverbsAfter(words, verb + 1), takesUpResidence(words[verb]!));
     const place =
       placeAfterPreposition(tokens, words, next, to) ??
       (/^(?:with|into)$/.test(words[next] ?? "") ? placeAfter(tokens, words, next + 1, /^in$/) : undefined);
@@ -241,6 +241,21 @@ function homesIn(tokens: string[], words: string[], from: number): string[] {
     if (place) homes.push(placeValue(place));
   }
   return [...new Set(homes)];
+}
+
+/**
+ * Past the origin and the company of a move ("moved from Lisbon to Porto", "moved with their family to Porto"): where
+ * the place it moves to may be said; `at` itself for any other verb.
+ */
+function pastCompanionsAndOrigin(tokens: string[], words: string[], at: number, moving: boolean): number {
+  if (!moving) return at;
+  let next = at;
+  if (words[next] === "from") next += 1 + (placeNameAt(tokens.slice(next + 1).join(" "))?.split(/\s+/).length ?? 0);
+  if (words[next] === "with") {
+    const end = words.findIndex((word, index) => index > next && index <= next + 4 && /^(?:to|into|in)$/.test(word));
+    if (end > 0) next = end;
+  }
+  return next;
 }
 
 /**
@@ -328,10 +343,13 @@ function owns(words: string[], from: number): boolean {
 /** A lease the user gives, not takes: "is renting out their flat", "rents their flat in Porto to tourists". */
 function lets(words: string[], at: number): boolean {
   if (words.slice(at + 1, at + 4).includes("out")) return true;
-  const to = words.indexOf("to", at + 1);
+  // "to tourists", not "next to their parents".
+  const to = words.findIndex((word, index) => index > at && word === "to" && !NEAR.has(words[index - 1]!));
   const whom = words.slice(to + 1, to + 3).find((word) => !/^(?:a|an|the|their|some)$/.test(word));
   return to > at && whom !== undefined && isKindOf(whom, ["person"]);
 }
+
+const NEAR = new Set(["next", "close", "near", "due", "nearby"]);
 
 /** Whether one of the verb's four usual senses, in any of its forms ("bought" → buy), matches `gloss`. */
 function senseOf(word: string, gloss: RegExp): boolean {

@@ -290,6 +290,7 @@ describeEachDatabase("consolidation runs", (use, backend) => {
       "User will start at Acme on 2026-01-20",
       "User is moving back home to Lisbon for good on 2026-01-20",
       "User's sister arrives to live with them in Porto on 2026-01-20",
+      "User worked at Google from 2015-01-01 until 2025-06-30",
     ])
       kept.push(await createMemory(extractor, { content }));
     const later = { ...ctx, clock: () => new Date("2026-02-01T00:00:00.000Z") };

@@ -345,10 +345,18 @@ const shown = (...texts: string[]) =>
 describe("offline consolidation of a pair close in meaning", () => {
   // Close by the vector index, sharing what is liked, each framing it as a liking or a habit, and no other word naming
   // a thing of its own: one fact, in words the framing list does not hold ("a favourite activity of").
-  it("merges a liking restated in other words when the finder found the two close, and only then", () => {
+  it("merges a liking restated in other words, whichever leg of the finder paired the two", () => {
     const a = "Hiking in the mountains is a favourite activity of the user";
     const b = "User loves hiking in the mountains";
     expect(opsForPair(a, b)).toEqual(["merge"]);
+    expect(opsForPair(a, b, "slot")).toEqual(["merge"]);
+  });
+
+  it.each([
+    ["User goes to the gym on Mondays", "User goes to the gym on Fridays"],
+    ["User goes running every morning", "User goes running every evening"],
+    ["User loves hiking in the mountains most weekends", "User loves hiking in the mountains every summer"],
+  ])("keeps %j and %j apart: two times of one habit are two habits", (a, b) => {
     expect(opsForPair(a, b, "slot")).toEqual([]);
   });
 
@@ -448,6 +456,10 @@ describe("offline consolidation of a pair close in meaning", () => {
     ["User lives in Lisbon", "User's new place is in Porto"],
     ["User lives in Lisbon", "User recently moved into a flat in Porto"],
     ["User lives in Lisbon", "User moved house and now lives with their partner in Porto"],
+    ["User lives in Lisbon", "User moved from Lisbon to Porto"],
+    ["User lives in Lisbon", "User moved with their family to Porto"],
+    ["User lives in Lisbon", "User is renting a flat in Porto next to their parents"],
+    ["User is a barista at a cafe", "User is a nurse at St Mary's"],
   ])("supersedes %j with %j: two values of one kind the user holds one of", (a, b) => {
     expect(opsForPair(a, b)).toEqual(["supersede"]);
   });

@@ -87,7 +87,6 @@ describe("a job the user no longer holds", () => {
     "User worked as a waiter during university",
     "User spent ten years as a teacher",
     "User had a summer job as a lifeguard",
-    "User has a part-time job as a tutor",
     "User is an amateur photographer",
     "User is a student at a language school",
     "User is a guest at a hotel in Porto",

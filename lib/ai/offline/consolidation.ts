@@ -28,9 +28,7 @@ export function consolidate(input: ConsolidationInput): { ops: ConsolidationWire
   const used = new Set<string>();
   const ops: ConsolidationWireOp[] = [];
 
-  const duplicates = input.related.filter((pair) =>
-    sameWords(byId.get(pair.a), byId.get(pair.b), pair.relation === "close"),
-  );
+  const duplicates = input.related.filter((pair) => sameWords(byId.get(pair.a), byId.get(pair.b)));
   for (const cluster of clusters(duplicates)) {
     const members = cluster.map((id) => byId.get(id)!).sort(byTime);
     const into = members.reduce((fullest, memory) =>
@@ -77,17 +75,36 @@ const oneSlot = (a: string, b: string) => sameSlot(a, b) || differentStandingVal
  * two values of one slot or negating the other. Any other word that differs (a name, a number, an id: "Parcel 1x0x5"
  * and "Parcel 1x1x5") makes them two facts, however much else they share.
  */
-function sameWords(a: Shown | undefined, b: Shown | undefined, close = false): boolean {
+function sameWords(a: Shown | undefined, b: Shown | undefined): boolean {
   if (!a || !b) return false;
   if (normalized(a.text) === normalized(b.text)) return true;
   const left = slotOf(a.text);
   const right = slotOf(b.text);
   if (left && right && left.key === right.key) return normalized(left.value) === normalized(right.value);
-  if (oneSlot(a.text, b.text)) return false;
+  if (oneSlot(a.text, b.text) || twoTimes(a.text, b.text)) return false;
   if (differOnlyInStress(a.text, b.text) || sameContent(a.text, b.text)) return true;
-  // Close in meaning by the vector index, and no word of either outside what they share names a thing of its own.
-  return close && restates(a.text, b.text, frames);
+  // Each frames what they share as a liking or a habit, and no word of either outside it names a thing of its own:
+  // whichever leg of the finder paired them (a shared opening, a phrase, vectors), the words decide.
+  return restates(a.text, b.text, frames);
 }
+
+/**
+ * Two habits at two times ("on Mondays" / "on Fridays", "every morning" / "every evening"): each names when, and not
+ * the same. A time on one side only, or how long ("for years"), is framing.
+ */
+function twoTimes(a: string, b: string): boolean {
+  const timesOf = (text: string) =>
+    new Set(
+      normalized(text)
+        .split(" ")
+        // "go" is a time period too ("it's your go"), and a framing verb here.
+        .filter((word) => isTimePeriod(word) && !HOW_LONG.test(word) && !FRAMING.has(word))
+        .map((word) => word.replace(/s$/, "")),
+    );
+  const [left, right] = [timesOf(a), timesOf(b)];
+  return left.size > 0 && right.size > 0 && [...left].some((time) => !right.has(time));
+}
+const HOW_LONG = /^(?:years?|decades?|months?|ages?|lifetimes?)$/;
 
 /** A word that frames a liking or a habit (see FRAMING). */
 const frames = (word: string) =>

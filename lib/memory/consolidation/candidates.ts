@@ -221,9 +221,9 @@ function datedStatement(userId: string, now: Date): SQL {
 }
 
 /**
- * Whether a dated fact is time-bound, so that its last date passing ends it. A stay "until" a date ends then. Anything
- * else only when it was written before its date: said of a day still to come it was a plan; said after ("met their
- * partner at a conference on …", "was born on …") it is a past fact, which stays. A plan ends with its day when it is
+ * Whether a dated fact is time-bound, so that its last date passing ends it: only one written before its date. Said of
+ * a day still to come it was a plan; said after ("met their partner at a conference on …", "lived in Porto until …",
+ * "was born on …") it is a past fact, which stays. A stay "until" a date ends then; a plan ends with its day when it is
  * an appointment, a trip or an event one goes to (TIME_BOUND's events, a noun WordNet puts under one), or a journey to
  * a place ("User's train to Ghent leaves on …", "is off to Lisbon on …"). Never what lasts once its day comes: a
  * beginning ("starts at Acme on …", "will move to Porto on …": isBeginning in lib/text/word-kinds.ts) or a move "for
@@ -233,8 +233,8 @@ function datedStatement(userId: string, now: Date): SQL {
 function timeBound(row: { text: string; aheadOfIt: boolean }): boolean {
   const words = row.text.toLowerCase().match(/\p{L}+/gu) ?? [];
   if (words.some(isBeginning) || LASTING.test(row.text)) return false;
-  if (UNTIL.test(row.text)) return true;
   if (!row.aheadOfIt) return false;
+  if (UNTIL.test(row.text)) return true;
   if (TIME_BOUND.test(row.text) || words.some(isPlannedEvent)) return true;
   return !words.some(isRecurringDay) && TO_A_PLACE.test(row.text);
 }

@@ -2,6 +2,7 @@ import { placeNameAt, placeValue } from "@/lib/text/place-names";
 import { attributeHome, attributeJob, kindSlotOf } from "@/lib/text/slot-kinds";
 import { trimEnd } from "@/lib/text/trim";
 import { baseForms, isBeginning, isKindOf, isTimePeriod } from "@/lib/text/word-kinds";
+import { verbGlosses } from "@/lib/text/wordnet";
 
 /**
  * Which fact about the user a memory holds, so a new statement of the same fact updates the memory instead of
@@ -33,7 +34,8 @@ const SINGLE_VALUED: SlotRule[] = [
   { key: "name", pattern: /^user's (?:(?:full|first) )?name is (.+)$/ },
   {
     key: "residence",
-    pattern: /^user (?:now |currently |still )?(?:lives|is living|resides|is based|has lived|has been living) in (.+)$/,
+    pattern:
+      /^user (?:now |currently |still )?(?:lives|is living|resides|is (?:now |currently |still )?based|has lived|has been living) in (.+)$/,
   },
   {
     key: "residence",
@@ -89,7 +91,7 @@ const MANY_VALUED =
 export function slotOf(text: string): Slot | undefined {
   const normalized = normalize(text);
   // "User is also a photographer", "User's side hustle is…": a value beside the one the slot holds, not instead of it.
-  if (BESIDE_ANOTHER.test(normalized) || heldBefore(normalized)) return undefined;
+  if (BESIDE_ANOTHER.test(normalized) || heldBefore(text)) return undefined;
   for (const rule of SINGLE_VALUED) {
     const match = normalized.match(rule.pattern);
     if (match) {
@@ -112,15 +114,28 @@ const NOT_STAFF = ["learner", "enrollee", "guest", "visitor", "customer", "patie
 
 /**
  * A value the user held before: the statement's verb is the past of one of holding ("User worked as a waiter during
- * university", "spent ten years as a teacher", "had a summer job as a lifeguard", "was a teacher"). The past of a
- * beginning holds now ("moved to", "became", "started"), as does the perfect ("has lived in").
+ * university", "spent ten years as a teacher", "had a summer job as a lifeguard", "was a teacher", "was employed as").
+ * The past of a beginning holds now ("moved to", "became", "started", "was hired as"), as does the perfect ("has lived
+ * in"). Read on the text as given or as `normalize` gives it.
  */
-function heldBefore(normalized: string): boolean {
+export function heldBefore(text: string): boolean {
+  const normalized = normalize(text);
   const verb = /^user (?:(?:just|recently|once|previously|briefly) )?([a-z]+)/.exec(normalized)?.[1] ?? "";
-  if (HOLDING_PASTS.has(verb)) return true;
+  if (HOLDING_PASTS.has(verb)) return !passiveOfHiring(normalized);
   return /ed$/.test(verb) && baseForms(verb).some((base) => HOLDING.has(base)) && !isBeginning(verb);
 }
-const HOLDING = new Set(["work", "serve", "live", "stay", "reside", "remain"]);
+/** "was hired as", "was promoted to": one of its two usual senses is hiring, appointing or promoting someone. */
+const passiveOfHiring = (normalized: string) => {
+  const participle = /^user (?:was|were) (?:just |recently )?([a-z]+ed)\b/.exec(normalized)?.[1];
+  return (
+    participle !== undefined &&
+    !baseForms(participle).some((base) => HOLDING.has(base)) &&
+    baseForms(participle).some((base) => HIRING.test(verbGlosses(base).slice(0, 2).join(" ")))
+  );
+};
+const HIRING = /\b(?:hire|appoint\w*|promot\w*|assign\w*|engage)\b/;
+/** Verbs of holding a job or a home: their past says it was held ("was employed as" too, though WordNet hires so). */
+const HOLDING = new Set(["work", "serve", "employ", "live", "stay", "reside", "remain"]);
 /** The irregular pasts of verbs of holding: be, have, spend. */
 const HOLDING_PASTS = new Set(["was", "were", "had", "spent"]);
 

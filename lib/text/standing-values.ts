@@ -1,6 +1,6 @@
 import { ADVERBS_BESIDE_A_VERB } from "@/lib/text/function-words";
 import { placeNameAt, placeValue } from "@/lib/text/place-names";
-import { slotOf } from "@/lib/text/slots";
+import { heldBefore, slotOf } from "@/lib/text/slots";
 import { firstClause } from "@/lib/text/trim";
 import {
   baseForms,
@@ -41,7 +41,7 @@ export function standingValueOf(text: string): StandingValue | undefined {
   const words = tokens.map((token) => token.toLowerCase().replace(/’/g, "'"));
   const from = userSubjectEnd(words);
   if (from === undefined) return undefined;
-  if (words.some((word, at) => heldNot(words, word, at))) return undefined;
+  if (heldBefore(text) || words.some((word, at) => heldNot(words, word, at))) return undefined;
   const jobs = jobsIn(words, from);
   const homes = homesIn(tokens, words, from);
   if (jobs.length + homes.length !== 1) return undefined;
@@ -107,7 +107,7 @@ const NOT_HELD_NOW = new Set(
   (
     "want wants wanted hope hopes hoping would might may could should will shall plans planning thinking " +
     "considering dreams dream goal ambition aims aspires applying applied apply interviewed interviewing offer offered " +
-    "training studying looking searching seeking was were previous former ex prior also side too volunteer volunteers " +
+    "training studying looking searching seeking previous former ex prior also side too volunteer volunteers " +
     "volunteering"
   ).split(" "),
 );

@@ -460,6 +460,8 @@ describe("offline consolidation of a pair close in meaning", () => {
     ["User lives in Lisbon", "User moved with their family to Porto"],
     ["User lives in Lisbon", "User is renting a flat in Porto next to their parents"],
     ["User is a barista at a cafe", "User is a nurse at St Mary's"],
+    ["User lives in Lisbon", "User is now based in Madrid"],
+    ["User is a teacher", "User was hired as a nurse"],
   ])("supersedes %j with %j: two values of one kind the user holds one of", (a, b) => {
     expect(opsForPair(a, b)).toEqual(["supersede"]);
   });
@@ -519,6 +521,7 @@ describe("offline consolidation of a pair close in meaning", () => {
       "User is as stubborn as a farmer",
       "User is a volunteer firefighter",
       "User is also a photographer",
+      "User worked as a waiter during university",
       "User mentioned that their wife is a doctor",
       "User lives with their partner, who is a doctor",
       "User has a friend who is a lawyer",

@@ -90,6 +90,7 @@ describe("a job the user no longer holds", () => {
     "User is an amateur photographer",
     "User is a student at a language school",
     "User is a guest at a hotel in Porto",
+    "User was employed as a nurse",
   ])("%j fills no job slot", (text) => {
     expect(slotOf(text)).toBeUndefined();
   });

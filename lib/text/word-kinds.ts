@@ -175,7 +175,7 @@ export const isRecurringDay = (word: string) => isKindOf(word, ["anniversary"]);
  * it, not a fact of its own.
  */
 const REPORTING_GLOSS =
-  /\b(?:express\w* in words|make (?:reference|mention)|state or say|give an account|let something be known)\b/;
+  /\b(?:express\w* in words|make (?:reference|mention)|state or say|to say|give an account|let something be known)\b/;
 
 export function isReporting(word: string): boolean {
   const lower = word.toLowerCase();
@@ -192,6 +192,18 @@ const JUDGING_GLOSS = /\b(?:deem to be|judge or regard|come to believe)\b/;
 export function isJudging(word: string): boolean {
   const lower = word.toLowerCase();
   return remembered("wordnet-judging-verbs", lower, () => hasSense(baseForms(lower), JUDGING_GLOSS, 5));
+}
+
+/**
+ * A verb of going on as before: one of its two usual senses is continuing or staying the same ("remain": "stay the
+ * same", "continue": "continue a certain state, condition, or activity", "keep"). "Sailing remains the user's
+ * favourite pastime" says the liking holds on.
+ */
+const CONTINUING_GLOSS = /\b(?:continue|stay the same)\b/;
+
+export function isContinuing(word: string): boolean {
+  const lower = word.toLowerCase();
+  return remembered("wordnet-continuing-verbs", lower, () => hasSense(baseForms(lower), CONTINUING_GLOSS, 2));
 }
 
 /**

@@ -422,6 +422,13 @@ describe("offline consolidation of a pair close in meaning", () => {
     ["User considers hiking in the mountains dangerous", []],
     ["User is unhappy when hiking in the mountains", []],
     ["User spends money on hiking in the mountains", []],
+    ["Hiking in the mountains remains the user's favourite pastime", ["merge"]],
+    ["User continues to enjoy hiking in the mountains", ["merge"]],
+    ["User still loves hiking in the mountains as much as ever", ["merge"]],
+    ["User keeps going hiking in the mountains every weekend", ["merge"]],
+    ["User reiterated their love of hiking in the mountains", ["merge"]],
+    ["User's sister still loves hiking in the mountains", []],
+    ["User is going hiking in the mountains on 2026-01-05", []],
   ])(
     "reads %j beside a liking of the same thing as %j: a report of what the user said or how they see it",
     (a, ops) => {

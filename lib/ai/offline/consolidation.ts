@@ -114,8 +114,10 @@ const frames = (word: string) =>
   isLikingVerb(word) ||
   isAttitudeAdjective(word) ||
   isEasing(word) ||
-  // "is spent": spending time on a thing in any of its forms, an irregular one too ("went" may be one outing).
-  baseForms(word).includes("spend");
+  // "is spent": spending time on a thing in any of its forms, an irregular one too; "keeps going" as "goes" ("went"
+  // may be one outing).
+  baseForms(word).includes("spend") ||
+  word === "going";
 
 /**
  * Words and phrases a restatement adds or drops without changing the fact. A quantifier on its own is not one: "likes

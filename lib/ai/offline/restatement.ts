@@ -2,6 +2,7 @@ import { TIME_QUALIFIERS } from "@/lib/text/function-words";
 import { firstClause } from "@/lib/text/trim";
 import {
   adjectiveBase,
+  isContinuing,
   isJudging,
   isKindOf,
   isLikingVerb,
@@ -37,9 +38,11 @@ export function restates(a: string, b: string, frames: (word: string) => boolean
   ];
   // "spicy food from street vendors" / "sweet food from street vendors": each qualifies what is liked its own way.
   if (sides.every(({ side, rest }) => rest.some(({ word, at }) => qualifies(side, word, at, frames)))) return false;
+  // The framing may be in the shared run itself ("User still loves sailing … as much as ever").
+  const runFrames = run.words.some(frames);
   return sides.every(
     ({ side, rest }) =>
-      rest.some(({ word, at }) => frames(word) || habitWord(word) || beingInto(side.words, at)) &&
+      (runFrames || rest.some(({ word, at }) => frames(word) || habitWord(word) || beingInto(side.words, at))) &&
       rest.every(({ word, at }) => names(side, word, at, frames) === false),
   );
 }
@@ -172,6 +175,8 @@ function names(side: Tokens, word: string, at: number, frames: (word: string) =>
   // Who said it or how the user sees it ("mentioned that", "finds … relaxing"), and the thing a favourite is
   // ("favourite way").
   if (isReporting(word) || isJudging(word) || FAVOURITE.has(side.words[at - 1] ?? "")) return false;
+  // "remains", "continues to", "keeps": the same holds on; "a lot" only stresses ("a lot of" counts).
+  if (isContinuing(word) || (word === "lot" && side.words[at - 1] === "a" && next !== "of")) return false;
   if (isTimePeriod(word) || word.includes("'")) return true;
   // "formerly", "rarely" ("not often"), "hardly ever" ("almost not").
   if (isAdverb(word)) {

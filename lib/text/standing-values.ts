@@ -85,12 +85,19 @@ function clauseWords(text: string): string[] {
  */
 function userSubjectEnd(words: string[]): number | undefined {
   const at = words[0] === "the" ? 1 : 0;
-  if (words[at] === "user") return at + 1;
+  if (words[at] === "user") return sharedSubjectEnd(words, at + 1) ?? at + 1;
   if (words[at] !== "user's") return undefined;
   let end = at + 1;
   while (end < words.length && !BEING.has(words[end]!) && end < at + 4) end++;
   const owned = words.slice(at + 1, end);
   return owned.length > 0 && !owned.some((word) => isKindOf(word, ["person"])) ? at + 1 : undefined;
+}
+
+/** "User and their partner moved to Porto": a subject the user shares with someone of theirs; where it ends. */
+function sharedSubjectEnd(words: string[], at: number): number | undefined {
+  if (words[at] !== "and" || words[at + 1] !== "their") return undefined;
+  const person = words.findIndex((word, index) => index > at + 1 && index <= at + 3 && isKindOf(word, ["person"]));
+  return person > 0 ? person + 1 : undefined;
 }
 
 const BEING_WORDS = ["is", "are", "am", "be", "being", "been", "became", "become", "becomes", "as"];
@@ -324,7 +331,7 @@ const isDwellingNoun = (word: string) => isKindOf(word, ["housing", "dwelling", 
 const LEASE_GLOSS = /\b(?:lease|rental|let for money)\b/;
 const PROPERTY_GLOSS = /\b(?:possess\w*|ownership|purchase)\b/;
 /** Adjectives before a dwelling that make it another than the one the user lives in: "second", "other" (home). */
-const NOT_THE_HOME = new Set(["second", "other", "spare", "holiday", "summer", "weekend"]);
+const NOT_THE_HOME = new Set(["second", "other", "spare"]);
 
 /**
  * Whether the user owns, buys or lets a dwelling in the clause ("has a flat", "bought a house", "is renting out their

@@ -468,6 +468,7 @@ describe("offline consolidation of a pair close in meaning", () => {
     ["User lives in Lisbon", "User is renting a flat in Porto next to their parents"],
     ["User is a barista at a cafe", "User is a nurse at St Mary's"],
     ["User lives in Lisbon", "User is now based in Madrid"],
+    ["User lives in Lisbon", "User and their partner moved to Porto"],
     ["User is a teacher", "User was hired as a nurse"],
   ])("supersedes %j with %j: two values of one kind the user holds one of", (a, b) => {
     expect(opsForPair(a, b)).toEqual(["supersede"]);
@@ -497,6 +498,7 @@ describe("offline consolidation of a pair close in meaning", () => {
       "User lives alone and works at Google",
       "User lives next to Ana",
       "User helped their sister move to Porto",
+      "User and their sister's family moved to Porto",
       "User drove their mom to her new apartment in Porto",
       "User's grandmother's house is in Braga",
       "User's beach house is in Faro",

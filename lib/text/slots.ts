@@ -1,8 +1,7 @@
 import { placeNameAt, placeValue } from "@/lib/text/place-names";
 import { attributeHome, attributeJob, kindSlotOf } from "@/lib/text/slot-kinds";
 import { trimEnd } from "@/lib/text/trim";
-import { baseForms, isBeginning, isKindOf, isTimePeriod } from "@/lib/text/word-kinds";
-import { verbGlosses } from "@/lib/text/wordnet";
+import { baseForms, isBeginning, isKindOf, isTimePeriod, verbSenseMatches } from "@/lib/text/word-kinds";
 
 /**
  * Which fact about the user a memory holds, so a new statement of the same fact updates the memory instead of
@@ -130,7 +129,7 @@ const passiveOfHiring = (normalized: string) => {
   return (
     participle !== undefined &&
     !baseForms(participle).some((base) => HOLDING.has(base)) &&
-    baseForms(participle).some((base) => HIRING.test(verbGlosses(base).slice(0, 2).join(" ")))
+    verbSenseMatches(participle, HIRING, 2)
   );
 };
 const HIRING = /\b(?:hire|appoint\w*|promot\w*|assign\w*|engage)\b/;

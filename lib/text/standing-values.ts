@@ -3,7 +3,6 @@ import { placeNameAt, placeValue } from "@/lib/text/place-names";
 import { heldBefore, slotOf } from "@/lib/text/slots";
 import { firstClause } from "@/lib/text/trim";
 import {
-  baseForms,
   endsHolding,
   isKindOf,
   isLikingNoun,
@@ -16,8 +15,9 @@ import {
   mayBeKindOf,
   residenceIsFirstSense,
   takesUpResidence,
+  verbSenseMatches,
 } from "@/lib/text/word-kinds";
-import { isMostlyAdjective, verbGlosses } from "@/lib/text/wordnet";
+import { isMostlyAdjective } from "@/lib/text/wordnet";
 
 /**
  * A value the user holds one of at a time, read by its kind rather than by the words around it (docs/memory-model.md,
@@ -163,12 +163,7 @@ function heldNot(words: string[], word: string, at: number): boolean {
 }
 
 const VISIT_GLOSS = /\b(?:go to see|come to see|travel|journey)\b/;
-const isVisit = (word: string) =>
-  [word, word.replace(/(?:ing|ed|s)$/, ""), word.replace(/(?:ing|ed|s)$/, "e")].some((form) =>
-    verbGlosses(form)
-      .slice(0, 2)
-      .some((gloss) => VISIT_GLOSS.test(gloss)),
-  );
+const isVisit = (word: string) => verbSenseMatches(word, VISIT_GLOSS, 2);
 
 /** Occupations said of the user: after "is a", "as a", "being a", "became a" and a few adjectives of its kind. */
 function jobsIn(words: string[], from: number): string[] {
@@ -239,7 +234,7 @@ function homesIn(tokens: string[], words: string[], from: number): string[] {
       (/^(?:with|into)$/.test(words[next] ?? "") ? placeAfter(tokens, words, next + 1, /^in$/) : undefined);
     if (place) homes.push(placeValue(place));
   }
-  const leased = words.slice(from).some((word) => senseOf(word, LEASE_GLOSS));
+  const leased = words.slice(from).some((word) => verbSenseMatches(word, LEASE_GLOSS, 4));
   for (let at = from; at < words.length; at++) {
     if (!isUsersDwelling(tokens, words, at, from, leased)) continue;
     const before = tokens[at - 1] ?? "";
@@ -342,8 +337,8 @@ function owns(words: string[], from: number): boolean {
     .slice(from)
     .some(
       (word, at, clause) =>
-        (senseOf(word, PROPERTY_GLOSS) && /^(?:a|an|the|two)$/.test(clause[at + 1] ?? "")) ||
-        (senseOf(word, LEASE_GLOSS) && lets(clause, at)),
+        (verbSenseMatches(word, PROPERTY_GLOSS, 4) && /^(?:a|an|the|two)$/.test(clause[at + 1] ?? "")) ||
+        (verbSenseMatches(word, LEASE_GLOSS, 4) && lets(clause, at)),
     );
 }
 
@@ -357,15 +352,6 @@ function lets(words: string[], at: number): boolean {
 }
 
 const NEAR = new Set(["next", "close", "near", "due", "nearby"]);
-
-/** Whether one of the verb's four usual senses, in any of its forms ("bought" → buy), matches `gloss`. */
-function senseOf(word: string, gloss: RegExp): boolean {
-  return [word, ...baseForms(word)].some((form) =>
-    verbGlosses(form)
-      .slice(0, 4)
-      .some((definition) => gloss.test(definition)),
-  );
-}
 
 /**
  * The texts standingValueOf may read a value from, as PostgreSQL patterns for the finder to pick the memories it reads

@@ -59,6 +59,18 @@ function remembered(name: string, key: string, answer: () => boolean): boolean {
 }
 
 /** Whether one of the first `senses` senses of one of the verbs `lemmas` has a definition matching `gloss`. */
+/**
+ * Whether one of the first `senses` senses of the verb, in any of its forms ("bought" → buy, "renting" → rent), has a
+ * definition matching `gloss`.
+ */
+export function verbSenseMatches(word: string, gloss: RegExp, senses: number): boolean {
+  return hasSense(baseForms(word.toLowerCase()), gloss, senses);
+}
+
+/** A class of verbs defined by their senses' definitions (verbSenseMatches), each answer kept per process as `name`. */
+const verbsDefinedBy = (name: string, gloss: RegExp, senses: number) => (word: string) =>
+  remembered(name, word.toLowerCase(), () => verbSenseMatches(word, gloss, senses));
+
 function hasSense(lemmas: readonly string[], gloss: RegExp, senses: number): boolean {
   return lemmas.some((lemma) =>
     verbGlosses(lemma)
@@ -177,10 +189,7 @@ export const isRecurringDay = (word: string) => isKindOf(word, ["anniversary"]);
 const REPORTING_GLOSS =
   /\b(?:express\w* in words|make (?:reference|mention)|state or say|to say|give an account|let something be known)\b/;
 
-export function isReporting(word: string): boolean {
-  const lower = word.toLowerCase();
-  return remembered("wordnet-reporting-verbs", lower, () => hasSense(baseForms(lower), REPORTING_GLOSS, 2));
-}
+export const isReporting = verbsDefinedBy("wordnet-reporting-verbs", REPORTING_GLOSS, 2);
 
 /**
  * A verb of judging: one of its five usual senses is deeming or coming to believe ("consider", "regard": "deem to be",
@@ -189,10 +198,7 @@ export function isReporting(word: string): boolean {
  */
 const JUDGING_GLOSS = /\b(?:deem to be|judge or regard|come to believe)\b/;
 
-export function isJudging(word: string): boolean {
-  const lower = word.toLowerCase();
-  return remembered("wordnet-judging-verbs", lower, () => hasSense(baseForms(lower), JUDGING_GLOSS, 5));
-}
+export const isJudging = verbsDefinedBy("wordnet-judging-verbs", JUDGING_GLOSS, 5);
 
 /**
  * A verb of going on as before: one of its two usual senses is continuing or staying the same ("remain": "stay the
@@ -201,10 +207,7 @@ export function isJudging(word: string): boolean {
  */
 const CONTINUING_GLOSS = /\b(?:continue|stay the same)\b/;
 
-export function isContinuing(word: string): boolean {
-  const lower = word.toLowerCase();
-  return remembered("wordnet-continuing-verbs", lower, () => hasSense(baseForms(lower), CONTINUING_GLOSS, 2));
-}
+export const isContinuing = verbsDefinedBy("wordnet-continuing-verbs", CONTINUING_GLOSS, 2);
 
 /**
  * A verb of easing off: one of its senses is resting or taking one's ease ("relax", "unwind": "become less tense,
@@ -212,10 +215,7 @@ export function isContinuing(word: string): boolean {
  */
 const EASING_GLOSS = /\b(?:take one's ease|less tense, rest|in order to relax)\b/;
 
-export function isEasing(word: string): boolean {
-  const lower = word.toLowerCase();
-  return remembered("wordnet-easing-verbs", lower, () => hasSense(baseForms(lower), EASING_GLOSS, 4));
-}
+export const isEasing = verbsDefinedBy("wordnet-easing-verbs", EASING_GLOSS, 4);
 
 /**
  * A verb of beginning what lasts: one of its two usual senses is beginning, joining or becoming ("start": "take the

@@ -52,10 +52,18 @@ export function restates(a: string, b: string, frames: (word: string) => boolean
  * abstract noun outside the framing ("spicy", "history" in "reading books about history").
  */
 function qualifies(side: Tokens, word: string, at: number, frames: (word: string) => boolean): boolean {
-  if (FUNCTION_WORDS.has(word) || frames(word) || habitWord(word) || TIME_QUALIFIERS.has(word)) return false;
-  if (isReporting(word) || isJudging(word) || FAVOURITE.has(side.words[at - 1] ?? "")) return false;
+  if (framesOrTells(side, word, at, frames) || TIME_QUALIFIERS.has(word)) return false;
   if (isMostlyAdjective(adjectiveBase(word))) return true;
   return !isAdverb(word) && !isVerbForm(word) && lemmaOf(word, nouns().index) !== undefined;
+}
+
+/**
+ * A word that names nothing of its own: a function word, the framing of a liking or a habit, who said it or how the
+ * user sees it ("mentioned that", "finds … relaxing"), or the thing a favourite is ("favourite way").
+ */
+function framesOrTells(side: Tokens, word: string, at: number, frames: (word: string) => boolean): boolean {
+  if (FUNCTION_WORDS.has(word) || frames(word) || habitWord(word)) return true;
+  return isReporting(word) || isJudging(word) || FAVOURITE.has(side.words[at - 1] ?? "");
 }
 
 /** "is (really) into sailing": being into a thing is liking it. */
@@ -171,10 +179,7 @@ function names(side: Tokens, word: string, at: number, frames: (word: string) =>
   if (/\d/.test(word) || side.named.has(at) || NEGATORS.test(word) || QUANTIFIERS.has(word)) return true;
   // "most" stresses a liking only at the end ("…what the user enjoys most").
   if (word === "most") return at !== side.words.length - 1;
-  if (FUNCTION_WORDS.has(word) || frames(word) || habitWord(word)) return false;
-  // Who said it or how the user sees it ("mentioned that", "finds … relaxing"), and the thing a favourite is
-  // ("favourite way").
-  if (isReporting(word) || isJudging(word) || FAVOURITE.has(side.words[at - 1] ?? "")) return false;
+  if (framesOrTells(side, word, at, frames)) return false;
   // "remains", "continues to", "keeps": the same holds on; "a lot" only stresses ("a lot of" counts).
   if (isContinuing(word) || (word === "lot" && side.words[at - 1] === "a" && next !== "of")) return false;
   if (isTimePeriod(word) || word.includes("'")) return true;

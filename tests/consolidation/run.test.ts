@@ -260,13 +260,26 @@ describeEachDatabase("consolidation runs", (use, backend) => {
       content: "User has tickets for a concert in Porto on 2026-01-05",
       validFrom: "2026-01-01",
     });
+    // A gathering ("dinner party", "birthday party"), a test and a lesson are events one goes to on a day too.
+    const gatherings = [];
+    for (const [content, day] of [
+      ["User is hosting a dinner party on 2026-01-03", "2026-01-04"],
+      ["User's birthday party is on 2026-01-04", "2026-01-05"],
+      ["User has their driving exam on 2026-01-06", "2026-01-07"],
+      ["User has a piano lesson on 2026-01-07", "2026-01-08"],
+    ] as const) {
+      gatherings.push({ memory: await createMemory(extractor, { content, validFrom: "2026-01-01" }), day });
+    }
     const born = await createMemory(extractor, { content: "User's daughter was born on 2026-01-02" });
     // Written after the day it names: a past fact, though it names an event.
     const met = await createMemory(extractor, { content: "User met their partner at a conference on 2024-05-02" });
-    expect(await memoryHealth(ctx)).toMatchObject({ expired: 1 });
+    expect(await memoryHealth(ctx)).toMatchObject({ expired: 5 });
 
-    expect(await runConsolidation(offline(ctx), job())).toMatchObject({ status: "succeeded", applied: 1 });
+    expect(await runConsolidation(offline(ctx), job())).toMatchObject({ status: "succeeded", applied: 5 });
     expect((await getMemory(ctx, concert.id)).validTo?.toISOString()).toBe("2026-01-06T00:00:00.000Z");
+    for (const { memory, day } of gatherings) {
+      expect((await getMemory(ctx, memory.id)).validTo?.toISOString(), memory.text).toBe(`${day}T00:00:00.000Z`);
+    }
     expect(stateOf(await getMemory(ctx, born.id))).toEqual(stateOf(born));
     expect(stateOf(await getMemory(ctx, met.id))).toEqual(stateOf(met));
   });

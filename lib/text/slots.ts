@@ -83,6 +83,9 @@ export const FIXED_SLOT_PATTERNS: ReadonlyArray<{ key: string; pattern: string }
 const MANY_VALUED =
   /^user (?:\w+ )?(?:likes|loves|enjoys|adores|hates|dislikes|is allergic to|is intolerant to|is afraid of|speaks|plays|has|owns|eats|drinks|watches|reads|collects|is interested in|is learning|studies|follows|supports|visited|has been to)\b/;
 
+/** MANY_VALUED as a PostgreSQL regular expression, for the consolidation finder (as FIXED_SLOT_PATTERNS). */
+export const MANY_VALUED_PATTERN = MANY_VALUED.source.replaceAll("\\b", "\\y");
+
 /**
  * The slot a memory's text fills, if it is one of the known single-valued facts: the table's, or a job or a home read
  * by grammar and WordNet (lib/text/slot-kinds.ts), which the consolidation finder pairs in TypeScript.

@@ -238,6 +238,25 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     expect(await memoryHealth(ctx)).toMatchObject({ duplicates: 0, conflicts: 0 });
   });
 
+  it("counts no conflict between facts that accumulate, though they open alike; one attribute's two values are one", async () => {
+    const { ctx, extractor } = await setup();
+    const kept = [];
+    for (const content of [
+      "User has a dog named Rex",
+      "User has a cat named Tom",
+      "User likes to cook Thai food",
+      "User likes to cook Italian food",
+    ])
+      kept.push(await createMemory(extractor, { content }));
+    const radiohead = await createMemory(extractor, { content: "User's favourite band is Radiohead" });
+    const pearlJam = await createMemory(extractor, { content: "User's favourite band is Pearl Jam" });
+    expect(await memoryHealth(ctx)).toMatchObject({ duplicates: 0, conflicts: 1 });
+
+    expect(await runConsolidation(offline(ctx), job())).toMatchObject({ status: "succeeded", applied: 1 });
+    expect((await getMemory(ctx, radiohead.id)).validTo?.toISOString()).toBe(pearlJam.createdAt.toISOString());
+    for (const memory of kept) expect(stateOf(await getMemory(ctx, memory.id))).toEqual(stateOf(memory));
+  });
+
   it("pairs a job or a home the table does not know, by WordNet, but not a relative's job", async () => {
     const { ctx, extractor } = await setup();
     const nurse = await createMemory(extractor, { content: "User is a nurse by trade" });

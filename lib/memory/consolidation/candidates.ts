@@ -8,7 +8,7 @@ import { type MemoryContext, textArray } from "@/lib/memory/core";
 import { embeddingModelKey } from "@/lib/memory/search";
 import { MAY_NAME_A_PLACE } from "@/lib/text/place-names";
 import { MAY_NAME_A_JOB } from "@/lib/text/slot-kinds";
-import { FIXED_SLOT_PATTERNS, slotOf } from "@/lib/text/slots";
+import { FIXED_SLOT_PATTERNS, MANY_VALUED_PATTERN, slotOf } from "@/lib/text/slots";
 import { MAY_HOLD_A_HOME, MAY_HOLD_A_JOB, STANDING_SLOT_KEYS, standingValueOf } from "@/lib/text/standing-values";
 import { isBeginning, isPlannedEvent, isRecurringDay } from "@/lib/text/word-kinds";
 import { closeLeg } from "./close-leg";
@@ -31,7 +31,8 @@ const ISO_DATE = "(\\d{4}-\\d{2}-\\d{2})";
 
 /**
  * "duplicate": the same words or near-identical text; "slot": one subject, another value; "close": near in meaning by
- * the vector index, for the model to judge (the memory health card does not count these).
+ * the vector index, one rare phrase, or one opening of facts that accumulate ("User has a dog …" / "User has a cat …",
+ * lib/text/slots.ts MANY_VALUED), for the model to judge (the memory health card does not count these).
  */
 export type Relation = "duplicate" | "slot" | "close";
 
@@ -124,7 +125,7 @@ function pairsStatement(
       where m.user_id = ${userId} and ${live("m", today)}
     ),
     live as (
-      select n.id, n.version, n.namespace, n.kind, n.text, n.content_hash, n.updated_at,
+      select n.id, n.version, n.namespace, n.kind, n.text, n.content_hash, n.updated_at, n.n,
         ${subject("n")} as subject, ${tail("n")} as tail, ${wordCount("n")} as words
       from normalized n
     )${judged ? phraseStatements : sql``},
@@ -142,7 +143,8 @@ function pairsStatement(
       union
       select a.id, a.version, b.id, b.version,
         case when a.content_hash = b.content_hash or similarity(a.text, b.text) >= ${DUPLICATE_SIMILARITY}
-          then 'duplicate' else 'slot' end
+          then 'duplicate' when a.n ~ ${MANY_VALUED_PATTERN} or b.n ~ ${MANY_VALUED_PATTERN} then 'close'
+          else 'slot' end
       from live a
       join live b on b.namespace = a.namespace and b.kind = a.kind and b.subject = a.subject and a.id < b.id
       where a.words > 3 and b.words > 3

@@ -23,10 +23,11 @@ const MAX_DEPTH = 20;
 const LIKINGS = ["liking", "love", "passion", "enthusiasm", "pleasure", "enthusiast", "devotee"];
 /**
  * Events one goes to on a day, which a date makes a plan that passes ("concert" is a show, "conference" a meeting,
- * "trip" a journey, "match" a contest, "festival" a celebration, "dinner party" and "class" gatherings, "exam" a
- * test, "piano lesson" a lesson); a ceremony ("wedding") or a birth is not one.
+ * "trip" a journey, "match" a contest, "festival" a celebration); a ceremony ("wedding") or a birth is not one. Not
+ * WordNet's gatherings, tests or lessons: they hold a council, a community, a class one is in and a free trial, which
+ * last past the day they begin.
  */
-const PLANNED_EVENTS = ["show", "meeting", "journey", "contest", "celebration", "gathering", "test", "lesson"];
+const PLANNED_EVENTS = ["show", "meeting", "journey", "contest", "celebration"];
 
 export const isOccupation = (word: string) => isKindOf(word, OCCUPATIONS);
 export const isTimePeriod = (word: string) => isKindOf(word, TIME_PERIODS);

@@ -237,6 +237,8 @@ function timeBound(row: { text: string; aheadOfIt: boolean }): boolean {
   if (words.some(isBeginning) || LASTING.test(row.text)) return false;
   if (!row.aheadOfIt) return false;
   if (UNTIL.test(row.text)) return true;
+  // A habit ("a team meeting every Monday") or what holds from a day on is no plan of one day.
+  if (HABIT.test(row.text) || FROM_A_DAY.test(row.text)) return false;
   if (TIME_BOUND.test(row.text) || words.some(isPlannedEvent)) return true;
   return !words.some(isRecurringDay) && TO_A_PLACE.test(row.text);
 }
@@ -246,6 +248,10 @@ const TO_A_PLACE = /\bto\s+\p{Lu}/u;
 /** Words that say a change lasts. */
 const LASTING = /\b(?:for good|permanently)\b/i;
 const UNTIL = /\buntil\b/i;
+/** How often: "every …", "daily", "on Tuesdays", "weekends". */
+const HABIT =
+  /\b(?:every|daily|weekly|fortnightly|monthly|nightly|(?:mon|tues|wednes|thurs|fri|satur|sun)days|weekends|each (?:day|week|month|(?:mon|tues|wednes|thurs|fri|satur|sun)day))\b/i;
+const FROM_A_DAY = /\bfrom \d{4}-\d{2}-\d{2}/i;
 
 export interface Candidates {
   pairs: CandidatePair[];

@@ -248,7 +248,10 @@ const TO_A_PLACE = /\bto\s+\p{Lu}/u;
 /** Words that say a change lasts. */
 const LASTING = /\b(?:for good|permanently)\b/i;
 const UNTIL = /\buntil\b/i;
-/** How often: "every …", "daily", "on Tuesdays", "weekends". */
+/**
+ * How often: "every …", "daily", "on Tuesdays", "weekends". Not standing-values' reading of a time that recurs (any
+ * plural time period): that one reads the verb "leaves" ("User's train … leaves on …") as periods of leave.
+ */
 const HABIT =
   /\b(?:every|daily|weekly|fortnightly|monthly|nightly|(?:mon|tues|wednes|thurs|fri|satur|sun)days|weekends|each (?:day|week|month|(?:mon|tues|wednes|thurs|fri|satur|sun)day))\b/i;
 const FROM_A_DAY = /\bfrom \d{4}-\d{2}-\d{2}/i;

@@ -4,6 +4,8 @@
  * the report half's wordings are kept apart from them.
  */
 
+import { BLIND_WORDINGS } from "./hygiene-wordings-blind";
+
 export interface Planted {
   /** The message the person sends, and the memories a hosted manager would write from it, each with its words. */
   message: string;
@@ -390,4 +392,5 @@ export const TUNE_WORDINGS = [
   seventhTuneMonths,
   eighthTuneMonths,
   ninthTuneMonths,
+  ...BLIND_WORDINGS,
 ];

@@ -81,7 +81,10 @@ function personOf(index: number, half: HygieneHalf, start: Date, now: Date, only
   return {
     months,
     hobby,
-    old: [city(0), job(0)],
+    changes: [
+      [city(0), city(1)],
+      [job(0), job(1)],
+    ] as Array<[string, string]>,
     destination,
     questions: [
       { query: "where do I live", expect: city(1) },
@@ -145,9 +148,15 @@ async function measure(people: Array<ReturnType<typeof personOf>>, contexts: Mem
     const restating = memories.filter((memory) => memory.text.includes(person.hobby) && holds(memory)).length;
     if (restating > 1) side.plantedDuplicates += 1;
     standing += Math.max(0, restating - 1);
-    side.unresolvedConflicts += memories.filter(
-      (memory) => person.old.some((value) => memory.text.includes(value)) && holds(memory),
-    ).length;
+    // An old value is a conflict only beside its new one: where the manager never wrote the new value there is
+    // nothing to resolve (recall@10 shows that miss). A memory naming both ("moved from Lisbon to Porto") holds the new.
+    for (const [old, current] of person.changes) {
+      const standing = memories.filter((memory) => holds(memory));
+      if (!standing.some((memory) => memory.text.includes(current))) continue;
+      side.unresolvedConflicts += standing.filter(
+        (memory) => memory.text.includes(old) && !memory.text.includes(current),
+      ).length;
+    }
     const plan = await searchMemories(user, { query: `flight to ${person.destination}`, limit: 10 });
     side.expiredInRecall += plan.filter((result) => result.memory.text.includes(person.destination)).length;
     for (const question of person.questions) {

@@ -98,7 +98,8 @@ function jobAfterAs(words: string[]): KindSlot | undefined {
     // Another clause ("User likes tea and works as…") is not read here.
     if (words[at] === "and" || words[at] === "but") return undefined;
     if (words[at] === "as" && ARTICLES.has(words[at + 1]!) && words.slice(1, at).some(isWorkWord)) {
-      return heldNoLonger(words.slice(1, at)) ? undefined : jobOf(words, at + 2);
+      const before = words.slice(1, at);
+      return heldNoLonger(before) || aimedOrAnothers(before) ? undefined : jobOf(words, at + 2);
     }
   }
   return undefined;
@@ -120,6 +121,21 @@ function heldNoLonger(words: string[]): boolean {
 }
 
 const NEGATION = /^(?:not|never|no)$|n't$/;
+
+/**
+ * Whether the words before "as a" make the job an aim ("wants to work as", "dreams of working as") or someone else's
+ * ("has a sister who works as", "their brother works as"): a word of work after "to" or "of", a clause opening, or a
+ * person.
+ */
+function aimedOrAnothers(words: string[]): boolean {
+  return words.some(
+    (word, at) =>
+      (isWorkWord(word) && /^(?:to|of)$/.test(words[at - 1] ?? "")) ||
+      CLAUSE_OPENINGS.has(word) ||
+      isKindOf(word.replace(/(?:'s|s')$/, ""), ["person"]),
+  );
+}
+const CLAUSE_OPENINGS = new Set(["who", "whose", "which", "that"]);
 
 /** The noun phrase from `from` up to a preposition or the end, when its head (its last word) is an occupation. */
 function jobOf(words: string[], from: number): KindSlot | undefined {

@@ -1,6 +1,7 @@
 import { placeNameAt, placeValue } from "@/lib/text/place-names";
 import { attributeHome, attributeJob, kindSlotOf } from "@/lib/text/slot-kinds";
 import { trimEnd } from "@/lib/text/trim";
+import { asUserStatement } from "@/lib/text/user-statement";
 import { baseForms, isBeginning, isKindOf, isTimePeriod, verbSenseMatches } from "@/lib/text/word-kinds";
 
 /**
@@ -90,7 +91,8 @@ export const MANY_VALUED_PATTERN = MANY_VALUED.source.replaceAll("\\b", "\\y");
  * The slot a memory's text fills, if it is one of the known single-valued facts: the table's, or a job or a home read
  * by grammar and WordNet (lib/text/slot-kinds.ts), which the consolidation finder pairs in TypeScript.
  */
-export function slotOf(text: string): Slot | undefined {
+export function slotOf(written: string): Slot | undefined {
+  const text = asUserStatement(written);
   const normalized = normalize(text);
   // "User is also a photographer", "User's side hustle is…": a value beside the one the slot holds, not instead of it.
   if (BESIDE_ANOTHER.test(normalized) || heldBefore(text)) return undefined;
@@ -158,7 +160,8 @@ function homeOf(text: string, value: string): string {
  * like coffee"), or, for facts the table does not know, when they share their opening and differ only in the value
  * at the end ("prefers dark mode" / "prefers light mode").
  */
-export function sameSlot(a: string, b: string): boolean {
+export function sameSlot(writtenA: string, writtenB: string): boolean {
+  const [a, b] = [asUserStatement(writtenA), asUserStatement(writtenB)];
   const left = slotOf(a);
   const right = slotOf(b);
   if (left && right) return left.key === right.key;

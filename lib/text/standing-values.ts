@@ -2,8 +2,10 @@ import { ADVERBS_BESIDE_A_VERB } from "@/lib/text/function-words";
 import { placeNameAt, placeValue } from "@/lib/text/place-names";
 import { heldBefore, slotOf } from "@/lib/text/slots";
 import { firstClause } from "@/lib/text/trim";
+import { asUserStatement } from "@/lib/text/user-statement";
 import {
   endsHolding,
+  isBeginning,
   isKindOf,
   isLikingNoun,
   isLikingVerb,
@@ -35,7 +37,8 @@ export interface StandingValue {
   value: string;
 }
 
-export function standingValueOf(text: string): StandingValue | undefined {
+export function standingValueOf(written: string): StandingValue | undefined {
+  const text = asUserStatement(written);
   if (/\d{4}-\d{2}-\d{2}/.test(text)) return undefined;
   const tokens = clauseWords(text);
   const words = tokens.map((token) => token.toLowerCase().replace(/’/g, "'"));
@@ -146,7 +149,9 @@ function heldNot(words: string[], word: string, at: number): boolean {
     // "to be a pilot", "to become a teacher": an aim.
     (words[at - 1] === "to" && (word === "be" || word === "become")) ||
     (word === "used" && words[at + 1] === "to") ||
-    isOfFormerTime(word) ||
+    // "was a nurse years ago"; a beginning weeks or months ago ("began a new position as a chef two weeks ago") holds
+    // now, one years ago ("started as a chef years ago") may have ended since.
+    (isOfFormerTime(word) && !(word === "ago" && !LONG.has(words[at - 1] ?? "") && words.some(isBeginning))) ||
     endsHolding(word, words[at + 1]) ||
     isLikingVerb(word) ||
     isLikingNoun(word) ||

@@ -273,10 +273,30 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     expect(await memoryHealth(ctx)).toMatchObject({ duplicates: 0, conflicts: 0 });
   });
 
+  it("pairs a slot written without the user as subject, under a label or as something the user said", async () => {
+    const { ctx, extractor } = await setup();
+    const seville = await createMemory(extractor, { content: "Lives in Seville." });
+    const teacher = await createMemory(extractor, { content: "Occupation: teacher (approx. 8 years experience)" });
+    const lyon = await createMemory(extractor, { content: "User mentioned they moved to Lyon a few weeks ago." });
+    const chef = await createMemory(extractor, { content: "Works as a chef." });
+    const parents = await createMemory(extractor, { content: "Parents live in Rome" });
+    expect(await memoryHealth(ctx)).toMatchObject({ duplicates: 0, conflicts: 2 });
+
+    expect(await runConsolidation(offline(ctx), job())).toMatchObject({ status: "succeeded", groups: 2, applied: 2 });
+    expect((await getMemory(ctx, seville.id)).validTo?.toISOString()).toBe(lyon.createdAt.toISOString());
+    expect((await getMemory(ctx, teacher.id)).validTo?.toISOString()).toBe(chef.createdAt.toISOString());
+    expect(stateOf(await getMemory(ctx, parents.id))).toEqual(stateOf(parents));
+  });
+
   it("expires a past plan held by an event WordNet knows, not a past fact that names none", async () => {
     const { ctx, extractor } = await setup();
     const concert = await createMemory(extractor, {
       content: "User has tickets for a concert in Porto on 2026-01-05",
+      validFrom: "2026-01-01",
+    });
+    // An aside's words are not the plan's verb: "light" (WordNet: to begin to burn) does not make it a beginning.
+    const flight = await createMemory(extractor, {
+      content: "User is flying to Nantes on 2026-01-04 for a wedding and wants help packing light",
       validFrom: "2026-01-01",
     });
     // A habit, or what holds from a day on, is no plan of one day, though it names an event.
@@ -290,10 +310,11 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     const born = await createMemory(extractor, { content: "User's daughter was born on 2026-01-02" });
     // Written after the day it names: a past fact, though it names an event.
     const met = await createMemory(extractor, { content: "User met their partner at a conference on 2024-05-02" });
-    expect(await memoryHealth(ctx)).toMatchObject({ expired: 1 });
+    expect(await memoryHealth(ctx)).toMatchObject({ expired: 2 });
 
-    expect(await runConsolidation(offline(ctx), job())).toMatchObject({ status: "succeeded", applied: 1 });
+    expect(await runConsolidation(offline(ctx), job())).toMatchObject({ status: "succeeded", applied: 2 });
     expect((await getMemory(ctx, concert.id)).validTo?.toISOString()).toBe("2026-01-06T00:00:00.000Z");
+    expect((await getMemory(ctx, flight.id)).validTo?.toISOString()).toBe("2026-01-05T00:00:00.000Z");
     for (const memory of habits) expect(stateOf(await getMemory(ctx, memory.id))).toEqual(stateOf(memory));
     expect(stateOf(await getMemory(ctx, born.id))).toEqual(stateOf(born));
     expect(stateOf(await getMemory(ctx, met.id))).toEqual(stateOf(met));
@@ -319,6 +340,9 @@ describeEachDatabase("consolidation runs", (use, backend) => {
       "User is moving back home to Lisbon for good on 2026-01-20",
       "User's sister arrives to live with them in Porto on 2026-01-20",
       "User worked at Google from 2015-01-01 until 2025-06-30",
+      // A beginning in the main clause or opening another clause, away from the date's.
+      "User will move to Porto; the movers come on 2026-01-20",
+      "User flies to Lisbon on 2026-01-20 and starts a new job there",
     ])
       kept.push(await createMemory(extractor, { content }));
     const later = { ...ctx, clock: () => new Date("2026-02-01T00:00:00.000Z") };

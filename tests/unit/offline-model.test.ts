@@ -407,6 +407,43 @@ describe("offline consolidation of a pair close in meaning", () => {
     );
   });
 
+  // Hosted managers add an aside in brackets or as a second predicate, put a label first, and tell how often or how
+  // long in a clause of its own: each is framing, compared on the statement's main clause (lib/text/clauses.ts).
+  it.each([
+    [
+      "Hobby: sailing small boats (a couple of times a week)",
+      "Interests: still sailing small boats as often as possible",
+    ],
+    [
+      "The user is an avid enthusiast of knitting warm scarves and finds it restorative.",
+      "The user remains very fond of knitting warm scarves and pursues it whenever time permits.",
+    ],
+    ["Has been baking sourdough bread for about ten years", "Still baking sourdough bread every chance they get."],
+    [
+      "User enjoys hiking in the mountains; spends most weekends on it.",
+      "User is still regularly hiking in the mountains, usually on free Saturdays.",
+    ],
+  ])("merges %j and %j: asides, labels and how often or how long are framing", (a, b) => {
+    expect(opsForPair(a, b)).toEqual(["merge"]);
+  });
+
+  it.each([
+    "User loves hiking in the mountains whenever their sister Ana visits",
+    "User goes hiking in the mountains whenever it's not raining",
+    "User teaches hiking in the mountains (twice a week)",
+  ])("keeps %j apart from the liking: a name, a negation or another verb beside how often", (text) => {
+    expect(opsForPair(text, "User loves hiking in the mountains")).toEqual([]);
+  });
+
+  it.each([
+    ["User takes ibuprofen whenever they have a migraine", "User takes ibuprofen whenever they have back pain"],
+    ["User drinks coffee as much as possible", "User drinks coffee as much as the doctor allows"],
+    ["User loves board games (especially Catan)", "User loves board games (especially chess)"],
+    ["User enjoys cooking Italian food and hates spicy food", "User enjoys cooking Italian food and likes spicy food"],
+  ])("keeps %j and %j apart: a condition, or an aside on one thing said two ways", (a, b) => {
+    expect(opsForPair(a, b)).toEqual([]);
+  });
+
   // A verb of reporting tells who said it ("mentioned that"), and one of easing off frames a habit ("to unwind").
   it.each([
     ["User mentioned that they go hiking in the mountains to unwind", ["merge"]],

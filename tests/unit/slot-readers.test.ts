@@ -175,3 +175,49 @@ describe("a home or a job read by kind, however it is worded", () => {
     expect(opsForPair("User earns a living as a nurse", "User retrained as a teacher")).toEqual(["supersede"]);
   });
 });
+
+describe("a fact written without the user as its subject (lib/text/user-statement.ts)", () => {
+  it.each([
+    ["Lives in Seville.", { key: "residence", value: "seville" }],
+    ["Location: Porto (since college)", { key: "residence", value: "porto" }],
+    ["Occupation: teacher (approx. 8 years experience)", { key: "job", value: "teacher" }],
+    ["Is a nurse at St Mary's", { key: "job", value: "nurse" }],
+    ["User mentioned they moved to Lyon a few weeks ago.", { key: "residence", value: "lyon" }],
+    ["User mentioned living in Lisbon for a few years", { key: "residence", value: "lisbon" }],
+    ["User said they are based in Porto", { key: "residence", value: "porto" }],
+  ])("reads %j as the user's", (text, slot) => {
+    expect(slotOf(text)).toEqual(slot);
+  });
+
+  // A label of a past, an origin, an aim or someone else's; a value that holds for a while; an aim or a relative's
+  // job said without a subject; a beginning years ago; a report of a past.
+  it.each([
+    "Parents live in Rome",
+    "User mentioned that their sister lives in Rome",
+    "User said they used to live in Rome",
+    "User was a nurse two years ago",
+    "Previous job: chef",
+    "Dream job: chef",
+    "Wife occupation: chef",
+    "Hometown: Springfield",
+    "Location: Tokyo (on a business trip)",
+    "Location: Tokyo this week",
+    "Location: Tokyo for the conference",
+    "Allergies: peanuts",
+    "Wants to work as a pilot",
+    "Has a sister who works as a chef",
+    "User started as a chef years ago",
+    "User mentioned having lived in Boston",
+    "User mentioned being a chef before nursing",
+  ])("reads %j as no home or job the user has now", (text) => {
+    expect(slotOf(text)?.key ?? "none").not.toMatch(/^(?:residence|job)$/);
+  });
+
+  it("supersedes a home or a job written one way with one written another", () => {
+    expect(opsForPair("Location: Porto", "User mentioned they moved to Lyon")).toEqual(["supersede"]);
+    expect(opsForPair("Works as a chef.", "Occupation: pilot")).toEqual(["supersede"]);
+    // A beginning some weeks ago holds now, where "ago" alone tells a job held before.
+    const began = "The user began a new position as a chef approximately two weeks ago.";
+    expect(opsForPair("The user is employed as an architect.", began)).toEqual(["supersede"]);
+  });
+});

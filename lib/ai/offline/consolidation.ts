@@ -1,4 +1,5 @@
 import type { ConsolidationInput, ConsolidationWireOp } from "@/lib/memory/consolidation";
+import { mainClause } from "@/lib/text/clauses";
 import { TIME_PREPOSITIONS, TIME_QUALIFIERS } from "@/lib/text/function-words";
 import { sameSlot, slotOf } from "@/lib/text/slots";
 import { differentStandingValues } from "@/lib/text/standing-values";
@@ -81,7 +82,7 @@ function sameWords(a: Shown | undefined, b: Shown | undefined): boolean {
   const left = slotOf(a.text);
   const right = slotOf(b.text);
   if (left && right && left.key === right.key) return normalized(left.value) === normalized(right.value);
-  if (oneSlot(a.text, b.text) || twoTimes(a.text, b.text)) return false;
+  if (oneSlot(a.text, b.text) || twoTimes(mainClause(a.text), mainClause(b.text))) return false;
   if (differOnlyInStress(a.text, b.text) || sameContent(a.text, b.text)) return true;
   // Each frames what they share as a liking or a habit, and no word of either outside it names a thing of its own:
   // whichever leg of the finder paired them (a shared opening, a phrase, vectors), the words decide.
@@ -90,7 +91,8 @@ function sameWords(a: Shown | undefined, b: Shown | undefined): boolean {
 
 /**
  * Two habits at two times ("on Mondays" / "on Fridays", "every morning" / "every evening"): each names when, and not
- * the same. A time on one side only, or how long ("for years"), is framing.
+ * the same. A time on one side only, or how long ("for years"), is framing. Read on the clauses a restatement is
+ * compared on: an aside's time ("…; spends most weekends on it") is not the habit's.
  */
 function twoTimes(a: string, b: string): boolean {
   const timesOf = (text: string) =>
@@ -151,7 +153,7 @@ const wordsWithoutStressPhrases = (text: string) => new Set(withoutStressPhrases
  * dogs" and "likes all dogs" their quantifier.
  */
 const FRAMING = new Set(
-  "is are been like likes love loves enjoy enjoys adore adores spend spends go goes favourite favorite main thing things pastime hobby passion".split(
+  "is are been like likes love loves enjoy enjoys adore adores spend spends go goes favourite favorite main thing things pastime pastimes hobby hobbies passion passions interest interests".split(
     " ",
   ),
 );

@@ -1,5 +1,5 @@
+import { clausesOf, mainClause } from "@/lib/text/clauses";
 import { TIME_QUALIFIERS } from "@/lib/text/function-words";
-import { firstClause } from "@/lib/text/trim";
 import {
   adjectiveBase,
   isContinuing,
@@ -21,13 +21,14 @@ import { adjectiveGlosses, adverbGlosses, isAdverb, isMostlyAdjective, lemmaOf, 
  * a distinct thing — a number or an id, a name, a thing or a person (WordNet: under object or matter), one time rather
  * than a habit ("in winter"), a negation or a quantifier, a former time, or a verb that is not one of liking.
  * "hiking in the mountains is a big part of the user's life" restates "User loves hiking in the mountains"; "User's
- * sister loves hiking in the mountains", "User rarely goes hiking in the mountains" do not. Each is read up to its first
- * ";", dash or sentence end: an aside after it ("…; their partner teases them about it") is kept in the merged memory,
- * not compared.
+ * sister loves hiking in the mountains", "User rarely goes hiking in the mountains" do not. Each is read in its main
+ * clause (lib/text/clauses.ts): an aside ("…; their partner teases them about it", "(twice a week)", "… and finds it
+ * restorative") is kept in the merged memory, not compared.
  */
 export function restates(a: string, b: string, frames: (word: string) => boolean): boolean {
-  const left = tokensOf(firstClause(a));
-  const right = tokensOf(firstClause(b));
+  if (asidesDiffer(a, b)) return false;
+  const left = tokensOf(mainClause(a));
+  const right = tokensOf(mainClause(b));
   const run = longestCommonRun(left.words, right.words);
   if (run.length < 3 || run.words.filter((word) => !FUNCTION_WORDS.has(word)).length < 2) return false;
   const rest = (side: typeof left, start: number) =>
@@ -42,7 +43,11 @@ export function restates(a: string, b: string, frames: (word: string) => boolean
   const runFrames = run.words.some(frames);
   return sides.every(
     ({ side, rest }) =>
-      (runFrames || rest.some(({ word, at }) => frames(word) || habitWord(word) || beingInto(side.words, at))) &&
+      (runFrames ||
+        rest.some(
+          ({ word, at }) =>
+            frames(word) || habitWord(word) || beingInto(side.words, at) || inHowOftenClause(side.words, at),
+        )) &&
       rest.every(({ word, at }) => names(side, word, at, frames) === false),
   );
 }
@@ -64,6 +69,23 @@ function qualifies(side: Tokens, word: string, at: number, frames: (word: string
 function framesOrTells(side: Tokens, word: string, at: number, frames: (word: string) => boolean): boolean {
   if (FUNCTION_WORDS.has(word) || frames(word) || habitWord(word)) return true;
   return isReporting(word) || isJudging(word) || FAVOURITE.has(side.words[at - 1] ?? "");
+}
+
+/**
+ * Asides on both sides that speak of one thing differently ("(especially Catan)" / "(especially chess)", "… and hates
+ * spicy food" / "… and likes spicy food"): merging would keep one and lose the other. Asides that share no word but
+ * function words ("… and finds it restorative" / "… and pursues it whenever they can") each add to the one fact.
+ */
+function asidesDiffer(a: string, b: string): boolean {
+  const asideWords = (text: string): string[] =>
+    clausesOf(text)
+      .slice(1)
+      .join(" ")
+      .toLowerCase()
+      .match(/[\p{L}\p{N}']+/gu) ?? [];
+  const [left, right] = [asideWords(a), asideWords(b)];
+  if (left.length === 0 || right.length === 0 || left.join(" ") === right.join(" ")) return false;
+  return left.some((word) => !FUNCTION_WORDS.has(word) && right.includes(word));
 }
 
 /** "is (really) into sailing": being into a thing is liking it. */
@@ -144,12 +166,55 @@ const habitWord = (word: string) => isOfFrequency(word) || (word.endsWith("s") &
 function isHowOften(words: string[], at: number): boolean {
   const [before, word, next] = [words[at - 1] ?? "", words[at]!, words[at + 1] ?? ""];
   if (COUNTS.has(word) || (next === "times" && isNumberWord(word))) return true;
+  // "a couple of times a week".
+  if (word === "couple" && next === "of" && words[at + 2] === "times") return true;
+  if (isHowLong(words, at)) return true;
   if (!isTimePeriod(word)) return false;
   if (isTimePeriod(before) || (isTimePeriod(next) && next.endsWith("s")) || before === "since") return true;
   return /^(?:a|an|per|each)$/.test(before) && COUNTS.has(words[at - 2] ?? "");
 }
 const COUNTS = new Set(["once", "twice", "thrice", "times"]);
+
+/**
+ * Part of how long a habit has lasted: "for (about) ten years", "for over a decade", "for 10 years": a period, or the
+ * count before one, after "for" and words that only hedge the count.
+ */
+function isHowLong(words: string[], at: number): boolean {
+  let period = at;
+  if (!isTimePeriod(words[period] ?? "")) period += 1;
+  if (period > at + 1 || !isTimePeriod(words[period] ?? "") || !HOW_LONG_PERIODS.test(words[period]!)) return false;
+  let start = period - 1;
+  while (start >= 0 && (isNumberWord(words[start]!) || /^\d+$/.test(words[start]!) || HEDGES.has(words[start]!))) {
+    start -= 1;
+  }
+  return start >= 0 && start < period - 1 + (period === at ? 0 : 1) && words[start] === "for";
+}
+const HOW_LONG_PERIODS = /^(?:years?|decades?|months?|weeks?|ages)$/;
+const HEDGES = new Set("a an about over nearly almost around roughly like more than few".split(" "));
 const isNumberWord = (word: string) => /^(?:one|two|three|four|five|six|seven|eight|nine|ten|several|many)$/.test(word);
+
+/**
+ * Whether the word is one of an adverbial of how often made of words that name nothing: "whenever time permits",
+ * "every chance they get", "as often as possible", "as much as they can". "whenever they have a migraine" names a
+ * condition, which keeps two habits apart; its words are read as any others.
+ */
+function inHowOftenClause(words: string[], at: number): boolean {
+  const opens = words
+    .slice(0, at + 1)
+    .findLastIndex(
+      (word, from) =>
+        word === "whenever" ||
+        (/^(?:every|any)$/.test(word) && /^(?:chance|opportunity|time)$/.test(words[from + 1] ?? "")) ||
+        (word === "as" && /^(?:often|much)$/.test(words[from + 1] ?? "") && words[from + 2] === "as"),
+    );
+  return opens >= 0 && words.slice(opens, at + 1).every((word) => HOW_OFTEN_WORDS.has(word));
+}
+const HOW_OFTEN_WORDS = new Set(
+  (
+    "whenever every any chance opportunity time as often much possible they i he she we can could permits allows " +
+    "get gets got have has free"
+  ).split(" "),
+);
 
 /** The word after the qualifiers of a time period that start at `at` ("every free weekend" → "weekend"). */
 function periodAfter(words: string[], at: number): string {
@@ -165,6 +230,8 @@ function names(side: Tokens, word: string, at: number, frames: (word: string) =>
   if (TIME_QUALIFIERS.has(word) && isTimePeriod(periodAfter(side.words, at))) return false;
   if (isTimePeriod(word) && TIME_QUALIFIERS.has(side.words[at - 1] ?? "")) return false;
   if (isHowOften(side.words, at)) return false;
+  // "every chance they get"; a name or a negation there still counts ("whenever Ana visits", "whenever it's not raining").
+  if (inHowOftenClause(side.words, at) && !side.named.has(at) && !NEGATORS.test(word)) return false;
   // "used to love", "loved it back then": a liking the user had, not has ("has loved … for years" they still have).
   if (word === "used" && next === "to") return true;
   if (word.endsWith("ed") && isLikingVerb(word) && !/^ha(?:s|ve|d)$/.test(side.words[at - 1] ?? "")) return true;

@@ -6,6 +6,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { asUser, type UnitOfWork } from "@/lib/db/unit-of-work";
 import { type MemoryContext, textArray } from "@/lib/memory/core";
 import { embeddingModelKey } from "@/lib/memory/search";
+import { clausesOf } from "@/lib/text/clauses";
 import { MAY_NAME_A_PLACE } from "@/lib/text/place-names";
 import { MAY_NAME_A_JOB } from "@/lib/text/slot-kinds";
 import { FIXED_SLOT_PATTERNS, MANY_VALUED_PATTERN, slotOf } from "@/lib/text/slots";
@@ -178,6 +179,13 @@ interface SlottedMemory {
 }
 
 /**
+ * Memories the slot readers read once they are put as a statement about the user (lib/text/user-statement.ts): those
+ * that do not open with the user ("Lives in Porto", "Location: Porto") are read in TypeScript whole; of those that do,
+ * the ones that may report what the user said ("User mentioned (that) they…", "…mentioned living in…").
+ */
+const MAY_BE_REPORTED = "^user [a-z]+ (that |they |he |she |[a-z]+ing )";
+
+/**
  * The user's live memories that fill a slot: the table's patterns and the shapes of the rules read by grammar and
  * WordNet (MAY_NAME_A_JOB, MAY_NAME_A_PLACE: each a superset of what its rule reads) pick them in SQL, and `slotOf`
  * decides in TypeScript, so the finder pairs "User is a nurse by trade" with "User started a new job as a teacher" as
@@ -189,7 +197,8 @@ async function slottedMemories(unit: UnitOfWork, userId: string, now: Date): Pro
       select m.id, m.text, ${slotText("m")} as n from memories m
       where m.user_id = ${userId} and ${live("m", now.toISOString())}) n
     where ${fixedSlot} is not null or n.n ~ ${MAY_NAME_A_JOB} or (n.n ~ '^(the )?user\\s' and n.text ~ ${MAY_NAME_A_PLACE})
-      or (n.n ~ '^(the )?user' and (n.n ~ ${MAY_HOLD_A_JOB} or n.text ~ ${MAY_HOLD_A_HOME}))`);
+      or (n.n ~ '^(the )?user' and (n.n ~ ${MAY_HOLD_A_JOB} or n.text ~ ${MAY_HOLD_A_HOME}))
+      or n.n !~ '^(the )?user' or n.n ~ ${MAY_BE_REPORTED}`);
   return rows.flatMap((row) => {
     const slot = slotOf(row.text);
     if (slot && FIXED_KEYS.has(slot.key)) return [{ id: row.id, key: slot.key, value: slot.value.toLowerCase() }];
@@ -232,15 +241,28 @@ function datedStatement(userId: string, now: Date): SQL {
  * good", nor a day that comes back every year ("birthday", "anniversary") but for a journey or event on it, nor a
  * future said of anything else ("will retire on …").
  */
-function timeBound(row: { text: string; aheadOfIt: boolean }): boolean {
+function timeBound(row: { text: string; date: string; aheadOfIt: boolean }): boolean {
   const words = row.text.toLowerCase().match(/\p{L}+/gu) ?? [];
-  if (words.some(isBeginning) || LASTING.test(row.text)) return false;
+  if (beginningWords(row.text, row.date).some(isBeginning) || LASTING.test(row.text)) return false;
   if (!row.aheadOfIt) return false;
   if (UNTIL.test(row.text)) return true;
   // A habit ("a team meeting every Monday") or what holds from a day on is no plan of one day.
   if (HABIT.test(row.text) || FROM_A_DAY.test(row.text)) return false;
   if (TIME_BOUND.test(row.text) || words.some(isPlannedEvent)) return true;
   return !words.some(isRecurringDay) && TO_A_PLACE.test(row.text);
+}
+
+/**
+ * The words a beginning may be said in: the statement's main clause and the clause of its date ("will move to Porto;
+ * the movers come on …"), and the verb opening any other ("… and starts a new job there"). Not an aside's other words:
+ * "… and wants help packing light" begins nothing, though WordNet's "light" is to begin to burn.
+ */
+function beginningWords(text: string, date: string): string[] {
+  const clauses = clausesOf(text);
+  const wordsOf = (clause: string) => clause.toLowerCase().match(/\p{L}+/gu) ?? [];
+  return clauses.flatMap((clause, at) =>
+    at === 0 || clause.includes(date) ? wordsOf(clause) : wordsOf(clause).slice(0, 1),
+  );
 }
 
 /** "to" before a capitalised word: a way to a place ("off to Lisbon"). */

@@ -1,0 +1,138 @@
+import { baseForms, isOfFormerTime, isPlannedEvent, isReporting, isVerbForm } from "@/lib/text/word-kinds";
+
+/**
+ * A memory as a statement with the user as its subject, "User …", the shape the slot readers read (lib/text/slots.ts,
+ * lib/text/standing-values.ts). Hosted managers also write a label and its value ("Location: Porto", "Occupation:
+ * nurse"), leave the subject out ("Lives in Porto", "Works as a nurse"), or report it ("User mentioned they moved to
+ * Porto", "User mentioned living in Porto"). Anything else is returned as written: a reader that cannot tell whose
+ * fact it is reads nothing. Capitals are kept: the readers take a capital for a name.
+ */
+export function asUserStatement(text: string): string {
+  const words = text.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return text;
+  const labelled = labelledStatement(words);
+  if (labelled !== undefined) return labelled ?? text;
+  if (/^(?:user|user's)$/i.test(words[0]!) || (/^the$/i.test(words[0]!) && /^user/i.test(words[1] ?? ""))) {
+    return reported(words) ?? text;
+  }
+  return withoutSubject(words) ?? text;
+}
+
+/**
+ * Labels of one value the user holds now, and the statement each value makes. Any other label ("Previous job:",
+ * "Hometown:", "Allergies:", "Sister:") may name a past, a place of origin, one of many or someone else's: not read.
+ */
+const LABELS: Record<string, (value: string) => string> = {
+  location: (value) => `User lives in ${value}`,
+  "current location": (value) => `User lives in ${value}`,
+  home: (value) => `User lives in ${value}`,
+  residence: (value) => `User lives in ${value}`,
+  "current city": (value) => `User lives in ${value}`,
+  occupation: (value) => `User works as ${value}`,
+  job: (value) => `User works as ${value}`,
+  "current job": (value) => `User works as ${value}`,
+  profession: (value) => `User works as ${value}`,
+  "current role": (value) => `User works as ${value}`,
+  employer: (value) => `User works at ${value}`,
+  name: (value) => `User's name is ${value}`,
+};
+
+/**
+ * "Location: Porto" → "User lives in Porto"; "Note: prefers dark mode" → "User prefers dark mode"; "Update: User moved
+ * to Porto" → "User moved to Porto". `undefined`: no label; `null`: a label whose value is not read. A value with an
+ * aside that limits it ("Location: Tokyo (on a business trip)", "Occupation: nurse (retired)") is not the user's now.
+ */
+function labelledStatement(words: string[]): string | null | undefined {
+  const end = words.findIndex((word) => word.endsWith(":"));
+  if (end < 0 || end > 2 || end === words.length - 1) return undefined;
+  const label = words
+    .slice(0, end + 1)
+    .map((word) => word.replace(/:$/, "").toLowerCase())
+    .join(" ");
+  if (!/^[\p{L} -]+$/u.test(label)) return undefined;
+  const value = words.slice(end + 1);
+  const statement = LABELS[label];
+  if (statement) {
+    const text = value.join(" ");
+    return limits(text)
+      ? null
+      : statement(
+          text
+            .replace(/\([^()]*\)/g, " ")
+            .split(/\s+/)
+            .filter(Boolean)
+            .join(" "),
+        );
+  }
+  if (/^(?:user|user's)$/i.test(value[0]!) || (/^the$/i.test(value[0]!) && /^user/i.test(value[1] ?? ""))) {
+    return asUserStatement(value.join(" "));
+  }
+  return withoutSubject(value) ?? null;
+}
+
+/**
+ * Whether a labelled value says it holds only for a while, held before, or beside another: "(on a business trip)",
+ * "this week", "for the conference", "(until May)", "(retired)", "(part-time)". "(since college)" and "(relocated last
+ * month)" do not.
+ */
+function limits(value: string): boolean {
+  const words = value.toLowerCase().match(/[\p{L}-]+/gu) ?? [];
+  return LIMITING.test(value) || words.some((word) => isOfFormerTime(word) || isPlannedEvent(word) || word === "trip");
+}
+const LIMITING =
+  /\b(?:until|till|temporar\w*|for now|this (?:week|month|year)|visit\w*|travel\w*|vacation|holiday|part-time|side|volunteer\w*|retired|former\w*|previous\w*|not|no longer)\b/i;
+
+/**
+ * "Lives in Porto", "Is a nurse": a verb of the third person opens the statement, so the user is its subject. A noun
+ * in the plural before a verb ("Parents live in Porto") is a subject of its own.
+ */
+function withoutSubject(words: string[]): string | undefined {
+  const first = words[0]!.toLowerCase();
+  const next = words[1]?.toLowerCase() ?? "";
+  if (!THIRD_PERSON_BEING.has(first) && (!/s$/.test(first) || !isVerbForm(first) || isBaseVerb(next))) return undefined;
+  return ["User", first, ...words.slice(1)].join(" ");
+}
+
+/**
+ * "User mentioned (that) they moved to Porto" → "User moved to Porto"; "User said they live in Porto" → "User lives in
+ * Porto"; "User mentioned living in Porto" → "User lives in Porto": who said it is not the fact. A gerund is read
+ * only of holding a home or a job: "mentioned moving to Porto" may be a plan, "having lived" or "being" a past.
+ */
+function reported(words: string[]): string | undefined {
+  const at = words[0]!.toLowerCase() === "the" ? 2 : 1;
+  if (words[at - 1]!.toLowerCase() !== "user" || !isReporting(words[at]?.toLowerCase() ?? "")) return undefined;
+  let rest = at + 1;
+  if (words[rest]?.toLowerCase() === "that") rest += 1;
+  const pronoun = /^(?:they|he|she)$/i.test(words[rest] ?? "");
+  if (pronoun) rest += 1;
+  const verb = words[rest]?.toLowerCase() ?? "";
+  if (!isVerbForm(verb)) return undefined;
+  if (!pronoun) {
+    const holding = baseForms(verb).find((form) => HOLDING.has(form));
+    return verb.endsWith("ing") && holding
+      ? ["User", thirdPerson(holding), ...words.slice(rest + 1)].join(" ")
+      : undefined;
+  }
+  const spoken = isBaseVerb(verb) || PLURAL_PRESENT.has(verb) ? thirdPerson(baseForms(verb)[0] ?? verb) : verb;
+  return ["User", spoken, ...words.slice(rest + 1)].join(" ");
+}
+
+/** Verbs of holding a home or a job, the gerunds a report is read by ("mentioned living in", "working as"). */
+const HOLDING = new Set(["live", "work", "reside"]);
+
+/** "Is a nurse", "Has a dog": the verbs of being and having in the third person, which WordNet does not inflect. */
+const THIRD_PERSON_BEING = new Set(["is", "has", "was", "does"]);
+
+/** Forms of the present that agree with "they" and are not the base form. */
+const PLURAL_PRESENT = new Set(["are"]);
+
+/** A verb in its base form ("live", "work"), not one inflected ("lives", "worked", "living"). */
+const isBaseVerb = (word: string) => isVerbForm(word) && baseForms(word).includes(word) && !/(?:ing|ed)$/.test(word);
+
+function thirdPerson(base: string): string {
+  const irregular: Record<string, string> = { be: "is", are: "is", have: "has", do: "does", go: "goes" };
+  if (irregular[base]) return irregular[base];
+  if (/(?:s|sh|ch|x|z|o)$/.test(base)) return `${base}es`;
+  if (/[^aeiou]y$/.test(base)) return `${base.slice(0, -1)}ies`;
+  return `${base}s`;
+}

@@ -1,3 +1,4 @@
+import { ADVERBS_BESIDE_A_VERB } from "@/lib/text/function-words";
 import { isVerbForm } from "@/lib/text/word-kinds";
 
 /** Where a clause ends (as lib/text/trim.ts firstClause reads it): a ";", a dash between spaces, a sentence's end. */
@@ -6,7 +7,7 @@ const CLAUSE_ENDS = /;|\s[–—-]\s|[.!?](?=\s|$)/g;
 /**
  * A statement's clauses: it is cut at a ";", a dash or a sentence end, at brackets ("Hobby: sailing (twice a week)"
  * gives "Hobby: sailing" and "twice a week"), and before a second predicate of the same subject ("… and finds it
- * restorative", "… and wants help packing light"). What a clause says is read apart from the asides around it. One
+ * restorative", "… and wants help packing light", "… and experimenting with flours"). What a clause says is read apart from the asides around it. One
  * pass over the text: a memory may be tens of thousands of characters.
  */
 export function clausesOf(text: string): string[] {
@@ -38,8 +39,9 @@ function bySecondPredicate(clause: string): string[] {
   const parts: string[][] = [[]];
   const words = clause.split(/\s+/).filter(Boolean);
   for (const [at, word] of words.entries()) {
-    const next = words[at + 1] ?? "";
-    if (at > 0 && /^and$/i.test(word) && /s$/.test(next) && isVerbForm(next)) parts.push([]);
+    // "… and (still) loves it": an adverb may stand before the second verb.
+    const next = words.slice(at + 1, at + 3).find((after) => !ADVERBS_BESIDE_A_VERB.has(after.toLowerCase())) ?? "";
+    if (at > 0 && /^and$/i.test(word) && /(?:s|ing)$/.test(next) && isVerbForm(next)) parts.push([]);
     else parts.at(-1)!.push(word);
   }
   return parts.map((part) => part.join(" ").replace(/,$/, "")).filter((part) => part.length > 0);

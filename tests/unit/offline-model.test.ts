@@ -435,6 +435,33 @@ describe("offline consolidation of a pair close in meaning", () => {
     expect(opsForPair(text, "User loves hiking in the mountains")).toEqual([]);
   });
 
+  // Idioms of a liking or a habit read as the plain words they stand for (restatement.ts IDIOMS).
+  it.each([
+    ["User finds baking sourdough bread relaxing.", "User can't get enough of baking sourdough bread."],
+    ["User is really into playing chess online these days.", "User's go-to weekend activity is playing chess online."],
+    ["Loves knitting warm scarves", "User describes knitting warm scarves as their happy place."],
+    [
+      "User took up restoring old bicycles a few years ago and still loves it.",
+      "For the user, restoring old bicycles remains one of their favourite pastimes.",
+    ],
+    ["User often winds down in the evening by playing chess online.", "User really enjoys playing chess online."],
+    [
+      "User is a big fan of baking sourdough bread and experimenting with different flours.",
+      "User loves baking sourdough bread.",
+    ],
+  ])("merges %j and %j: idioms of a liking or a habit", (a, b) => {
+    expect(opsForPair(a, b)).toEqual(["merge"]);
+  });
+
+  it.each([
+    "User's sister can't get enough of baking sourdough bread",
+    "User took up baking sourdough bread on 2026-01-03 for one class",
+    "User would like to make time for baking sourdough bread",
+    "User used to be really into baking sourdough bread these days",
+  ])("keeps %j apart from the liking: an idiom does not hide a person, a date, a wish or a past", (text) => {
+    expect(opsForPair(text, "User loves baking sourdough bread")).toEqual([]);
+  });
+
   it.each([
     ["User takes ibuprofen whenever they have a migraine", "User takes ibuprofen whenever they have back pain"],
     ["User drinks coffee as much as possible", "User drinks coffee as much as the doctor allows"],

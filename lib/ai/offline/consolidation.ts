@@ -14,7 +14,7 @@ import {
   isVerbForm,
 } from "@/lib/text/word-kinds";
 import { isMostlyAdjective } from "@/lib/text/wordnet";
-import { restates } from "./restatement";
+import { restates, withoutIdioms } from "./restatement";
 
 type Shown = ConsolidationInput["memories"][number];
 
@@ -82,7 +82,9 @@ function sameWords(a: Shown | undefined, b: Shown | undefined): boolean {
   const left = slotOf(a.text);
   const right = slotOf(b.text);
   if (left && right && left.key === right.key) return normalized(left.value) === normalized(right.value);
-  if (oneSlot(a.text, b.text) || twoTimes(mainClause(a.text), mainClause(b.text))) return false;
+  if (oneSlot(a.text, b.text) || twoTimes(withoutIdioms(mainClause(a.text)), withoutIdioms(mainClause(b.text)))) {
+    return false;
+  }
   if (differOnlyInStress(a.text, b.text) || sameContent(a.text, b.text)) return true;
   // Each frames what they share as a liking or a habit, and no word of either outside it names a thing of its own:
   // whichever leg of the finder paired them (a shared opening, a phrase, vectors), the words decide.

@@ -2,6 +2,7 @@ import { clausesOf, mainClause } from "@/lib/text/clauses";
 import { TIME_QUALIFIERS } from "@/lib/text/function-words";
 import {
   adjectiveBase,
+  isBeginning,
   isContinuing,
   isJudging,
   isKindOf,
@@ -46,7 +47,13 @@ export function restates(a: string, b: string, frames: (word: string) => boolean
       (runFrames ||
         rest.some(
           ({ word, at }) =>
-            frames(word) || habitWord(word) || beingInto(side.words, at) || inHowOftenClause(side.words, at),
+            frames(word) ||
+            habitWord(word) ||
+            beingInto(side.words, at) ||
+            inHowOftenClause(side.words, at) ||
+            // "since childhood", "for years", "twice a month": a habit kept; "started" one taken up that holds.
+            isHowOften(side.words, at) ||
+            (isBeginning(word) && !side.words.slice(0, at).some((before) => MODALS.has(before))),
         )) &&
       rest.every(({ word, at }) => names(side, word, at, frames) === false),
   );
@@ -67,8 +74,10 @@ function qualifies(side: Tokens, word: string, at: number, frames: (word: string
  * user sees it ("mentioned that", "finds … relaxing"), or the thing a favourite is ("favourite way").
  */
 function framesOrTells(side: Tokens, word: string, at: number, frames: (word: string) => boolean): boolean {
-  if (FUNCTION_WORDS.has(word) || frames(word) || habitWord(word)) return true;
-  return isReporting(word) || isJudging(word) || FAVOURITE.has(side.words[at - 1] ?? "");
+  if (FUNCTION_WORDS.has(word) || frames(word) || habitWord(word) || isBeginning(word)) return true;
+  // "favourite way", "favourite weekend activity", "one of their favourite pastimes": what a favourite is.
+  const favourite = FAVOURITE.has(side.words[at - 1] ?? "") || FAVOURITE.has(side.words[at - 2] ?? "");
+  return isReporting(word) || isJudging(word) || favourite || (word === "one" && side.words[at + 1] === "of");
 }
 
 /**
@@ -120,8 +129,7 @@ interface Tokens {
 }
 
 function tokensOf(text: string): Tokens {
-  const raw = text
-    .replace(/’/g, "'")
+  const raw = withoutIdioms(text)
     .replace(/[^\p{L}\p{N}\s']/gu, " ")
     .split(/\s+/)
     .filter(Boolean);
@@ -140,6 +148,27 @@ function tokensOf(text: string): Tokens {
   }
   return { words, named, owned };
 }
+
+/**
+ * Idioms of a liking or a habit, read as the plain words they stand for: "can't get enough of" is loving, "these days"
+ * now, a "go-to" or "happy place" a favourite, "took up" a beginning, "makes time for" and "tries to" a habit kept,
+ * "a lot of their free time" their free time.
+ */
+const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\bcan(?:'t|not| not) get enough of\b/gi, "loves"],
+  [/\b(?:these days|nowadays|lately|at the moment)\b/gi, "now"],
+  [/\bgo-to\b/gi, "favourite"],
+  [/\bhappy place\b/gi, "favourite place"],
+  [/\b(?:took|takes|has taken|have taken) up\b/gi, "started"],
+  [/\b(?:makes|make|made) time for\b/gi, "spends their time on"],
+  [/\bwind(?:s|ing)? down\b/gi, "relaxes"],
+  [/\btries to\b/gi, ""],
+  [/\ba lot of (their|his|her|my) (free|spare) time\b/gi, "$1 $2 time"],
+];
+
+/** The text with its idioms of a liking or a habit in the plain words they stand for (IDIOMS). */
+export const withoutIdioms = (text: string): string =>
+  IDIOMS.reduce((rest, [idiom, plain]) => rest.replace(idiom, plain), text.replace(/’/g, "'"));
 
 /** A verb in its base form ("go", "try"), as after "to" in a wish. */
 const isBaseVerb = (word: string) => isVerbForm(word) && !/(?:ing|ed|s)$/.test(word);
@@ -166,6 +195,8 @@ const habitWord = (word: string) => isOfFrequency(word) || (word.endsWith("s") &
 function isHowOften(words: string[], at: number): boolean {
   const [before, word, next] = [words[at - 1] ?? "", words[at]!, words[at + 1] ?? ""];
   if (COUNTS.has(word) || (next === "times" && isNumberWord(word))) return true;
+  // "a few years ago": since when.
+  if (word === "ago" && isTimePeriod(before)) return true;
   // "a couple of times a week".
   if (word === "couple" && next === "of" && words[at + 2] === "times") return true;
   if (isHowLong(words, at)) return true;
@@ -187,6 +218,8 @@ function isHowLong(words: string[], at: number): boolean {
   while (start >= 0 && (isNumberWord(words[start]!) || /^\d+$/.test(words[start]!) || HEDGES.has(words[start]!))) {
     start -= 1;
   }
+  // "(a few) years ago": since when, after a beginning ("started … a few years ago") as after "for".
+  if (words[period + 1] === "ago" && start < period - 1 + (period === at ? 0 : 1)) return true;
   return start >= 0 && start < period - 1 + (period === at ? 0 : 1) && words[start] === "for";
 }
 const HOW_LONG_PERIODS = /^(?:years?|decades?|months?|weeks?|ages)$/;

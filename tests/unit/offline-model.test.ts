@@ -11,6 +11,7 @@ import { managerAnswerSchema, parseManagerAnswer } from "@/lib/memory/extraction
 import { buildExtractionPrompt, EXTRACTION_INSTRUCTIONS } from "@/lib/memory/extraction/prompt";
 import { sameSlot } from "@/lib/text/slots";
 import { opsForPair } from "../support/offline-consolidation";
+import restatementPairs from "../support/restatement-pairs.json";
 
 /** The offline manager's ops as the validator reads them (its answer is their wire form, see proposeOps). */
 const plannedOps = (input: Parameters<typeof planOps>[0]) => planOps(input).map((planned) => planned.op);
@@ -433,6 +434,12 @@ describe("offline consolidation of a pair close in meaning", () => {
     "User teaches hiking in the mountains (twice a week)",
   ])("keeps %j apart from the liking: a name, a negation or another verb beside how often", (text) => {
     expect(opsForPair(text, "User loves hiking in the mountains")).toEqual([]);
+  });
+
+  // 60 near-misses written blind to the rules beside 60 restatements (docs/performance.md, "Memory hygiene"): someone
+  // else's liking, a past, a wish, a one-off, another relation, time, place or companion. None is one fact.
+  it.each(restatementPairs.different)("never merges %j and %j", (a, b) => {
+    expect(opsForPair(a, b)).not.toContain("merge");
   });
 
   // Idioms of a liking or a habit read as the plain words they stand for (restatement.ts IDIOMS).

@@ -41,7 +41,9 @@ function bySecondPredicate(clause: string): string[] {
   for (const [at, word] of words.entries()) {
     // "… and (still) loves it": an adverb may stand before the second verb.
     const next = words.slice(at + 1, at + 3).find((after) => !ADVERBS_BESIDE_A_VERB.has(after.toLowerCase())) ?? "";
-    if (at > 0 && /^and$/i.test(word) && /(?:s|ing)$/.test(next) && isVerbForm(next)) parts.push([]);
+    // "… and dogs", "films and plays": a plural noun ending the clause is no second predicate.
+    const last = words.indexOf(next, at + 1) === words.length - 1;
+    if (at > 0 && /^and$/i.test(word) && /(?:s|ing)$/.test(next) && isVerbForm(next) && !last) parts.push([]);
     else parts.at(-1)!.push(word);
   }
   return parts.map((part) => part.join(" ").replace(/,$/, "")).filter((part) => part.length > 0);

@@ -131,11 +131,14 @@ function aimedOrAnothers(words: string[]): boolean {
   return words.some(
     (word, at) =>
       (isWorkWord(word) && /^(?:to|of)$/.test(words[at - 1] ?? "")) ||
+      // "wants a job as", "applied for a job as", "is looking for work as": a search.
+      SEEKING.test(word) ||
       CLAUSE_OPENINGS.has(word) ||
       isKindOf(word.replace(/(?:'s|s')$/, ""), ["person"]),
   );
 }
 const CLAUSE_OPENINGS = new Set(["who", "whose", "which", "that"]);
+const SEEKING = /^(?:wants?|wanted|seeks?|seeking|appl(?:y|ies|ied)|applying|looking|hopes?|hoping|plans?|planning)$/;
 
 /** The noun phrase from `from` up to a preposition or the end, when its head (its last word) is an occupation. */
 function jobOf(words: string[], from: number): KindSlot | undefined {

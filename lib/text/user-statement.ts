@@ -54,20 +54,30 @@ function labelledStatement(words: string[]): string | null | undefined {
   const statement = LABELS[label];
   if (statement) {
     const text = value.join(" ");
-    return limits(text)
-      ? null
-      : statement(
-          text
-            .replace(/\([^()]*\)/g, " ")
-            .split(/\s+/)
-            .filter(Boolean)
-            .join(" "),
-        );
+    const plain = text
+      .replace(/\([^()]*\)/g, " ")
+      .split(/\s+/)
+      .filter(Boolean);
+    return limits(text) || !aValue(plain) ? null : statement(plain.join(" "));
   }
+  // A label that only introduces ("Note:", "Update:") leaves the statement after it; any other ("Sister:", "Goal:")
+  // names whose it is or what kind, which the statement does not say.
+  if (!NEUTRAL_LABELS.has(label)) return null;
   if (/^(?:user|user's)$/i.test(value[0]!) || (/^the$/i.test(value[0]!) && /^user/i.test(value[1] ?? ""))) {
     return asUserStatement(value.join(" "));
   }
   return withoutSubject(value) ?? null;
+}
+const NEUTRAL_LABELS = new Set(["note", "notes", "update", "fyi", "info", "fact", "memory", "important"]);
+
+/**
+ * A labelled value that is one: not a question or a choice ("Berlin?", "Berlin or Munich"), not opening with a
+ * preposition, a gerund or a word for none ("at the office", "moving to Berlin", "looking for work", "unknown").
+ */
+function aValue(words: string[]): boolean {
+  const first = words[0]?.toLowerCase() ?? "";
+  if (words.length === 0 || words.some((word) => word.includes("?") || /^or$/i.test(word))) return false;
+  return !/^(?:at|in|on|to|from|for|with|unknown|none|tbd|not)$/.test(first) && !first.endsWith("ing");
 }
 
 /**
@@ -77,10 +87,12 @@ function labelledStatement(words: string[]): string | null | undefined {
  */
 function limits(value: string): boolean {
   const words = value.toLowerCase().match(/[\p{L}-]+/gu) ?? [];
-  return LIMITING.test(value) || words.some((word) => isOfFormerTime(word) || isPlannedEvent(word) || word === "trip");
+  // "ago" after weeks or months tells since when a beginning holds ("moved … a few weeks ago"); LIMITING reads years.
+  const former = (word: string) => word !== "ago" && isOfFormerTime(word);
+  return LIMITING.test(value) || words.some((word) => former(word) || isPlannedEvent(word) || word === "trip");
 }
 const LIMITING =
-  /\b(?:until|till|temporar\w*|for now|this (?:week|month|year)|visit\w*|travel\w*|vacation|holiday|part-time|side|volunteer\w*|retired|former\w*|previous\w*|not|no longer)\b/i;
+  /\b(?:until|till|temporar\w*|for now|this (?:week|month|year)|visit\w*|travel\w*|vacation|holiday|part-time|side|volunteer\w*|retired|former\w*|previous\w*|not|no longer|from|start\w*|soon|plan\w*|maybe|moving|quit|laid off|ex|leave|never|next|years? ago|decades? ago|before|while|as a child|semester|contract|placement|internship|stint)\b/i;
 
 /**
  * "Lives in Porto", "Is a nurse": a verb of the third person opens the statement, so the user is its subject. A noun
@@ -107,6 +119,8 @@ function reported(words: string[]): string | undefined {
   if (pronoun) rest += 1;
   const verb = words[rest]?.toLowerCase() ?? "";
   if (!isVerbForm(verb)) return undefined;
+  // "… living in Lyon years ago", "… moved to Lyon for a semester": a report of what held for a while or before.
+  if (limits(words.slice(rest + 1).join(" "))) return undefined;
   if (!pronoun) {
     const holding = baseForms(verb).find((form) => HOLDING.has(form));
     return verb.endsWith("ing") && holding

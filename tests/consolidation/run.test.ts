@@ -343,6 +343,8 @@ describeEachDatabase("consolidation runs", (use, backend) => {
       // A beginning in the main clause or opening another clause, away from the date's.
       "User will move to Porto; the movers come on 2026-01-20",
       "User flies to Lisbon on 2026-01-20 and starts a new job there",
+      "User flies to Porto on 2026-01-20. They start a new job there.",
+      "User's flight to Berlin is on 2026-01-20. It is a permanent move.",
     ])
       kept.push(await createMemory(extractor, { content }));
     const later = { ...ctx, clock: () => new Date("2026-02-01T00:00:00.000Z") };

@@ -474,7 +474,10 @@ describe("offline consolidation of a pair close in meaning", () => {
     ["User drinks coffee as much as possible", "User drinks coffee as much as the doctor allows"],
     ["User loves board games (especially Catan)", "User loves board games (especially chess)"],
     ["User enjoys cooking Italian food and hates spicy food", "User enjoys cooking Italian food and likes spicy food"],
-  ])("keeps %j and %j apart: a condition, or an aside on one thing said two ways", (a, b) => {
+    ["User goes swimming at the lake (Mondays)", "User goes swimming at the lake (Fridays)"],
+    ["User loves reading mystery novels (Agatha Christie)", "User loves reading mystery novels (Dan Brown)"],
+    ["User loves playing with cats and dogs", "User loves playing with cats and birds"],
+  ])("keeps %j and %j apart: a condition, or asides that name or time things their own way", (a, b) => {
     expect(opsForPair(a, b)).toEqual([]);
   });
 

@@ -209,6 +209,16 @@ describe("a fact written without the user as its subject (lib/text/user-statemen
     "User started as a chef years ago",
     "User mentioned having lived in Boston",
     "User mentioned being a chef before nursing",
+    "Sister: lives in Rome",
+    "Partner: works as a nurse",
+    "Goal: works as a pilot someday",
+    "Location: Berlin (from March)",
+    "Location: at the office",
+    "Location: Berlin?",
+    "Occupation: nurse (laid off last week)",
+    "User mentioned living in Lyon years ago",
+    "User mentioned they moved to Lyon for a semester",
+    "Wants a job as a pilot",
   ])("reads %j as no home or job the user has now", (text) => {
     expect(slotOf(text)?.key ?? "none").not.toMatch(/^(?:residence|job)$/);
   });

@@ -1,5 +1,5 @@
 import type { ConsolidationInput, ConsolidationWireOp } from "@/lib/memory/consolidation";
-import { mainClause } from "@/lib/text/clauses";
+import { clausesOf, mainClause } from "@/lib/text/clauses";
 import { TIME_PREPOSITIONS, TIME_QUALIFIERS } from "@/lib/text/function-words";
 import { sameSlot, slotOf } from "@/lib/text/slots";
 import { differentStandingValues } from "@/lib/text/standing-values";
@@ -82,9 +82,10 @@ function sameWords(a: Shown | undefined, b: Shown | undefined): boolean {
   const left = slotOf(a.text);
   const right = slotOf(b.text);
   if (left && right && left.key === right.key) return normalized(left.value) === normalized(right.value);
-  if (oneSlot(a.text, b.text) || twoTimes(withoutIdioms(mainClause(a.text)), withoutIdioms(mainClause(b.text)))) {
-    return false;
-  }
+  // Times are compared clause for clause: the main clauses' with each other, the asides' with each other.
+  const [mainA, mainB] = [mainClause(a.text), mainClause(b.text)].map(withoutIdioms) as [string, string];
+  const [asideA, asideB] = [asidesOf(a.text), asidesOf(b.text)];
+  if (oneSlot(a.text, b.text) || twoTimes(mainA, mainB) || twoTimes(asideA, asideB)) return false;
   if (differOnlyInStress(a.text, b.text) || sameContent(a.text, b.text)) return true;
   // Each frames what they share as a liking or a habit, and no word of either outside it names a thing of its own:
   // whichever leg of the finder paired them (a shared opening, a phrase, vectors), the words decide.
@@ -109,6 +110,7 @@ function twoTimes(a: string, b: string): boolean {
   return left.size > 0 && right.size > 0 && [...left].some((time) => !right.has(time));
 }
 const HOW_LONG = /^(?:years?|decades?|months?|ages?|lifetimes?)$/;
+const asidesOf = (text: string) => clausesOf(text).slice(1).join(" ");
 
 /** A word that frames a liking or a habit (see FRAMING). */
 const frames = (word: string) =>

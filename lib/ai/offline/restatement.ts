@@ -94,8 +94,25 @@ function asidesDiffer(a: string, b: string): boolean {
       .match(/[\p{L}\p{N}']+/gu) ?? [];
   const [left, right] = [asideWords(a), asideWords(b)];
   if (left.length === 0 || right.length === 0 || left.join(" ") === right.join(" ")) return false;
+  // Either names a thing, a person or a name of its own ("(Agatha Christie)" / "(Dan Brown)", "(with their dog)").
+  const naming = (text: string) => {
+    const side = tokensOf(clausesOf(text).slice(1).join(" "));
+    return side.words.some(
+      (word, at) =>
+        side.named.has(at) ||
+        /\d/.test(word) ||
+        (!FUNCTION_WORDS.has(word) &&
+          (isThing(word) || isPerson(word)) &&
+          adjectiveGlosses(adjectiveBase(word)).length === 0 &&
+          !(isVerbForm(word) && (at === 0 || VERB_BEFORE.has(side.words[at - 1]!)))),
+    );
+  };
+  if (naming(a) || naming(b)) return true;
   return left.some((word) => !FUNCTION_WORDS.has(word) && right.includes(word));
 }
+const isPerson = (word: string) => isKindOf(word.replace(/(?:'s|s')$/, ""), ["person"]);
+/** Words after which a verb stands ("… and calls it", "… they get", "… to try"). */
+const VERB_BEFORE = new Set(["and", "they", "he", "she", "it", "to", "i", "we", "who"]);
 
 /** "is (really) into sailing": being into a thing is liking it. */
 function beingInto(words: string[], at: number): boolean {

@@ -6,12 +6,12 @@ import { type SQL, sql } from "drizzle-orm";
 import { asUser, type UnitOfWork } from "@/lib/db/unit-of-work";
 import { type MemoryContext, textArray } from "@/lib/memory/core";
 import { embeddingModelKey } from "@/lib/memory/search";
-import { clausesOf } from "@/lib/text/clauses";
 import { MAY_NAME_A_PLACE } from "@/lib/text/place-names";
 import { MAY_NAME_A_JOB } from "@/lib/text/slot-kinds";
 import { FIXED_SLOT_PATTERNS, MANY_VALUED_PATTERN, slotOf } from "@/lib/text/slots";
 import { MAY_HOLD_A_HOME, MAY_HOLD_A_JOB, STANDING_SLOT_KEYS, standingValueOf } from "@/lib/text/standing-values";
 import { isBeginning, isPlannedEvent, isRecurringDay } from "@/lib/text/word-kinds";
+import { isMostlyAdjective } from "@/lib/text/wordnet";
 import { closeLeg } from "./close-leg";
 import { phraseLeg, phraseStatements } from "./phrase-leg";
 
@@ -241,9 +241,9 @@ function datedStatement(userId: string, now: Date): SQL {
  * good", nor a day that comes back every year ("birthday", "anniversary") but for a journey or event on it, nor a
  * future said of anything else ("will retire on …").
  */
-function timeBound(row: { text: string; date: string; aheadOfIt: boolean }): boolean {
+function timeBound(row: { text: string; aheadOfIt: boolean }): boolean {
   const words = row.text.toLowerCase().match(/\p{L}+/gu) ?? [];
-  if (beginningWords(row.text, row.date).some(isBeginning) || LASTING.test(row.text)) return false;
+  if (words.some((word, at) => isBeginning(word) && asAVerb(words, at)) || LASTING.test(row.text)) return false;
   if (!row.aheadOfIt) return false;
   if (UNTIL.test(row.text)) return true;
   // A habit ("a team meeting every Monday") or what holds from a day on is no plan of one day.
@@ -253,22 +253,20 @@ function timeBound(row: { text: string; date: string; aheadOfIt: boolean }): boo
 }
 
 /**
- * The words a beginning may be said in: the statement's main clause and the clause of its date ("will move to Porto;
- * the movers come on …"), and the verb opening any other ("… and starts a new job there"). Not an aside's other words:
- * "… and wants help packing light" begins nothing, though WordNet's "light" is to begin to burn.
+ * Whether a word of beginning stands as a verb: inflected ("moving", "starts"), or bare after a subject, "to" or
+ * "will" ("will open"). A bare word mostly an adjective elsewhere is not one: "light" in "wants help packing light" is
+ * WordNet's "begin to burn" only as a verb.
  */
-function beginningWords(text: string, date: string): string[] {
-  const clauses = clausesOf(text);
-  const wordsOf = (clause: string) => clause.toLowerCase().match(/\p{L}+/gu) ?? [];
-  return clauses.flatMap((clause, at) =>
-    at === 0 || clause.includes(date) ? wordsOf(clause) : wordsOf(clause).slice(0, 1),
-  );
+function asAVerb(words: string[], at: number): boolean {
+  const word = words[at]!;
+  if (/(?:s|ed|ing)$/.test(word) || !isMostlyAdjective(word)) return true;
+  return /^(?:to|will|user|they|he|she|i|we)$/.test(words[at - 1] ?? "");
 }
 
 /** "to" before a capitalised word: a way to a place ("off to Lisbon"). */
 const TO_A_PLACE = /\bto\s+\p{Lu}/u;
 /** Words that say a change lasts. */
-const LASTING = /\b(?:for good|permanently)\b/i;
+const LASTING = /\b(?:for good|permanent(?:ly)?)\b/i;
 const UNTIL = /\buntil\b/i;
 /**
  * How often: "every …", "daily", "on Tuesdays", "weekends". Not standing-values' reading of a time that recurs (any

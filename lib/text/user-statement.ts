@@ -12,11 +12,13 @@ export function asUserStatement(text: string): string {
   if (words.length === 0) return text;
   const labelled = labelledStatement(words);
   if (labelled !== undefined) return labelled ?? text;
-  if (/^(?:user|user's)$/i.test(words[0]!) || (/^the$/i.test(words[0]!) && /^user/i.test(words[1] ?? ""))) {
-    return reported(words) ?? text;
-  }
+  if (opensWithTheUser(words)) return reported(words) ?? text;
   return withoutSubject(words) ?? text;
 }
+
+/** "User …", "User's …", "The user …". */
+const opensWithTheUser = (words: string[]) =>
+  /^(?:user|user's)$/i.test(words[0] ?? "") || (/^the$/i.test(words[0] ?? "") && /^user/i.test(words[1] ?? ""));
 
 /**
  * Labels of one value the user holds now, and the statement each value makes. Any other label ("Previous job:",
@@ -63,9 +65,7 @@ function labelledStatement(words: string[]): string | null | undefined {
   // A label that only introduces ("Note:", "Update:") leaves the statement after it; any other ("Sister:", "Goal:")
   // names whose it is or what kind, which the statement does not say.
   if (!NEUTRAL_LABELS.has(label)) return null;
-  if (/^(?:user|user's)$/i.test(value[0]!) || (/^the$/i.test(value[0]!) && /^user/i.test(value[1] ?? ""))) {
-    return asUserStatement(value.join(" "));
-  }
+  if (opensWithTheUser(value)) return asUserStatement(value.join(" "));
   return withoutSubject(value) ?? null;
 }
 const NEUTRAL_LABELS = new Set(["note", "notes", "update", "fyi", "info", "fact", "memory", "important"]);

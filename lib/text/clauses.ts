@@ -7,8 +7,8 @@ const CLAUSE_ENDS = /;|\s[–—-]\s|[.!?](?=\s|$)/g;
 /**
  * A statement's clauses: it is cut at a ";", a dash or a sentence end, at brackets ("Hobby: sailing (twice a week)"
  * gives "Hobby: sailing" and "twice a week"), and before a second predicate of the same subject ("… and finds it
- * restorative", "… and wants help packing light", "… and experimenting with flours"). What a clause says is read apart from the asides around it. One
- * pass over the text: a memory may be tens of thousands of characters.
+ * restorative", "… and wants help packing light", "… and experimenting with flours"). What a clause says is read apart
+ * from the asides around it. One pass over the text: a memory may be tens of thousands of characters.
  */
 export function clausesOf(text: string): string[] {
   const clauses: string[] = [];

@@ -7,6 +7,7 @@ import {
   isKindOf,
   isOccupation,
   isOfFormerTime,
+  isPersonWord,
   isResidenceVerb,
   isWorkVerb,
   residenceIsFirstSense,
@@ -134,7 +135,7 @@ function aimedOrAnothers(words: string[]): boolean {
       // "wants a job as", "applied for a job as", "is looking for work as": a search.
       SEEKING.test(word) ||
       CLAUSE_OPENINGS.has(word) ||
-      isKindOf(word.replace(/(?:'s|s')$/, ""), ["person"]),
+      isPersonWord(word),
   );
 }
 const CLAUSE_OPENINGS = new Set(["who", "whose", "which", "that"]);

@@ -92,7 +92,11 @@ export const MANY_VALUED_PATTERN = MANY_VALUED.source.replaceAll("\\b", "\\y");
  * by grammar and WordNet (lib/text/slot-kinds.ts), which the consolidation finder pairs in TypeScript.
  */
 export function slotOf(written: string): Slot | undefined {
-  const text = asUserStatement(written);
+  return slotOfStatement(asUserStatement(written));
+}
+
+/** slotOf of a text already put as a statement about the user. */
+function slotOfStatement(text: string): Slot | undefined {
   const normalized = normalize(text);
   // "User is also a photographer", "User's side hustle is…": a value beside the one the slot holds, not instead of it.
   if (BESIDE_ANOTHER.test(normalized) || heldBefore(text)) return undefined;
@@ -162,8 +166,8 @@ function homeOf(text: string, value: string): string {
  */
 export function sameSlot(writtenA: string, writtenB: string): boolean {
   const [a, b] = [asUserStatement(writtenA), asUserStatement(writtenB)];
-  const left = slotOf(a);
-  const right = slotOf(b);
+  const left = slotOfStatement(a);
+  const right = slotOfStatement(b);
   if (left && right) return left.key === right.key;
   if (negates(a, b)) return true;
   if (left || right || MANY_VALUED.test(normalize(a)) || MANY_VALUED.test(normalize(b))) return false;

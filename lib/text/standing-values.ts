@@ -11,6 +11,7 @@ import {
   isLikingVerb,
   isOccupation,
   isOfFormerTime,
+  isPersonWord,
   isReporting,
   isResidenceVerb,
   isTimePeriod,
@@ -195,7 +196,7 @@ function jobsIn(words: string[], from: number): string[] {
  */
 function saidOfTheUser(words: string[], from: number, at: number): boolean {
   const between = words.slice(from, at);
-  return !between.some((word) => SUBORDINATES.has(word) || isKindOf(word.replace(/(?:'s|s')$/, ""), ["person"]));
+  return !between.some((word) => SUBORDINATES.has(word) || isPersonWord(word));
 }
 /** Words that open a clause with a subject of its own; "and" and "but" keep the user's ("…and is now a teacher"). */
 const SUBORDINATES = new Set(["who", "which", "that", "when", "because", "where", "while", "whose"]);

@@ -1,4 +1,4 @@
-import { baseForms, isOfFormerTime, isPlannedEvent, isReporting, isVerbForm } from "@/lib/text/word-kinds";
+import { baseForms, isBaseVerb, isOfFormerTime, isPlannedEvent, isReporting, isVerbForm } from "@/lib/text/word-kinds";
 
 /**
  * A memory as a statement with the user as its subject, "User …", the shape the slot readers read (lib/text/slots.ts,
@@ -139,9 +139,6 @@ const THIRD_PERSON_BEING = new Set(["is", "has", "was", "does"]);
 
 /** Forms of the present that agree with "they" and are not the base form. */
 const PLURAL_PRESENT = new Set(["are"]);
-
-/** A verb in its base form ("live", "work"), not one inflected ("lives", "worked", "living"). */
-const isBaseVerb = (word: string) => isVerbForm(word) && baseForms(word).includes(word) && !/(?:ing|ed)$/.test(word);
 
 function thirdPerson(base: string): string {
   const irregular: Record<string, string> = { be: "is", are: "is", have: "has", do: "does", go: "goes" };

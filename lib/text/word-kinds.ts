@@ -35,6 +35,8 @@ export const isLikingNoun = (word: string) => isKindOf(word, LIKINGS);
 export const isPlannedEvent = (word: string) => isKindOf(word, PLANNED_EVENTS);
 /** A noun whose usual senses lie under a home or a dwelling ("home" is a residence, "house" and "flat" dwellings). */
 export const isDwelling = (word: string) => isKindOf(word, ["residence", "dwelling"]);
+/** A noun for a person, a possessive one too ("sister's", "parents'"): someone other than the user when said. */
+export const isPersonWord = (word: string) => isKindOf(word.replace(/(?:'s|s')$/, ""), ["person"]);
 
 /** Whether one of the noun's usual senses lies under a synset holding one of `kinds` (kept per process). */
 export function isKindOf(word: string, kinds: readonly string[]): boolean {
@@ -287,6 +289,11 @@ export function isOfFormerTime(word: string): boolean {
 /** Whether the word is a form of a verb WordNet knows ("gets", "takes", "finds"). */
 export function isVerbForm(word: string): boolean {
   return baseForms(word.toLowerCase()).some(isVerb);
+}
+
+/** A verb in its base form ("live", "go", "try"), not one inflected ("lives", "worked", "living"). */
+export function isBaseVerb(word: string): boolean {
+  return isVerbForm(word) && baseForms(word.toLowerCase()).includes(word.toLowerCase()) && !/(?:ing|ed)$/.test(word);
 }
 
 /**

@@ -424,26 +424,7 @@ describe("offline consolidation of a pair close in meaning", () => {
       "User enjoys hiking in the mountains; spends most weekends on it.",
       "User is still regularly hiking in the mountains, usually on free Saturdays.",
     ],
-  ])("merges %j and %j: asides, labels and how often or how long are framing", (a, b) => {
-    expect(opsForPair(a, b)).toEqual(["merge"]);
-  });
-
-  it.each([
-    "User loves hiking in the mountains whenever their sister Ana visits",
-    "User goes hiking in the mountains whenever it's not raining",
-    "User teaches hiking in the mountains (twice a week)",
-  ])("keeps %j apart from the liking: a name, a negation or another verb beside how often", (text) => {
-    expect(opsForPair(text, "User loves hiking in the mountains")).toEqual([]);
-  });
-
-  // 60 near-misses written blind to the rules beside 60 restatements (docs/performance.md, "Memory hygiene"): someone
-  // else's liking, a past, a wish, a one-off, another relation, time, place or companion. None is one fact.
-  it.each(restatementPairs.different)("never merges %j and %j", (a, b) => {
-    expect(opsForPair(a, b)).not.toContain("merge");
-  });
-
-  // Idioms of a liking or a habit read as the plain words they stand for (restatement.ts IDIOMS).
-  it.each([
+    // Idioms of a liking or a habit, read as the plain words they stand for (restatement.ts IDIOMS).
     ["User finds baking sourdough bread relaxing.", "User can't get enough of baking sourdough bread."],
     ["User is really into playing chess online these days.", "User's go-to weekend activity is playing chess online."],
     ["Loves knitting warm scarves", "User describes knitting warm scarves as their happy place."],
@@ -456,17 +437,26 @@ describe("offline consolidation of a pair close in meaning", () => {
       "User is a big fan of baking sourdough bread and experimenting with different flours.",
       "User loves baking sourdough bread.",
     ],
-  ])("merges %j and %j: idioms of a liking or a habit", (a, b) => {
+  ])("merges %j and %j: asides, labels, idioms and how often or how long are framing", (a, b) => {
     expect(opsForPair(a, b)).toEqual(["merge"]);
   });
 
   it.each([
-    "User's sister can't get enough of baking sourdough bread",
-    "User took up baking sourdough bread on 2026-01-03 for one class",
-    "User would like to make time for baking sourdough bread",
-    "User used to be really into baking sourdough bread these days",
-  ])("keeps %j apart from the liking: an idiom does not hide a person, a date, a wish or a past", (text) => {
-    expect(opsForPair(text, "User loves baking sourdough bread")).toEqual([]);
+    ["User loves hiking in the mountains whenever their sister Ana visits", "User loves hiking in the mountains"],
+    ["User goes hiking in the mountains whenever it's not raining", "User loves hiking in the mountains"],
+    ["User teaches hiking in the mountains (twice a week)", "User loves hiking in the mountains"],
+    ["User's sister can't get enough of baking sourdough bread", "User loves baking sourdough bread"],
+    ["User took up baking sourdough bread on 2026-01-03 for one class", "User loves baking sourdough bread"],
+    ["User would like to make time for baking sourdough bread", "User loves baking sourdough bread"],
+    ["User used to be really into baking sourdough bread these days", "User loves baking sourdough bread"],
+  ])("keeps %j apart from %j: a name, a negation, another verb, a date, a wish or a past beside framing", (a, b) => {
+    expect(opsForPair(a, b)).toEqual([]);
+  });
+
+  // 60 near-misses written blind to the rules beside 60 restatements (docs/performance.md, "Memory hygiene"): someone
+  // else's liking, a past, a wish, a one-off, another relation, time, place or companion. None is one fact.
+  it.each(restatementPairs.different)("never merges %j and %j", (a, b) => {
+    expect(opsForPair(a, b)).not.toContain("merge");
   });
 
   it.each([

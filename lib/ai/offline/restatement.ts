@@ -2,6 +2,7 @@ import { clausesOf, mainClause } from "@/lib/text/clauses";
 import { TIME_QUALIFIERS } from "@/lib/text/function-words";
 import {
   adjectiveBase,
+  isBaseVerb,
   isBeginning,
   isContinuing,
   isJudging,
@@ -9,6 +10,7 @@ import {
   isLikingVerb,
   isOfFormerTime,
   isOfFrequency,
+  isPersonWord,
   isReporting,
   isTimePeriod,
   isVerbForm,
@@ -86,31 +88,24 @@ function framesOrTells(side: Tokens, word: string, at: number, frames: (word: st
  * function words ("… and finds it restorative" / "… and pursues it whenever they can") each add to the one fact.
  */
 function asidesDiffer(a: string, b: string): boolean {
-  const asideWords = (text: string): string[] =>
-    clausesOf(text)
-      .slice(1)
-      .join(" ")
-      .toLowerCase()
-      .match(/[\p{L}\p{N}']+/gu) ?? [];
-  const [left, right] = [asideWords(a), asideWords(b)];
-  if (left.length === 0 || right.length === 0 || left.join(" ") === right.join(" ")) return false;
+  const [left, right] = [a, b].map((text) => tokensOf(clausesOf(text).slice(1).join(" "))) as [Tokens, Tokens];
+  if (left.words.length === 0 || right.words.length === 0 || left.words.join(" ") === right.words.join(" ")) {
+    return false;
+  }
   // Either names a thing, a person or a name of its own ("(Agatha Christie)" / "(Dan Brown)", "(with their dog)").
-  const naming = (text: string) => {
-    const side = tokensOf(clausesOf(text).slice(1).join(" "));
-    return side.words.some(
+  const naming = (side: Tokens) =>
+    side.words.some(
       (word, at) =>
         side.named.has(at) ||
         /\d/.test(word) ||
         (!FUNCTION_WORDS.has(word) &&
-          (isThing(word) || isPerson(word)) &&
+          (isThing(word) || isPersonWord(word)) &&
           adjectiveGlosses(adjectiveBase(word)).length === 0 &&
           !(isVerbForm(word) && (at === 0 || VERB_BEFORE.has(side.words[at - 1]!)))),
     );
-  };
-  if (naming(a) || naming(b)) return true;
-  return left.some((word) => !FUNCTION_WORDS.has(word) && right.includes(word));
+  if (naming(left) || naming(right)) return true;
+  return left.words.some((word) => !FUNCTION_WORDS.has(word) && right.words.includes(word));
 }
-const isPerson = (word: string) => isKindOf(word.replace(/(?:'s|s')$/, ""), ["person"]);
 /** Words after which a verb stands ("… and calls it", "… they get", "… to try"). */
 const VERB_BEFORE = new Set(["and", "they", "he", "she", "it", "to", "i", "we", "who"]);
 
@@ -187,9 +182,6 @@ const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
 export const withoutIdioms = (text: string): string =>
   IDIOMS.reduce((rest, [idiom, plain]) => rest.replace(idiom, plain), text.replace(/’/g, "'"));
 
-/** A verb in its base form ("go", "try"), as after "to" in a wish. */
-const isBaseVerb = (word: string) => isVerbForm(word) && !/(?:ing|ed|s)$/.test(word);
-
 function longestCommonRun(left: string[], right: string[]) {
   let best = { length: 0, left: 0, right: 0 };
   for (let i = 0; i < left.length; i++) {
@@ -228,17 +220,15 @@ const COUNTS = new Set(["once", "twice", "thrice", "times"]);
  * count before one, after "for" and words that only hedge the count.
  */
 function isHowLong(words: string[], at: number): boolean {
-  let period = at;
-  if (!isTimePeriod(words[period] ?? "")) period += 1;
-  if (period > at + 1 || !isTimePeriod(words[period] ?? "") || !HOW_LONG_PERIODS.test(words[period]!)) return false;
+  const period = HOW_LONG_PERIODS.test(words[at] ?? "") ? at : at + 1;
+  // `at` is the period or one of the counts before it ("ten", "about", "a few").
+  if (!HOW_LONG_PERIODS.test(words[period] ?? "") || (period !== at && !isCount(words[at]!))) return false;
   let start = period - 1;
-  while (start >= 0 && (isNumberWord(words[start]!) || /^\d+$/.test(words[start]!) || HEDGES.has(words[start]!))) {
-    start -= 1;
-  }
-  // "(a few) years ago": since when, after a beginning ("started … a few years ago") as after "for".
-  if (words[period + 1] === "ago" && start < period - 1 + (period === at ? 0 : 1)) return true;
-  return start >= 0 && start < period - 1 + (period === at ? 0 : 1) && words[start] === "for";
+  while (start >= 0 && isCount(words[start]!)) start -= 1;
+  // "for (about) ten years"; "(a few) years ago", since when, after a beginning ("started … a few years ago").
+  return words[start] === "for" || (words[period + 1] === "ago" && start < period - 1);
 }
+const isCount = (word: string) => isNumberWord(word) || /^\d+$/.test(word) || HEDGES.has(word);
 const HOW_LONG_PERIODS = /^(?:years?|decades?|months?|weeks?|ages)$/;
 const HEDGES = new Set("a an about over nearly almost around roughly like more than few".split(" "));
 const isNumberWord = (word: string) => /^(?:one|two|three|four|five|six|seven|eight|nine|ten|several|many)$/.test(word);

@@ -1,3 +1,4 @@
+import { statementHeldForAWhileOrAhead } from "@/lib/text/held-for-a-while";
 import { placeNameAt, placeValue } from "@/lib/text/place-names";
 import { attributeHome, attributeJob, kindSlotOf } from "@/lib/text/slot-kinds";
 import { trimEnd } from "@/lib/text/trim";
@@ -98,8 +99,9 @@ export function slotOf(written: string): Slot | undefined {
 /** slotOf of a text already put as a statement about the user. */
 function slotOfStatement(text: string): Slot | undefined {
   const normalized = normalize(text);
-  // "User is also a photographer", "User's side hustle is…": a value beside the one the slot holds, not instead of it.
-  if (BESIDE_ANOTHER.test(normalized) || heldBefore(text)) return undefined;
+  // "User is also a photographer", "User's side hustle is…": a value beside the one the slot holds, not instead of it;
+  // "User lives in Porto temporarily", "moves to Berlin next month": one for a while or ahead, not the one now.
+  if (BESIDE_ANOTHER.test(normalized) || heldBefore(text) || statementHeldForAWhileOrAhead(text)) return undefined;
   for (const rule of SINGLE_VALUED) {
     const match = normalized.match(rule.pattern);
     if (match) {

@@ -1,4 +1,5 @@
 import { ADVERBS_BESIDE_A_VERB } from "@/lib/text/function-words";
+import { LONG_SPANS, statementHeldForAWhileOrAhead } from "@/lib/text/held-for-a-while";
 import { placeNameAt, placeValue } from "@/lib/text/place-names";
 import { heldBefore, slotOf } from "@/lib/text/slots";
 import { firstClause } from "@/lib/text/trim";
@@ -45,7 +46,8 @@ export function standingValueOf(written: string): StandingValue | undefined {
   const words = tokens.map((token) => token.toLowerCase().replace(/’/g, "'"));
   const from = userSubjectEnd(words);
   if (from === undefined) return undefined;
-  if (heldBefore(text) || words.some((word, at) => heldNot(words, word, at))) return undefined;
+  if (heldBefore(text) || statementHeldForAWhileOrAhead(text) || words.some((word, at) => heldNot(words, word, at)))
+    return undefined;
   const jobs = jobsIn(words, from);
   const homes = homesIn(tokens, words, from);
   if (jobs.length + homes.length !== 1) return undefined;
@@ -123,11 +125,8 @@ const NOT_HELD_NOW = new Set(
   ).split(" "),
 );
 
-const perfect = (words: string[]) => words.some((word, at) => /^ha(?:s|ve)$/.test(word) && words[at + 1] === "been");
 /** Spans a stay or a job lasts for, which a plural of says how long, not how often ("for years"). */
 const SPANS = new Set(["years", "months", "weeks", "days", "decades", "hours", "ages"]);
-/** Spans that make a stay a home however it is said ("has lived in Lisbon for a few years"). */
-const LONG = new Set(["years", "decades", "ages", "year", "decade"]);
 const recurs = (words: string[], word: string, at: number) =>
   isTimePeriod(word) && (words[at - 1] === "every" || (word.endsWith("s") && !SPANS.has(word)));
 
@@ -141,18 +140,15 @@ function heldNot(words: string[], word: string, at: number): boolean {
     (word === "out" && words[at + 1] === "of") ||
     // "is going to move", "is about to move": a future.
     ((word === "going" || word === "about") && words[at + 1] === "to") ||
-    // "rented a cottage for the summer", "for two weeks", "for their holiday": a stay for a while, not a home ("has
-    // been renting … for three years" is one); "spends weekends at their cabin", "every summer": a stay that recurs.
-    (word === "for" &&
-      !perfect(words) &&
-      words.slice(at + 1, at + 4).some((span) => isTimePeriod(span) && !LONG.has(span))) ||
+    // "spends weekends at their cabin", "every summer": a stay that recurs (a stay for a while is
+    // statementHeldForAWhileOrAhead's).
     recurs(words, word, at) ||
     // "to be a pilot", "to become a teacher": an aim.
     (words[at - 1] === "to" && (word === "be" || word === "become")) ||
     (word === "used" && words[at + 1] === "to") ||
     // "was a nurse years ago"; a beginning weeks or months ago ("began a new position as a chef two weeks ago") holds
     // now, one years ago ("started as a chef years ago") may have ended since.
-    (isOfFormerTime(word) && !(word === "ago" && !LONG.has(words[at - 1] ?? "") && words.some(isBeginning))) ||
+    (isOfFormerTime(word) && !(word === "ago" && !LONG_SPANS.has(words[at - 1] ?? "") && words.some(isBeginning))) ||
     endsHolding(word, words[at + 1]) ||
     isLikingVerb(word) ||
     isLikingNoun(word) ||

@@ -1,3 +1,4 @@
+import { heldForAWhileOrAhead } from "@/lib/text/held-for-a-while";
 import { baseForms, isBaseVerb, isOfFormerTime, isPlannedEvent, isReporting, isVerbForm } from "@/lib/text/word-kinds";
 
 /**
@@ -89,10 +90,14 @@ function limits(value: string): boolean {
   const words = value.toLowerCase().match(/[\p{L}-]+/gu) ?? [];
   // "ago" after weeks or months tells since when a beginning holds ("moved … a few weeks ago"); LIMITING reads years.
   const former = (word: string) => word !== "ago" && isOfFormerTime(word);
-  return LIMITING.test(value) || words.some((word) => former(word) || isPlannedEvent(word) || word === "trip");
+  return (
+    LIMITING.test(value) ||
+    heldForAWhileOrAhead(words) ||
+    words.some((word) => former(word) || isPlannedEvent(word) || word === "trip")
+  );
 }
 const LIMITING =
-  /\b(?:until|till|temporar\w*|for now|this (?:week|month|year)|visit\w*|travel\w*|vacation|holiday|part-time|side|volunteer\w*|retired|former\w*|previous\w*|not|no longer|from|start\w*|soon|plan\w*|maybe|moving|quit|laid off|ex|leave|never|next|years? ago|decades? ago|before|while|as a child|semester|contract|placement|internship|stint)\b/i;
+  /\b(?:for now|visit\w*|travel\w*|vacation|holiday|part-time|side|volunteer\w*|retired|former\w*|previous\w*|not|no longer|from|start\w*|plan\w*|maybe|moving|quit|laid off|ex|leave|never|next|years? ago|decades? ago|before|while|as a child|semester|contract|placement|internship|stint)\b/i;
 
 /**
  * "Lives in Porto", "Is a nurse": a verb of the third person opens the statement, so the user is its subject. A noun

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readMessage } from "@/lib/ai/offline/intent";
 import { sameSlot, slotOf } from "@/lib/text/slots";
+import { STANDING_SLOT_KEYS, standingValueOf } from "@/lib/text/standing-values";
 import { opsForPair } from "../support/offline-consolidation";
 
 /** The facts (memory texts) the offline model reads from one user message. */
@@ -229,5 +230,47 @@ describe("a fact written without the user as its subject (lib/text/user-statemen
     // A beginning some weeks ago holds now, where "ago" alone tells a job held before.
     const began = "The user began a new position as a chef approximately two weeks ago.";
     expect(opsForPair("The user is employed as an architect.", began)).toEqual(["supersede"]);
+  });
+});
+
+describe("a value held for a while or from a time ahead (lib/text/held-for-a-while.ts)", () => {
+  it.each([
+    "User lives in Porto temporarily",
+    "User lives in Porto (temporarily)",
+    "User has a temporary job as a barista",
+    "User is covering as a receptionist this week",
+    "The user is based in Lisbon this semester",
+    "User is working as a nurse until the end of the year",
+    "User is a barista for the summer",
+    "User lives in Porto for two months while the house is rebuilt",
+    "User moves to Berlin next month",
+    "User starts as a pilot next week",
+    "User will soon move to Madrid",
+    "User takes a job as a barista in two weeks",
+    "Location: Tokyo this week",
+  ])("reads %j as no home or job the user has now", (text) => {
+    expect(slotOf(text)?.key ?? "none").not.toMatch(/^(?:residence|job)$/);
+    expect(standingValueOf(text)).toBeUndefined();
+  });
+
+  it.each([
+    ["User moved to Berlin this month", "residence", "berlin"],
+    ["User lives in Porto and flies to Berlin next week", "residence", "porto"],
+    ["User has been renting a flat in Porto for three months", "residence", "porto"],
+    ["User works as a nurse in a day clinic", "job", "nurse"],
+    ["User is a nurse for the night shift", "job", "nurse"],
+    ["User started as a nurse this week", "job", "nurse"],
+  ])("reads %j as the user's %s now: a time of its beginning, another predicate's time, a kind", (text, key, value) => {
+    const slot = slotOf(text);
+    const standing = standingValueOf(text);
+    const read = slot ? [slot.key, slot.value] : standing && [STANDING_SLOT_KEYS[standing.kind], standing.value];
+    expect(read).toEqual([key, value]);
+  });
+
+  it("neither supersedes the home or job the user has now nor merges with it", () => {
+    expect(opsForPair("User lives in Lisbon", "User lives in Porto temporarily")).toEqual([]);
+    expect(opsForPair("User works as a nurse", "User is covering as a receptionist this week")).toEqual([]);
+    expect(opsForPair("User lives in Lisbon", "User moves to Berlin next month")).toEqual([]);
+    expect(opsForPair("User lives in Lisbon", "User moved to Berlin this month")).toEqual(["supersede"]);
   });
 });

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { planOps, proposeOps } from "@/lib/ai/offline/extraction";
 import { MAX_READ_CHARS, readablePart, readMessage, thirdPerson } from "@/lib/ai/offline/intent";
 import { OfflineLanguageModel } from "@/lib/ai/offline/model";
+import { restates } from "@/lib/ai/offline/restatement";
 import { createModelRegistry, languageModel } from "@/lib/ai/registry";
 import { buildInstructions } from "@/lib/chat/instructions";
 import { parseConfig } from "@/lib/config";
@@ -1052,6 +1053,14 @@ describe("OfflineLanguageModel", () => {
 });
 
 describe("offline reading of long messages", () => {
+  it("finds the words two memories of the longest kind share in one pass (lib/ai/offline/restatement.ts)", () => {
+    // 28,000 characters each, near the memory text limit: searching every pair of starting words for the run they
+    // share took minutes on two memories this alike (70 s at 3,000 words), past this file's test timeout.
+    const sea = "sea ".repeat(7_000).trim();
+    const likes = (word: string) => word === "loves" || word === "enjoys";
+    expect(restates(`User loves ${sea}`, `User enjoys ${sea}`, likes)).toBe(true);
+  });
+
   // The chat takes 20,000 characters a message part, and runs of blanks around "and" and ";" kept the old clause
   // splitter busy for 36 s on this one. tests/security/redos.test.ts keeps every pattern linear; this bounds the text.
   const blanks = " ".repeat(4_000);

@@ -182,14 +182,22 @@ const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
 export const withoutIdioms = (text: string): string =>
   IDIOMS.reduce((rest, [idiom, plain]) => rest.replace(idiom, plain), text.replace(/’/g, "'"));
 
+/**
+ * The longest run of words the two share, the first of them when runs tie. One row of run lengths at a time (the
+ * length of the run ending at each pair of words), so its time is the product of the two lengths, not that times the
+ * run's length: two near-identical memories of tens of thousands of words took minutes.
+ */
 function longestCommonRun(left: string[], right: string[]) {
   let best = { length: 0, left: 0, right: 0 };
-  for (let i = 0; i < left.length; i++) {
-    for (let j = 0; j < right.length; j++) {
-      let length = 0;
-      while (i + length < left.length && j + length < right.length && left[i + length] === right[j + length]) length++;
-      if (length > best.length) best = { length, left: i, right: j };
+  let previous = new Int32Array(right.length + 1);
+  let current = new Int32Array(right.length + 1);
+  for (let i = 1; i <= left.length; i++) {
+    for (let j = 1; j <= right.length; j++) {
+      const length = left[i - 1] === right[j - 1] ? previous[j - 1]! + 1 : 0;
+      current[j] = length;
+      if (length > best.length) best = { length, left: i - length, right: j - length };
     }
+    [previous, current] = [current, previous];
   }
   return { ...best, words: left.slice(best.left, best.left + best.length) };
 }

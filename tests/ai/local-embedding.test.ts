@@ -151,9 +151,11 @@ describe("local embedding model", () => {
     const call = small.doEmbed({ values: ["one", "two", "three"], abortSignal: controller.signal });
     controller.abort();
     await expect(call).rejects.toThrow(/abort/i);
-    // Only the batch already handed to the worker ran.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(pool.completed - before).toBe(1);
+    // Only the batch already handed to the worker ran: once it has, a later call's batch is the next to run (the
+    // pool runs them in order), so the aborted ones never did.
+    await expect.poll(() => pool.completed - before, { timeout: 15_000 }).toBe(1);
+    await embedMany({ model: small, values: ["four"] });
+    expect(pool.completed - before).toBe(2);
   });
 
   it("embeds a search's query ahead of memories waiting for the worker", async () => {

@@ -117,7 +117,7 @@ describe("waiting for the count", () => {
     expect(await settled(third)).toBe("waiting");
     expect(counted()).toBe(2);
     release();
-    await vi.waitFor(() => expect(counted()).toBe(3));
+    await vi.waitFor(() => expect(counted()).toBe(3), { timeout: 15_000 });
     expect(await settled(third)).toBe("waiting");
     release();
     expect(await third).toEqual({ allowed: true });

@@ -25,6 +25,9 @@ import {
 } from "../support/provider-stubs";
 import { finalMessage } from "./support";
 
+/** The answer is saved off the stream's path: a loaded machine may take seconds to get to it (vi.waitFor waits 1 s). */
+const SAVED = { timeout: 15_000 };
+
 /*
  * How a chat turn ends when the provider misbehaves, over real HTTP: the app's registry pointed at a stub of the
  * OpenAI chat-completions wire format (the openai-compatible package), with MODEL_TIMEOUT_MS at 300 ms; for errors
@@ -135,7 +138,7 @@ describeEachDatabase("chat turns when the provider fails", (use) => {
 
     const cut = await turn(memory, model, ask(thread, "u1", "Where does my sister live?"));
     expect(cut.error).toBe("The connection to the model provider broke off before the answer was complete; try again.");
-    await vi.waitFor(async () => expect(await stored()).toHaveLength(2));
+    await vi.waitFor(async () => expect(await stored()).toHaveLength(2), SAVED);
     const [, partial] = await stored();
     expect(textOf(partial)).toBe("Your sister lives in");
     expect(partial!.metadata).toMatchObject({ incomplete: true, failure: cut.error });
@@ -152,7 +155,7 @@ describeEachDatabase("chat turns when the provider fails", (use) => {
 
     const retried = await turn(memory, model, { id: thread, trigger: "regenerate-message" });
     expect(retried.error).toBeUndefined();
-    await vi.waitFor(() => expect(retried.onAnswerSaved).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(retried.onAnswerSaved).toHaveBeenCalledTimes(1), SAVED);
     const after = await stored();
     expect(after.map((message) => message.role)).toEqual(["user", "assistant"]);
     expect(textOf(after[1])).toBe("Your sister lives in Lisbon.");
@@ -175,7 +178,7 @@ describeEachDatabase("chat turns when the provider fails", (use) => {
 
     const stalled = await turn(memory, model, ask(thread, "u1", "What should I cook?"));
     expect(stalled.error).toBe("The model sent nothing for 0.3 s, so the request was stopped; try again.");
-    await vi.waitFor(async () => expect(await stored()).toHaveLength(2));
+    await vi.waitFor(async () => expect(await stored()).toHaveLength(2), SAVED);
     const [, partial] = await stored();
     expect(textOf(partial)).toBe("Let ");
     expect(partial!.metadata).toMatchObject({ incomplete: true, failure: stalled.error });
@@ -187,7 +190,7 @@ describeEachDatabase("chat turns when the provider fails", (use) => {
 
     const filtered = await turn(memory, model, ask(thread, "u1", "Something disallowed"));
     expect(filtered.error).toBeUndefined();
-    await vi.waitFor(() => expect(filtered.onAnswerSaved).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(filtered.onAnswerSaved).toHaveBeenCalledTimes(1), SAVED);
     const [, answer] = await stored();
     expect(textOf(answer)).toBe("The model stopped without an answer: the provider's content filter blocked it.");
   });
@@ -201,7 +204,7 @@ describeEachDatabase("chat turns when the provider fails", (use) => {
     const looped = await turn(memory, model, ask(thread, "u1", "Tell me about my sister"));
     expect(looped.error).toBeUndefined();
     expect(stub.requests).toHaveLength(5);
-    await vi.waitFor(() => expect(looped.onAnswerSaved).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(looped.onAnswerSaved).toHaveBeenCalledTimes(1), SAVED);
     const [, answer] = await stored();
     expect(answer!.parts.filter((part) => part.type === "tool-search_memory")).toHaveLength(5);
     expect(textOf(answer)).toMatch(/^I ran out of steps before answering: /);
@@ -217,7 +220,7 @@ describeEachDatabase("chat turns when the provider fails", (use) => {
       expect(failed.error).toContain(`"${words}"`);
       expect(failed.error).toMatch(/^The model provider reported an error: /);
       expect(failed.error).not.toMatch(/AI_|Error\b|HTTP/);
-      await vi.waitFor(async () => expect(await stored()).toHaveLength(2));
+      await vi.waitFor(async () => expect(await stored()).toHaveLength(2), SAVED);
       const [, partial] = await stored();
       expect(textOf(partial)).toBe("Your sister lives in");
       expect(partial!.metadata).toMatchObject({ incomplete: true, failure: failed.error });
@@ -282,7 +285,7 @@ describeEachDatabase("chat turns when the provider fails", (use) => {
 
       const filtered = await turn(memory, model, ask(thread, "u1", "Where does my sister live?"));
       expect(filtered.error).toBeUndefined();
-      await vi.waitFor(() => expect(filtered.onAnswerSaved).toHaveBeenCalledTimes(1));
+      await vi.waitFor(() => expect(filtered.onAnswerSaved).toHaveBeenCalledTimes(1), SAVED);
       const [, answer] = await stored();
       expect(textOf(answer)).toBe(
         "Your sister lives inThe answer stops here: the provider's content filter blocked the rest.",

@@ -1,6 +1,6 @@
 import { MockLanguageModelV4 } from "ai/test";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ruleFrom } from "@/lib/ai/offline/instructions";
 import { OfflineLanguageModel } from "@/lib/ai/offline/model";
 import { followPreferences, preferencesIn } from "@/lib/ai/offline/preferences";
@@ -240,7 +240,8 @@ describeEachDatabase("instructions optimizer", (use) => {
       },
     });
     const first = runOptimizer({ ctx: extractor, model: slow, modelId: "slow" }, { jobId: "j1", finalAttempt: true });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The first pass has read the feedback and waits in its model call.
+    await vi.waitFor(() => expect(slow.doGenerateCalls).toHaveLength(1), { timeout: 15_000 });
     expect(await run(extractor, undefined, "j2")).toMatchObject({ outcome: "proposed" });
     release();
     expect(await first).toMatchObject({ status: "skipped", reason: /another optimizer pass/ });

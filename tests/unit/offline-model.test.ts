@@ -438,6 +438,12 @@ describe("offline consolidation of a pair close in meaning", () => {
       "User is a big fan of baking sourdough bread and experimenting with different flours.",
       "User loves baking sourdough bread.",
     ],
+    // A liking narrowed after a comma is a liking of what the focus names; a habit may wait on what allows it.
+    [
+      "Is an avid tinkerer, especially fond of restoring old bicycles.",
+      "User has been restoring old bicycles for years.",
+    ],
+    ["User enjoys sailing small boats.", "User goes out sailing small boats whenever the weather allows."],
   ])("merges %j and %j: asides, labels, idioms and how often or how long are framing", (a, b) => {
     expect(opsForPair(a, b)).toEqual(["merge"]);
   });
@@ -468,6 +474,8 @@ describe("offline consolidation of a pair close in meaning", () => {
     ["User goes swimming at the lake (Mondays)", "User goes swimming at the lake (Fridays)"],
     ["User loves reading mystery novels (Agatha Christie)", "User loves reading mystery novels (Dan Brown)"],
     ["User loves playing with cats and dogs", "User loves playing with cats and birds"],
+    ["User loves Italian food, especially fresh pasta dishes", "User loves Italian food, especially thin-crust pizza"],
+    ["User goes sailing small boats whenever their doctor allows", "User loves sailing small boats"],
   ])("keeps %j and %j apart: a condition, or asides that name or time things their own way", (a, b) => {
     expect(opsForPair(a, b)).toEqual([]);
   });

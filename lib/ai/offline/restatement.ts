@@ -30,8 +30,8 @@ import { adjectiveGlosses, adverbGlosses, isAdverb, isMostlyAdjective, lemmaOf, 
  */
 export function restates(a: string, b: string, frames: (word: string) => boolean): boolean {
   if (asidesDiffer(a, b)) return false;
-  const left = tokensOf(mainClause(a));
-  const right = tokensOf(mainClause(b));
+  const left = tokensOf(focusOf(mainClause(a), frames));
+  const right = tokensOf(focusOf(mainClause(b), frames));
   const run = longestCommonRun(left.words, right.words);
   if (run.length < 3 || run.words.filter((word) => !FUNCTION_WORDS.has(word)).length < 2) return false;
   const rest = (side: typeof left, start: number) =>
@@ -60,6 +60,20 @@ export function restates(a: string, b: string, frames: (word: string) => boolean
       rest.every(({ word, at }) => names(side, word, at, frames) === false),
   );
 }
+
+/**
+ * A liking said generally and then narrowed after a comma ("User enjoys time on the water, especially sailing small
+ * boats", "Is an avid tinkerer, especially fond of restoring old bicycles"): the liking is of what the focus names,
+ * and it is compared so. Without a liking before the comma ("User lives by the sea, mostly in summer") the clause is
+ * compared as it is.
+ */
+function focusOf(clause: string, frames: (word: string) => boolean): string {
+  const comma = FOCUS.exec(clause);
+  if (!comma) return clause;
+  const general = tokensOf(clause.slice(0, comma.index)).words;
+  return general.some((word) => frames(word)) ? `loves ${clause.slice(comma.index + comma[0].length)}` : clause;
+}
+const FOCUS = /,\s*(?:especially|mainly|particularly|mostly|chiefly|primarily|above all|in particular)\s/i;
 
 /**
  * A word that tells what kind of thing is liked or how, without naming a thing of its own: an adjective or an
@@ -243,8 +257,9 @@ const isNumberWord = (word: string) => /^(?:one|two|three|four|five|six|seven|ei
 
 /**
  * Whether the word is one of an adverbial of how often made of words that name nothing: "whenever time permits",
- * "every chance they get", "as often as possible", "as much as they can". "whenever they have a migraine" names a
- * condition, which keeps two habits apart; its words are read as any others.
+ * "every chance they get", "as often as possible", "as much as they can"; or of one that waits on something to allow
+ * it ("whenever the weather allows"). "whenever they have a migraine" names a condition, which keeps two habits apart;
+ * its words are read as any others.
  */
 function inHowOftenClause(words: string[], at: number): boolean {
   const opens = words
@@ -255,8 +270,14 @@ function inHowOftenClause(words: string[], at: number): boolean {
         (/^(?:every|any)$/.test(word) && /^(?:chance|opportunity|time)$/.test(words[from + 1] ?? "")) ||
         (word === "as" && /^(?:often|much)$/.test(words[from + 1] ?? "") && words[from + 2] === "as"),
     );
-  return opens >= 0 && words.slice(opens, at + 1).every((word) => HOW_OFTEN_WORDS.has(word));
+  if (opens < 0) return false;
+  // "whenever the weather allows", "whenever their schedule permits": what the habit waits on, however it is named,
+  // but for a person ("as much as the doctor allows" tells a limit someone set).
+  const allowed = words.findIndex((word, end) => end >= at && end <= opens + 6 && ALLOWING.has(word));
+  if (allowed >= 0 && !words.slice(opens, allowed).some(isPersonWord)) return true;
+  return words.slice(opens, at + 1).every((word) => HOW_OFTEN_WORDS.has(word));
 }
+const ALLOWING = new Set(["allows", "allow", "permits", "permit"]);
 const HOW_OFTEN_WORDS = new Set(
   (
     "whenever every any chance opportunity time as often much possible they i he she we can could permits allows " +

@@ -444,6 +444,8 @@ describe("offline consolidation of a pair close in meaning", () => {
       "User has been restoring old bicycles for years.",
     ],
     ["User enjoys sailing small boats.", "User goes out sailing small boats whenever the weather allows."],
+    // An aside on one side only adds to the one fact.
+    ["User enjoys birdwatching.", "Hobby: birdwatching (heads out with binoculars most weekends)"],
   ])("merges %j and %j: asides, labels, idioms and how often or how long are framing", (a, b) => {
     expect(opsForPair(a, b)).toEqual(["merge"]);
   });

@@ -101,7 +101,7 @@ function framesOrTells(side: Tokens, word: string, at: number, frames: (word: st
  * spicy food" / "… and likes spicy food"): merging would keep one and lose the other. Asides that share no word but
  * function words ("… and finds it restorative" / "… and pursues it whenever they can") each add to the one fact.
  */
-function asidesDiffer(a: string, b: string): boolean {
+export function asidesDiffer(a: string, b: string): boolean {
   const [left, right] = [a, b].map((text) => tokensOf(clausesOf(text).slice(1).join(" "))) as [Tokens, Tokens];
   if (left.words.length === 0 || right.words.length === 0 || left.words.join(" ") === right.words.join(" ")) {
     return false;

@@ -478,6 +478,19 @@ describe("offline consolidation of a pair close in meaning", () => {
     ["User loves playing with cats and dogs", "User loves playing with cats and birds"],
     ["User loves Italian food, especially fresh pasta dishes", "User loves Italian food, especially thin-crust pizza"],
     ["User goes sailing small boats whenever their doctor allows", "User loves sailing small boats"],
+    ["User goes sailing small boats whenever their knee allows", "User loves sailing small boats"],
+    // A focus after a comma keeps who likes it, a negation or a wish, and is a focus only when an activity of its own.
+    ["User's daughter loves animals, especially riding horses on the beach", "User loves riding horses on the beach"],
+    ["User doesn't like most sports, especially watching football on TV", "User likes watching football on TV"],
+    [
+      "User would love to try water sports, especially kayaking on mountain lakes",
+      "User enjoys kayaking on mountain lakes",
+    ],
+    ["User loves cooking for their grandmother, especially baking apple pies", "User loves baking apple pies"],
+    [
+      "User enjoys cooking, especially Thai curries with fresh herbs",
+      "User enjoys eating out, especially Thai curries with fresh herbs",
+    ],
   ])("keeps %j and %j apart: a condition, or asides that name or time things their own way", (a, b) => {
     expect(opsForPair(a, b)).toEqual([]);
   });

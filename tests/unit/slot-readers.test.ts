@@ -248,6 +248,14 @@ describe("a value held for a while or from a time ahead (lib/text/held-for-a-whi
     "User will soon move to Madrid",
     "User takes a job as a barista in two weeks",
     "Location: Tokyo this week",
+    "User works as a ski instructor for the winter season",
+    "User lives in Porto for the next few months",
+    "User lives in Lisbon for the time being",
+    "User has been living in Berlin for the summer",
+    "User moves to Berlin later this month",
+    "User moves to Berlin at the end of the month",
+    "User is starting a job as a nurse on Monday",
+    "Location: Porto (for the summer of 2026)",
   ])("reads %j as no home or job the user has now", (text) => {
     expect(slotOf(text)?.key ?? "none").not.toMatch(/^(?:residence|job)$/);
     expect(standingValueOf(text)).toBeUndefined();
@@ -260,6 +268,19 @@ describe("a value held for a while or from a time ahead (lib/text/held-for-a-whi
     ["User works as a nurse in a day clinic", "job", "nurse"],
     ["User is a nurse for the night shift", "job", "nurse"],
     ["User started as a nurse this week", "job", "nurse"],
+    // How long a value has held, a span that says why before when, a beginning or a since.
+    ["User has lived in Berlin for eight months", "residence", "berlin"],
+    ["User has worked as a nurse for six months", "job", "nurse"],
+    ["User relocated to Lisbon for work last month", "residence", "lisbon"],
+    ["User got a job as a nurse this week", "job", "nurse"],
+    ["User is a nurse since this spring", "job", "nurse"],
+    ["User lives in Berlin as of this month", "residence", "berlin"],
+    // Another subject's time in a clause of its own, a time of day, an open end.
+    ["User lives in Berlin with a flatmate who moves out next week", "residence", "berlin"],
+    ["User lives in Leeds and their sister visits next week", "residence", "leeds"],
+    ["User works as a bartender at a pub that stays open until 2am", "job", "bartender"],
+    ["User is a nurse from 7am until 7pm", "job", "nurse"],
+    ["User lives in Berlin until further notice", "residence", "berlin"],
   ])("reads %j as the user's %s now: a time of its beginning, another predicate's time, a kind", (text, key, value) => {
     const slot = slotOf(text);
     const standing = standingValueOf(text);

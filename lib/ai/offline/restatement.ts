@@ -62,18 +62,37 @@ export function restates(a: string, b: string, frames: (word: string) => boolean
 }
 
 /**
- * A liking said generally and then narrowed after a comma ("User enjoys time on the water, especially sailing small
- * boats", "Is an avid tinkerer, especially fond of restoring old bicycles"): the liking is of what the focus names,
- * and it is compared so. Without a liking before the comma ("User lives by the sea, mostly in summer") the clause is
- * compared as it is.
+ * A liking said generally and then narrowed after a comma to an activity of its own ("User enjoys time on the water,
+ * especially sailing small boats", "Is an avid tinkerer, especially fond of restoring old bicycles"): the liking is of
+ * that activity, and it is compared so, with what the statement says up to its framing word (who likes it, a
+ * negation, a past, a wish). A focus that completes the general activity ("User enjoys cooking, especially Thai
+ * curries") or a general part naming a person ("cooking for their grandmother, especially baking pies") leaves the
+ * clause as it is.
  */
 function focusOf(clause: string, frames: (word: string) => boolean): string {
   const comma = FOCUS.exec(clause);
   if (!comma) return clause;
-  const general = tokensOf(clause.slice(0, comma.index)).words;
-  return general.some((word) => frames(word)) ? `loves ${clause.slice(comma.index + comma[0].length)}` : clause;
+  const focus = clause.slice(comma.index + comma[0].length);
+  const [first = "", second = ""] = focus.toLowerCase().split(/\s+/);
+  const activity =
+    isGerund(first) || ((frames(first) || LIKING_ADJECTIVES.has(first)) && /^(?:of|about)$/.test(second));
+  const general = clause.slice(0, comma.index).toLowerCase().split(/\s+/);
+  const frame = general.findIndex((word) => frames(word) || LIKING_ADJECTIVES.has(word));
+  // "… for their grandmother", "… with the kids": someone else in the liking. "an avid tinkerer" is the user.
+  const someone = general.some((word, at) => at > frame && isPersonWord(word) && SOMEONE_ELSES.has(general[at - 1]!));
+  if (!activity || frame < 0 || someone) return clause;
+  return [
+    ...clause
+      .slice(0, comma.index)
+      .split(/\s+/)
+      .slice(0, frame + 1),
+    focus,
+  ].join(" ");
 }
+const SOMEONE_ELSES = new Set(["their", "his", "her", "my", "our", "with", "for", "to", "the"]);
 const FOCUS = /,\s*(?:especially|mainly|particularly|mostly|chiefly|primarily|above all|in particular)\s/i;
+const LIKING_ADJECTIVES = new Set(["fond", "keen", "passionate", "crazy", "mad", "avid", "enthusiastic"]);
+const isGerund = (word: string) => word.endsWith("ing") && isVerbForm(word);
 
 /**
  * A word that tells what kind of thing is liked or how, without naming a thing of its own: an adjective or an
@@ -257,9 +276,9 @@ const isNumberWord = (word: string) => /^(?:one|two|three|four|five|six|seven|ei
 
 /**
  * Whether the word is one of an adverbial of how often made of words that name nothing: "whenever time permits",
- * "every chance they get", "as often as possible", "as much as they can"; or of one that waits on something to allow
- * it ("whenever the weather allows"). "whenever they have a migraine" names a condition, which keeps two habits apart;
- * its words are read as any others.
+ * "every chance they get", "as often as possible", "as much as they can", "whenever the weather allows". "whenever
+ * they have a migraine" or "whenever their knee allows" names a condition, which keeps two habits apart; its words are
+ * read as any others.
  */
 function inHowOftenClause(words: string[], at: number): boolean {
   const opens = words
@@ -270,18 +289,15 @@ function inHowOftenClause(words: string[], at: number): boolean {
         (/^(?:every|any)$/.test(word) && /^(?:chance|opportunity|time)$/.test(words[from + 1] ?? "")) ||
         (word === "as" && /^(?:often|much)$/.test(words[from + 1] ?? "") && words[from + 2] === "as"),
     );
-  if (opens < 0) return false;
-  // "whenever the weather allows", "whenever their schedule permits": what the habit waits on, however it is named,
-  // but for a person ("as much as the doctor allows" tells a limit someone set).
-  const allowed = words.findIndex((word, end) => end >= at && end <= opens + 6 && ALLOWING.has(word));
-  if (allowed >= 0 && !words.slice(opens, allowed).some(isPersonWord)) return true;
-  return words.slice(opens, at + 1).every((word) => HOW_OFTEN_WORDS.has(word));
+  return opens >= 0 && words.slice(opens, at + 1).every((word) => HOW_OFTEN_WORDS.has(word));
 }
-const ALLOWING = new Set(["allows", "allow", "permits", "permit"]);
 const HOW_OFTEN_WORDS = new Set(
   (
     "whenever every any chance opportunity time as often much possible they i he she we can could permits allows " +
-    "get gets got have has free"
+    "get gets got have has free " +
+    // What a habit waits on that says nothing of the user ("whenever the weather allows", "their schedule permits");
+    // a knee, a doctor or a court order would.
+    "the their weather schedule work workload budget"
   ).split(" "),
 );
 

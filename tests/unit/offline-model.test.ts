@@ -1075,6 +1075,34 @@ describe("OfflineLanguageModel", () => {
   });
 });
 
+describe("offline reading of chatty sentences, part by part (lib/ai/offline/parts.ts)", () => {
+  it.each([
+    ["job switch too, I'm a teacher now.", ["User is a teacher"]],
+    ["New role too — I'm now a teacher at a hospital group.", ["User is a teacher at a hospital group"]],
+    ["I'm a nurse, been doing it about eight years.", ["User is a nurse"]],
+    ["Quick context: I live in Lisbon.", ["User lives in Lisbon"]],
+    [
+      "news from me: moved to Porto last month and started a new role as a teacher.",
+      ["User lives in Porto", "User started a new role as a teacher"],
+    ],
+  ])("reads %j as %j", (message, facts) => {
+    const read = readMessage(message).facts;
+    expect(read.map((fact) => fact.content)).toEqual(facts);
+    for (const fact of read) expect(message).toContain(fact.quote);
+  });
+
+  it.each([
+    "Traffic was awful, my sister says hi.",
+    "Based in Lisbon, I've lived here since college.",
+    "Got a cold, so staying in.",
+    "Left my keys at home, ugh.",
+    "quit the old one, zero regrets.",
+    "I'm in Porto now, moved a few weeks back.",
+  ])("keeps nothing of %j: someone else, a place it does not name, no value of the user's", (message) => {
+    expect(readMessage(message).facts).toEqual([]);
+  });
+});
+
 describe("offline reading of long messages", () => {
   it("finds the words two memories of the longest kind share in one pass (lib/ai/offline/restatement.ts)", () => {
     // 28,000 characters each, near the memory text limit: searching every pair of starting words for the run they

@@ -1,3 +1,4 @@
+import { readParts } from "./parts";
 import { type Fact, isRememberRequest, readStatement } from "./statements";
 import { stripTrailing } from "./third-person";
 
@@ -67,7 +68,8 @@ export function readMessage(message: string): Reading {
       reading.question ??= { query: searchQuery(core), quote: sentence };
       continue;
     }
-    reading.facts.push(...readStatement(text, { greeted }));
+    const facts = readStatement(text, { greeted });
+    reading.facts.push(...(facts.length > 0 ? facts : readParts(text, { greeted })));
   }
   return reading;
 }

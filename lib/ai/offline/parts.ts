@@ -3,14 +3,14 @@ import { standingValueOf } from "@/lib/text/standing-values";
 import { type Fact, readStatement } from "./statements";
 
 /**
- * The facts of a chatty sentence read no other way, part by part (docs/memory-model.md, "How memory gets written"): people
- * open with a fragment ("job switch too, I'm a teacher now", "New role too — I'm now a teacher"), add one after a
- * comma ("I'm a nurse, been doing it about eight years"), or leave out the "I" of a change they report ("moved to
- * Porto last month and started a new role as a teacher"). Each part between commas, dashes and colons that opens with
- * "I", or with the past of a verb of lasting change, is read as a sentence of its own; a part about someone else ("my
- * sister says hi"), one pointing at a place the part does not name ("lived here since college"), and one without its
- * "I" that holds no value of the user's ("got a cold") are not kept.
- * Quotes stay exact substrings of the message.
+ * The facts of a chatty sentence read no other way, part by part (docs/memory-model.md, "How memory gets written"):
+ * people open with a fragment ("job switch too, I'm a teacher now", "New role too — I'm now a teacher"), add one
+ * after a comma ("I'm a nurse, been doing it about eight years"), or leave out the "I" of a change they report
+ * ("moved to Porto last month and started a new role as a teacher"). Each part between commas, dashes and colons
+ * that opens with "I", or with the past of a verb of lasting change, is read as a sentence of its own; a part about
+ * someone else ("my sister says hi"), one pointing at a place the part does not name ("lived here since college"),
+ * and one without its "I" that holds no value of the user's ("got a cold") are not kept. Quotes stay exact
+ * substrings of the message.
  */
 export function readParts(sentence: string, options: { greeted?: boolean }): Fact[] {
   const parts = sentence.split(PART_BREAK).filter((part) => part.trim().length > 0);

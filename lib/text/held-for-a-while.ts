@@ -84,7 +84,10 @@ const SO_FAR = new Set(["past", "last"]);
 const perfect = (words: readonly string[]) =>
   words.some((word, at) => /^ha(?:s|ve)$/.test(word) && (words[at + 1] === "been" || isPast(words[at + 1] ?? "")));
 
-/** "until June", "until the end of the year", "until next spring", "until 2027"; not "until 7pm" or "until further notice". */
+/**
+ * A point in time after "until": "until June", "until the end of the year", "until next spring", "until 2027"; not
+ * "until 7pm" or "until further notice".
+ */
 function isPointInTime(words: readonly string[], at: number): boolean {
   const first = words[at] === "the" ? (words[at + 1] ?? "") : (words[at] ?? "");
   return isTimePeriod(first) || first === "end" || first === "next" || /^\d{4}$/.test(first);

@@ -1082,6 +1082,10 @@ describe("offline reading of chatty sentences, part by part (lib/ai/offline/part
     ["I'm a nurse, been doing it about eight years.", ["User is a nurse"]],
     ["Quick context: I live in Lisbon.", ["User lives in Lisbon"]],
     [
+      "Leaving Lisbon was harder than I expected, but I moved to Porto at the start of the month.",
+      ["User lives in Porto"],
+    ],
+    [
       "news from me: moved to Porto last month and started a new role as a teacher.",
       ["User lives in Porto", "User started a new role as a teacher"],
     ],
@@ -1098,6 +1102,7 @@ describe("offline reading of chatty sentences, part by part (lib/ai/offline/part
     "Left my keys at home, ugh.",
     "quit the old one, zero regrets.",
     "I'm in Porto now, moved a few weeks back.",
+    "signed up for pottery, so excited.",
   ])("keeps nothing of %j: someone else, a place it does not name, no value of the user's", (message) => {
     expect(readMessage(message).facts).toEqual([]);
   });

@@ -17,23 +17,31 @@ export function readParts(sentence: string, options: { greeted?: boolean }): Fac
   if (parts.length < 2 && !dropsTheSpeaker(sentence)) return [];
   return parts
     .flatMap((part) => {
-      const text = part.trim();
+      const text = part.trim().replace(CONJUNCTION, "");
       if (SPEAKER.test(text)) return readStatement(text, options);
       if (!dropsTheSpeaker(text)) return [];
       // Without its "I", a part is kept only for a value the user holds ("moved to Porto" → a home, "started a new
       // role as a teacher" → a job); "got a cold" or "quit the old one" is no fact worth keeping.
-      return readStatement(`I ${text}`, options)
+      const subject = /^been\b/i.test(text) ? "I've " : "I ";
+      return readStatement(`${subject}${text}`, options)
         .filter((fact) => slotOf(fact.content) !== undefined || standingValueOf(fact.content) !== undefined)
-        .map((fact) => ({ ...fact, quote: fact.quote.startsWith("I ") ? fact.quote.slice(2) : fact.quote }));
+        .map((fact) => ({
+          ...fact,
+          quote: fact.quote.startsWith(subject) ? fact.quote.slice(subject.length) : fact.quote,
+        }));
     })
     .filter((fact) => !POINTING.test(fact.content));
 }
 
 const PART_BREAK = /,\s+|\s+[—–-]\s+|:\s+/;
 const SPEAKER = /^i(?:'m|'ve|'d|’m|’ve|’d)?\s/i;
+const CONJUNCTION = /^(?:(?:and|but|so|also|plus|oh|then)\b[\s,]*)+/i;
 const POINTING = /\b(?:here|there)\b/i;
 /** Pasts of a lasting change a speaker reports without "I" ("moved to Porto", "started a new job as"). */
 const CHANGES = new Set(
-  "moved relocated started joined switched quit retired graduated married became adopted got".split(" "),
+  (
+    "moved relocated settled started joined switched quit retired graduated married became adopted got signed landed " +
+    "accepted been"
+  ).split(" "),
 );
 const dropsTheSpeaker = (text: string) => CHANGES.has(text.trim().split(/\s+/)[0]?.toLowerCase() ?? "");

@@ -1,127 +1,157 @@
-import { mainClause } from "@/lib/text/clauses";
-import { firstClause } from "@/lib/text/trim";
 import { isBeginning, isTimePeriod, isVerbForm } from "@/lib/text/word-kinds";
-import { adjectiveGlosses, adverbGlosses, lemmaOf, nouns } from "@/lib/text/wordnet";
+import { adverbGlosses } from "@/lib/text/wordnet";
 
 /**
- * Whether a statement's words say its value holds only for a while or from a time still ahead, so it is not the value
- * the user holds now and for good (docs/memory-model.md, "Consolidation"): "lives in Porto temporarily", "has a
- * temporary job as a barista", "is covering as a receptionist this week", "lives in Lisbon until June", "is a barista
- * for the summer", "moves to Berlin next month", "starts as a pilot on Monday". A time that says when a value began
- * is not one ("moved to Berlin this month", "got a job as a nurse this week", "a nurse since this spring"), nor how
- * long it has held ("has lived in Berlin for eight months"). Words are read lower-cased.
+ * Whether a statement says its value holds only for a while or from a time still ahead, so it is not the value the
+ * user holds now and for good (docs/memory-model.md, "Consolidation"): "lives in Porto temporarily", "is a barista
+ * for the summer", "covering as a receptionist this week", "lives in Lisbon until June", "moves to Berlin next month",
+ * "starts as a pilot on Monday". Read only in the user's own predicate, cut where another clause or subject begins
+ * ("… with a flatmate who moves out next week", "… and the lease renews next month", "… while their partner works in
+ * Munich for six months"), and only from signs that say so whatever the sentence is about: a time that says when a
+ * value began ("got a job as a nurse this week") or how long it has held ("has lived in Berlin for eight months"),
+ * or a time in a name ("an editor for the Sunday Times"), is none. Brackets are read as the value's own aside.
  */
-export function heldForAWhileOrAhead(words: readonly string[]): boolean {
-  // "moved", "got", "was hired"; not "is based", a state.
-  const past = words.some((word, at) => isPast(word) && !BEING.has(words[at - 1] ?? ""));
+export function statementHeldForAWhileOrAhead(text: string): boolean {
+  const joined = text.replace(A_WHILE, "awhile");
+  const bracketed = [...joined.matchAll(BRACKETED)].map((match) => match[1]!);
+  const own = wordsOf(joined.replace(BRACKETED, " ").split(ANOTHER_CLAUSE)[0] ?? "");
+  // A bracket's span is the predicate's: "has been living in Berlin (for eight months)" tells how long so far.
+  const perfect = isPerfect(own.map((word) => word.toLowerCase()));
+  return [own, ...bracketed.map(wordsOf)].some((part) => heldForAWhileOrAhead(part, perfect));
+}
+/**
+ * "a while", "a short while": one word, so the clause is not cut at its "while"; read as "awhile" is, a while ahead
+ * but for a perfect ("has lived in Porto for a while": how long so far).
+ */
+const A_WHILE = /\ba (?:short |little )?while\b/gi;
+const BRACKETED = /\(([^()]*)\)/g;
+/** Where the user's own predicate ends: a clause, a subject or a reason of its own begins. */
+const ANOTHER_CLAUSE =
+  /[,;:.!?]|\s[–—-]\s|\b(?:and|but|while|whilst|though|although|because|since|who|which|that|where|whose|when|after|before|so)\b/i;
+// Words keep their capitals: a time period written with one past the first word is a name ("the Sunday Times").
+const wordsOf = (text: string) => text.match(/[\p{L}\p{N}'’-]+/gu) ?? [];
+
+/** heldForAWhileOrAhead of words already cut to one predicate (a labelled value's, lib/text/user-statement.ts). */
+export function heldForAWhileOrAhead(written: readonly string[], perfectAround = false): boolean {
+  const words = written.map((word) => word.toLowerCase());
+  const perfect = perfectAround || isPerfect(words);
+  const began = words.some((word, at) => beganThen(words, word, at));
+  const verb = firstVerb(words);
   return words.some(
     (word, at) =>
-      isForAWhileOrAhead(word) ||
-      (UNTIL.has(word) && isPointInTime(words, at + 1)) ||
-      (word === "next" && isTimePeriod(words[at + 1] ?? "")) ||
-      // "this week" of a value that did not begin then ("covering as a receptionist this week").
-      (word === "this" && isTimePeriod(words[at + 1] ?? "") && !past && !SINCE.has(words[at - 1] ?? "")) ||
-      (word === "in" && spanAt(words, at + 1)?.some((opener) => !PLAIN.has(opener)) === true) ||
-      (word === "for" && forAWhile(words, at + 1)) ||
-      // "starts as a pilot on Monday", "is starting a job on Monday", "moves to Berlin in the new year": a beginning
-      // in the present, with a time.
-      (isBeginning(word) &&
-        (/[^s]s$/.test(word) || (word.endsWith("ing") && /^(?:is|are|am)$/.test(words[at - 1] ?? ""))) &&
-        words.slice(at + 1).some((later) => isTimePeriod(later))),
+      AWHILE_ADVERBS.has(word) ||
+      (word !== "awhile" && isForAWhileAdverb(word)) ||
+      (word === "for" && forAWhile(written, at + 1, perfect)) ||
+      (UNTIL.has(word) && isDateAhead(words, at + 1)) ||
+      (word === "next" && isShortPeriod(words[at + 1] ?? "")) ||
+      (word === "awhile" && !perfect) ||
+      (word === "in" && COUNTS.has(words[at + 1] ?? "") && spanEnds(words, at + 2)) ||
+      // "is covering as a receptionist this week"; not "has been living in Porto this year" or "moved … this month".
+      (word === "this" && !began && !perfect && !SINCE.has(words[at - 1] ?? "") && spanEnds(words, at + 1)) ||
+      // "starts as a pilot on Monday", "is starting a job on Monday", "moves to Berlin in the new year": the
+      // predicate's verb, a beginning in the present, with a time after it.
+      (at === verb && isBeginning(word) && !isPast(word) && words.slice(at + 1).some(isTimePeriod)),
   );
 }
 
-const UNTIL = new Set(["until", "till", "til"]);
-const SINCE = new Set(["since", "of", "from", "earlier"]);
-const BEING = new Set(["is", "are", "am", "be", "being"]);
-/** Words that open a span: "for two weeks", "for a couple of months", "for the next few months", "in 3 days". */
-const COUNTS = new Set(
-  (
-    "a an the two three four five six seven eight nine ten few couple several some next coming more of whole past " +
-    "last their his her my our"
-  ).split(" "),
-);
-/** Pasts WordNet does not inflect, of verbs that begin or hold a value. */
+/** "has lived", "have now lived", "'ve been": a perfect, which tells how long a value has held so far. */
+function isPerfect(words: readonly string[]): boolean {
+  return words.some((word, at) => {
+    if (!HAVING.test(word)) return false;
+    let next = at + 1;
+    while (isAdverbOnly(words[next] ?? "")) next++;
+    return words[next] === "been" || isPast(words[next] ?? "");
+  });
+}
+
+/** A verb in the past, not a state after "is" ("is based"): "moved", "got", "was hired", "became". */
+function beganThen(words: readonly string[], word: string, at: number): boolean {
+  return isPast(word) && !BEING.has(words[at - 1] ?? "");
+}
 const IRREGULAR_PASTS = new Set("got became took began found won came went made was were had left".split(" "));
 const isPast = (word: string) => IRREGULAR_PASTS.has(word) || (word.endsWith("ed") && isVerbForm(word));
 
 /**
- * The words that open a span of time at `from`, when one is there: openers, then a period, then the span's end or
- * more of it ("the winter season", "the summer of 2026", "several months each year"); not a period naming the kind of
- * a thing ("a day clinic", "the night shift"), nor one after other words ("for work last month" says why, then when).
- * A period in the plural needs no opener ("for weeks").
+ * A run of short periods starting at `at` that ends the span: "two weeks", "the winter season", "a few months' time";
+ * not "a day clinic", where the period names the kind of a thing.
  */
-function spanAt(words: readonly string[], from: number): string[] | undefined {
-  let at = from;
-  while (COUNTS.has(words[at] ?? "") || /^\d+$/.test(words[at] ?? "")) at++;
-  const period = (words[at] ?? "").replace(/'$/, "");
-  if (!isTimePeriod(period) || (at === from && !period.endsWith("s"))) return undefined;
-  const next = words[at + 1];
-  const ends = next === undefined || isTimePeriod(next) || next === "being" || !isNoun(next);
-  return ends ? words.slice(from, at) : undefined;
+function spanEnds(words: readonly string[], at: number): boolean {
+  let end = at;
+  while (OPENERS.has(words[end] ?? "") && end < at + 3) end++;
+  if (!SHORT_PERIODS.has(stripped(words[end] ?? ""))) return false;
+  while (SHORT_PERIODS.has(stripped(words[end + 1] ?? ""))) end++;
+  return end === words.length - 1 || AFTER_A_SPAN.has(words[end + 1]!);
 }
-const isNoun = (word: string) => lemmaOf(word, nouns().index) !== undefined;
-/** Openers that count nothing: "in the mornings" is when, "in two weeks" how far ahead. */
-const PLAIN = new Set(["the", "of", "whole", "more", "their", "his", "her", "my", "our"]);
+const stripped = (word: string) => word.replace(/['’]$/, "");
+const AFTER_A_SPAN = new Set("time of or so each every per now only on at".split(" "));
+
+const BEING = new Set(["is", "are", "am"]);
+const HAVING = /^(?:has|have|'s|'ve|user's)$/;
+const UNTIL = new Set(["until", "till", "til"]);
+/** "as of this month", "since this spring": when a value began. */
+const SINCE = new Set(["of", "since", "from"]);
+const COUNTS = new Set("a an two three four five six seven eight nine ten few couple several".split(" "));
+/** Spans a stay or a stint lasts: "for the summer", "for two weeks", "next month"; not "for the Friday night show". */
+const SHORT_PERIODS = new Set(
+  (
+    "summer summers winter spring autumn fall season semester term holiday holidays vacation week weeks weekend " +
+    "weekends month months day days"
+  ).split(" "),
+);
+const isShortPeriod = (word: string, next?: string) =>
+  SHORT_PERIODS.has(word) && (next === undefined || !SHORT_PERIODS.has(next));
+const AWHILE_ADVERBS = new Set(["temporarily", "provisionally", "briefly", "soon", "shortly", "tomorrow"]);
+const MONTHS = new Set(
+  "january february march april may june july august september october november december".split(" "),
+);
 
 /**
- * "for the summer", "for two weeks", "for now", "for the time being": a stay or a job for a while. How long a value has
- * held is not ("has lived in Berlin for eight months", "has worked as a nurse for six months"), nor a long while ("for
- * years").
+ * "for the summer", "for two weeks", "for a couple of months", "for now", "for the time being", "for a short while";
+ * not how long it has held ("has lived in Berlin for eight months"), a long while ("for years"), a whole span ("for
+ * the whole year"), or a name ("for the Sunday Times").
  */
-function forAWhile(words: readonly string[], from: number): boolean {
-  if (words[from] === "now") return true;
-  const opening = spanAt(words, from);
-  if (!opening) return false;
-  const period = words[from + opening.length]!;
-  // "for years"; "for the past six months", "for the last month": how long so far.
-  if (LONG_WHILE.has(period) || opening.some((word) => SO_FAR.has(word))) return false;
+function forAWhile(written: readonly string[], from: number, perfect: boolean): boolean {
+  const words = written.slice(from, from + 6).map((word) => word.toLowerCase());
+  if (/^(?:now|the time being|the short term)\b/.test(words.join(" "))) return true;
+  // "has lived in Porto for a while": how long so far, as a counted span is.
+  if (words[0] === "awhile") return !perfect;
+  if (!spanEnds(words, 0)) return false;
+  let at = 0;
+  while (OPENERS.has(words[at] ?? "") && at < 3) at++;
+  const named = /^\p{Lu}/u.test(written[from + at] ?? "");
+  if (named || words.slice(0, at).some((word) => WHOLE.has(word))) return false;
   // The perfect tells how long so far when it counts the span; "has been living in Berlin for the summer" is a stay.
-  return opening.includes("the") || opening.includes("this") || !perfect(words);
+  return !(perfect && !words.slice(0, at).includes("the"));
 }
-const LONG_WHILE = new Set(["years", "decades", "ages"]);
-const SO_FAR = new Set(["past", "last"]);
-const perfect = (words: readonly string[]) =>
-  words.some((word, at) => /^ha(?:s|ve)$/.test(word) && (words[at + 1] === "been" || isPast(words[at + 1] ?? "")));
+const OPENERS = new Set([
+  ...COUNTS,
+  ..."the of another about around some more next coming whole full entire past last their his her my our".split(" "),
+]);
+const WHOLE = new Set(["whole", "full", "entire", "past", "last"]);
 
-/**
- * A point in time after "until": "until June", "until the end of the year", "until next spring", "until 2027"; not
- * "until 7pm" or "until further notice".
- */
-function isPointInTime(words: readonly string[], at: number): boolean {
-  const first = words[at] === "the" ? (words[at + 1] ?? "") : (words[at] ?? "");
-  return isTimePeriod(first) || first === "end" || first === "next" || /^\d{4}$/.test(first);
+/** "until June", "until the end of the year", "until next spring", "until 2027"; not "until 7pm" or "until Friday". */
+function isDateAhead(words: readonly string[], at: number): boolean {
+  const from = words[at] === "the" ? at + 1 : at;
+  const first = words[from] ?? "";
+  const newYear = first === "new" && words[from + 1] === "year";
+  return MONTHS.has(first) || newYear || first === "end" || first === "next" || /^\d{4}$/.test(first);
 }
+
+/** Where the predicate's verb is: the first word after the subject that is not an adverb ("User now starts …"). */
+function firstVerb(words: readonly string[]): number {
+  const subject = words[0] === "the" && words[1] === "user" ? 2 : words[0] === "user" ? 1 : 0;
+  let at = subject;
+  while (at < words.length && isAdverbOnly(words[at]!)) at++;
+  // "is starting …": the verb is the participle.
+  return BEING.has(words[at] ?? "") && words[at + 1]?.endsWith("ing") ? at + 1 : at;
+}
+const isAdverbOnly = (word: string) => word.endsWith("ly") || word === "now" || word === "still" || word === "also";
+
+/** An adverb whose first senses (WordNet) are a limited time: "temporarily", "momentarily". */
+const isForAWhileAdverb = (word: string) =>
+  adverbGlosses(word)
+    .slice(0, 1)
+    .some((gloss) => /\b(?:for a limited time|for a short time|temporarily)\b/.test(gloss));
 
 /** Spans that make a stay a home however it is said ("has lived in Lisbon for a few years", "moved … years ago"). */
 export const LONG_SPANS = new Set(["years", "decades", "ages", "year", "decade"]);
-
-/**
- * A word whose first senses (WordNet) name a limited time or one ahead: "temporarily", "briefly", "soon", "shortly",
- * "tomorrow", "temporary", "interim", "short-term". A word with a sense of the present too ("presently", "now") says
- * nothing of the kind for sure.
- */
-function isForAWhileOrAhead(word: string): boolean {
-  const glosses = [...adverbGlosses(word).slice(0, SENSES), ...adjectiveGlosses(word).slice(0, 1)];
-  return glosses.some((gloss) => WHILE_OR_AHEAD.test(gloss)) && !glosses.some((gloss) => PRESENT.test(gloss));
-}
-const SENSES = 2;
-const WHILE_OR_AHEAD =
-  /\b(?:for a limited time|not permanent|for a short time|over a limited period|intermediate interval|temporarily|in the near future|the next day)\b/;
-const PRESENT = /\b(?:at this time|at the present moment|in these times)\b/;
-
-/**
- * heldForAWhileOrAhead of a statement's own predicate and what it says in brackets (lib/text/clauses.ts): "User lives
- * in Porto (temporarily)" is read so; not what another subject does in a clause of its own ("… with a flatmate who
- * moves out next week", "… and their sister visits next week", "… but moves to Munich next month").
- */
-export function statementHeldForAWhileOrAhead(text: string): boolean {
-  const first = firstClause(text);
-  const bracketed = [...first.matchAll(BRACKETED)].map((match) => match[1]!);
-  const own = mainClause(first).split(ANOTHER_CLAUSE)[0] ?? "";
-  return [own, ...bracketed].some((part) => heldForAWhileOrAhead(wordsOf(part)));
-}
-const BRACKETED = /\(([^()]*)\)/g;
-const ANOTHER_CLAUSE =
-  /,\s*(?:soon|then)\b|\b(?:who|which|that|where|whose|but)\b|\band (?:their|his|her|they|he|she|it)\b/i;
-const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}'-]+/gu) ?? [];

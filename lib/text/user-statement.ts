@@ -86,18 +86,19 @@ function aValue(words: string[]): boolean {
  * "this week", "for the conference", "(until May)", "(retired)", "(part-time)". "(since college)" and "(relocated last
  * month)" do not.
  */
-function limits(value: string): boolean {
+function limits(value: string, verb?: string): boolean {
   const words = value.toLowerCase().match(/[\p{L}-]+/gu) ?? [];
   // "ago" after weeks or months tells since when a beginning holds ("moved … a few weeks ago"); LIMITING reads years.
   const former = (word: string) => word !== "ago" && isOfFormerTime(word);
   return (
     LIMITING.test(value) ||
-    heldForAWhileOrAhead(words) ||
+    // The reported verb tells a perfect ("they have lived in Berlin for eight months": how long so far).
+    heldForAWhileOrAhead(verb ? [verb, ...words] : words) ||
     words.some((word) => former(word) || isPlannedEvent(word) || word === "trip")
   );
 }
 const LIMITING =
-  /\b(?:for now|visit\w*|travel\w*|vacation|holiday|part-time|side|volunteer\w*|retired|former\w*|previous\w*|not|no longer|from|start\w*|plan\w*|maybe|moving|quit|laid off|ex|leave|never|next|years? ago|decades? ago|before|while|as a child|semester|contract|placement|internship|stint)\b/i;
+  /\b(?:for now|this (?:week|weekend|month|summer|season|term|semester)|visit\w*|travel\w*|vacation|holiday|part-time|side|volunteer\w*|retired|former\w*|previous\w*|not|no longer|from|start\w*|plan\w*|maybe|moving|quit|laid off|ex|leave|never|next|years? ago|decades? ago|before|while|as a child|semester|contract|placement|internship|stint)\b/i;
 
 /**
  * "Lives in Porto", "Is a nurse": a verb of the third person opens the statement, so the user is its subject. A noun
@@ -125,7 +126,7 @@ function reported(words: string[]): string | undefined {
   const verb = words[rest]?.toLowerCase() ?? "";
   if (!isVerbForm(verb)) return undefined;
   // "… living in Lyon years ago", "… moved to Lyon for a semester": a report of what held for a while or before.
-  if (limits(words.slice(rest + 1).join(" "))) return undefined;
+  if (limits(words.slice(rest + 1).join(" "), verb)) return undefined;
   if (!pronoun) {
     const holding = baseForms(verb).find((form) => HOLDING.has(form));
     return verb.endsWith("ing") && holding

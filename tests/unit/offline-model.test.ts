@@ -493,6 +493,17 @@ describe("offline consolidation of a pair close in meaning", () => {
       "User enjoys cooking, especially Thai curries with fresh herbs",
       "User enjoys eating out, especially Thai curries with fresh herbs",
     ],
+    [
+      "User is keen to try water sports, especially kayaking on mountain lakes",
+      "User enjoys kayaking on mountain lakes",
+    ],
+    ["User stopped enjoying water sports, especially sailing small boats", "User enjoys sailing small boats"],
+    [
+      "User enjoys spending time with their grandchildren, especially reading bedtime stories",
+      "User enjoys reading bedtime stories",
+    ],
+    // A condition on the weather or on work is one ("whenever the weather is warm"); only what allows a habit frames it.
+    ["User goes swimming in the sea whenever the weather is warm", "User loves swimming in the sea"],
   ])("keeps %j and %j apart: a condition, or asides that name or time things their own way", (a, b) => {
     expect(opsForPair(a, b)).toEqual([]);
   });
@@ -1105,7 +1116,14 @@ describe("offline reading of chatty sentences, part by part (lib/ai/offline/part
     "quit the old one, zero regrets.",
     "I'm in Porto now, moved a few weeks back.",
     "signed up for pottery, so excited.",
-  ])("keeps nothing of %j: someone else, a place it does not name, no value of the user's", (message) => {
+    // Someone else's change, someone else's words, a supposition, a story, a stay, a mood.
+    "my parents retired, moved to Florida",
+    "my boss said: I'm the team lead now",
+    "if I got the job, moved to London",
+    "in the game, I'm a level 40 wizard",
+    "news from me: moved to Paris for the semester",
+    "tbh, I'm exhausted",
+  ])("keeps nothing of %j: no home or job of the user's own, now and for good", (message) => {
     expect(readMessage(message).facts).toEqual([]);
   });
 });

@@ -256,6 +256,9 @@ describe("a value held for a while or from a time ahead (lib/text/held-for-a-whi
     "User moves to Berlin at the end of the month",
     "User is starting a job as a nurse on Monday",
     "Location: Porto (for the summer of 2026)",
+    "User lives in Porto for a short while",
+    "User lives in Porto for a while",
+    "User lives in Porto until the new year",
   ])("reads %j as no home or job the user has now", (text) => {
     expect(slotOf(text)?.key ?? "none").not.toMatch(/^(?:residence|job)$/);
     expect(standingValueOf(text)).toBeUndefined();
@@ -281,6 +284,18 @@ describe("a value held for a while or from a time ahead (lib/text/held-for-a-whi
     ["User works as a bartender at a pub that stays open until 2am", "job", "bartender"],
     ["User is a nurse from 7am until 7pm", "job", "nurse"],
     ["User lives in Berlin until further notice", "residence", "berlin"],
+    // A perfect with an adverb or reported, a whole span, a time in a name, "temporary" of something else, a limit
+    // in another subject's clause, a time of day or a day of the week.
+    ["User has now lived in Berlin for eight months", "residence", "berlin"],
+    ["User has lived in Porto for a while", "residence", "porto"],
+    ["User mentioned they have lived in Berlin for eight months", "residence", "berlin"],
+    ["User has lived in Berlin for the whole year", "residence", "berlin"],
+    ["User has been living in Porto this year", "residence", "porto"],
+    ["User works as an editor for the Sunday Times", "job", "editor"],
+    ["User is a curator of temporary exhibitions at the Tate", "job", "curator of temporary exhibitions"],
+    ["User lives in Berlin while their partner works in Munich for six months", "residence", "berlin"],
+    ["User lives in Berlin and the lease renews next month", "residence", "berlin"],
+    ["User is a nurse from Monday until Friday", "job", "nurse"],
   ])("reads %j as the user's %s now: a time of its beginning, another predicate's time, a kind", (text, key, value) => {
     const slot = slotOf(text);
     const standing = standingValueOf(text);

@@ -78,9 +78,14 @@ function focusOf(clause: string, frames: (word: string) => boolean): string {
     isGerund(first) || ((frames(first) || LIKING_ADJECTIVES.has(first)) && /^(?:of|about)$/.test(second));
   const general = clause.slice(0, comma.index).toLowerCase().split(/\s+/);
   const frame = general.findIndex((word) => frames(word) || LIKING_ADJECTIVES.has(word));
+  // Before the framing word only the subject, being and stress ("User is an avid …", "User really enjoys …"): a verb
+  // there ("stopped enjoying", "lost interest in") changes the liking; after it only what is liked, no verb ("is keen
+  // to try …").
+  const plain = general.slice(0, frame).every((word) => BEFORE_A_FRAME.has(word) || STRESS_WORDS.has(word));
+  const verbAfter = general.slice(frame + 1).some((word) => word === "to" || isGerund(word) || WISHED.has(word));
   // "… for their grandmother", "… with the kids": someone else in the liking. "an avid tinkerer" is the user.
-  const someone = general.some((word, at) => at > frame && isPersonWord(word) && SOMEONE_ELSES.has(general[at - 1]!));
-  if (!activity || frame < 0 || someone) return clause;
+  const someone = general.some((word, at) => at > frame && isSomeone(word) && SOMEONE_ELSES.has(general[at - 1]!));
+  if (!activity || frame < 0 || !plain || verbAfter || someone) return clause;
   return [
     ...clause
       .slice(0, comma.index)
@@ -90,6 +95,13 @@ function focusOf(clause: string, frames: (word: string) => boolean): string {
   ].join(" ");
 }
 const SOMEONE_ELSES = new Set(["their", "his", "her", "my", "our", "with", "for", "to", "the"]);
+/** "likes the idea of …": a liking of what is only thought of. */
+const WISHED = new Set(["idea", "thought", "prospect", "notion"]);
+const BEFORE_A_FRAME = new Set(["user", "user's", "the", "is", "an", "a", "big", "huge", "true"]);
+const STRESS_WORDS = new Set(["really", "truly", "very", "also", "still", "especially", "absolutely", "genuinely"]);
+/** A person, also in the plurals WordNet's lemmas do not reach ("children", "grandkids"). */
+const isSomeone = (word: string) =>
+  isPersonWord(word) || /^(?:grand)?(?:children|kids)$|^(?:people|men|women)$/.test(word);
 const FOCUS = /,\s*(?:especially|mainly|particularly|mostly|chiefly|primarily|above all|in particular)\s/i;
 const LIKING_ADJECTIVES = new Set(["fond", "keen", "passionate", "crazy", "mad", "avid", "enthusiastic"]);
 const isGerund = (word: string) => word.endsWith("ing") && isVerbForm(word);
@@ -289,17 +301,21 @@ function inHowOftenClause(words: string[], at: number): boolean {
         (/^(?:every|any)$/.test(word) && /^(?:chance|opportunity|time)$/.test(words[from + 1] ?? "")) ||
         (word === "as" && /^(?:often|much)$/.test(words[from + 1] ?? "") && words[from + 2] === "as"),
     );
-  return opens >= 0 && words.slice(opens, at + 1).every((word) => HOW_OFTEN_WORDS.has(word));
+  if (opens < 0) return false;
+  // "whenever the weather allows", "whenever their schedule permits": a habit waiting on what says nothing of the
+  // user; "whenever their knee allows" or "whenever the weather is warm" names a condition.
+  const allowing = words.slice(opens, opens + 5).join(" ");
+  if (words[opens] === "whenever" && ALLOWED_BY.test(allowing) && at < opens + allowing.split(" ").length) return true;
+  return words.slice(opens, at + 1).every((word) => HOW_OFTEN_WORDS.has(word));
 }
 const HOW_OFTEN_WORDS = new Set(
   (
     "whenever every any chance opportunity time as often much possible they i he she we can could permits allows " +
-    "get gets got have has free " +
-    // What a habit waits on that says nothing of the user ("whenever the weather allows", "their schedule permits");
-    // a knee, a doctor or a court order would.
-    "the their weather schedule work workload budget"
+    "get gets got have has free"
   ).split(" "),
 );
+const ALLOWED_BY =
+  /^whenever (?:the |their )?(?:weather|schedule|work|job|time|finances|conditions|budget) (?:allows?|permits?)\b/;
 
 /** The word after the qualifiers of a time period that start at `at` ("every free weekend" → "weekend"). */
 function periodAfter(words: string[], at: number): string {

@@ -42,7 +42,7 @@ export function heldForAWhileOrAhead(written: readonly string[], perfectAround =
       AWHILE_ADVERBS.has(word) ||
       (word !== "awhile" && isForAWhileAdverb(word)) ||
       (word === "for" && forAWhile(written, at + 1, perfect)) ||
-      (UNTIL.has(word) && isDateAhead(words, at + 1)) ||
+      (UNTIL.has(word) && (isDateAhead(words, at + 1) || SOMEONE_DOES.has(words[at + 1] ?? ""))) ||
       (word === "next" && isShortPeriod(words[at + 1] ?? "")) ||
       (word === "awhile" && !perfect) ||
       (word === "in" && COUNTS.has(words[at + 1] ?? "") && spanEnds(words, at + 2)) ||
@@ -50,7 +50,11 @@ export function heldForAWhileOrAhead(written: readonly string[], perfectAround =
       (word === "this" && !began && !perfect && !SINCE.has(words[at - 1] ?? "") && spanEnds(words, at + 1)) ||
       // "starts as a pilot on Monday", "is starting a job on Monday", "moves to Berlin in the new year": the
       // predicate's verb, a beginning in the present, with a time after it.
-      (at === verb && isBeginning(word) && !isPast(word) && words.slice(at + 1).some(isTimePeriod)),
+      (at === verb &&
+        isBeginning(word) &&
+        !isPast(word) &&
+        words.slice(at + 1).some(isTimePeriod) &&
+        !words.some((other) => RECURRING.has(other))),
   );
 }
 
@@ -83,11 +87,15 @@ function spanEnds(words: readonly string[], at: number): boolean {
   return end === words.length - 1 || AFTER_A_SPAN.has(words[end + 1]!);
 }
 const stripped = (word: string) => word.replace(/['’]$/, "");
-const AFTER_A_SPAN = new Set("time of or so each every per now only on at".split(" "));
+const AFTER_A_SPAN = new Set("time of or so now only on at".split(" "));
+/** "starts work at 5am every day": a schedule, not a beginning ahead. */
+const RECURRING = new Set(["every", "each", "daily", "weekly", "weekdays", "weekends"]);
 
 const BEING = new Set(["is", "are", "am"]);
 const HAVING = /^(?:has|have|'s|'ve|user's)$/;
 const UNTIL = new Set(["until", "till", "til"]);
+/** "until they find a place", "until their visa expires": until something happens. */
+const SOMEONE_DOES = new Set(["they", "he", "she", "i", "we", "their", "his", "her", "my", "our"]);
 /** "as of this month", "since this spring": when a value began. */
 const SINCE = new Set(["of", "since", "from"]);
 const COUNTS = new Set("a an two three four five six seven eight nine ten few couple several".split(" "));

@@ -98,7 +98,7 @@ function limits(value: string, verb?: string): boolean {
   );
 }
 const LIMITING =
-  /\b(?:for now|this (?:week|weekend|month|summer|season|term|semester)|visit\w*|travel\w*|vacation|holiday|part-time|side|volunteer\w*|retired|former\w*|previous\w*|not|no longer|from|start\w*|plan\w*|maybe|moving|quit|laid off|ex|leave|never|next|years? ago|decades? ago|before|while|as a child|semester|contract|placement|internship|stint)\b/i;
+  /\b(?:until|till|temporar\w*|for now|this (?:week|weekend|month|summer|season|term|semester)|visit\w*|travel\w*|vacation|holiday|part-time|side|volunteer\w*|retired|former\w*|previous\w*|not|no longer|from|start\w*|plan\w*|maybe|moving|quit|laid off|ex|leave|never|next|years? ago|decades? ago|before|while|as a child|semester|contract|placement|internship|stint)\b/i;
 
 /**
  * "Lives in Porto", "Is a nurse": a verb of the third person opens the statement, so the user is its subject. A noun

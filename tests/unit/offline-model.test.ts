@@ -439,12 +439,11 @@ describe("offline consolidation of a pair close in meaning", () => {
       "User is a big fan of baking sourdough bread and experimenting with different flours.",
       "User loves baking sourdough bread.",
     ],
-    // A liking narrowed after a comma is a liking of what the focus names; a habit may wait on what allows it.
+    // A liking narrowed after a comma is a liking of what the focus names.
     [
       "Is an avid tinkerer, especially fond of restoring old bicycles.",
       "User has been restoring old bicycles for years.",
     ],
-    ["User enjoys sailing small boats.", "User goes out sailing small boats whenever the weather allows."],
     // An aside on one side only adds to the one fact.
     ["User enjoys birdwatching.", "Hobby: birdwatching (heads out with binoculars most weekends)"],
   ])("merges %j and %j: asides, labels, idioms and how often or how long are framing", (a, b) => {
@@ -502,8 +501,11 @@ describe("offline consolidation of a pair close in meaning", () => {
       "User enjoys spending time with their grandchildren, especially reading bedtime stories",
       "User enjoys reading bedtime stories",
     ],
-    // A condition on the weather or on work is one ("whenever the weather is warm"); only what allows a habit frames it.
     ["User goes swimming in the sea whenever the weather is warm", "User loves swimming in the sea"],
+    // An aside on one side only that takes the fact back or thins it.
+    ["User plays guitar (mostly classical).", "User plays guitar (no longer)."],
+    ["User eats meat.", "User eats meat (trying to quit)."],
+    ["Hobby: birdwatching", "Hobby: birdwatching (rarely)"],
   ])("keeps %j and %j apart: a condition, or asides that name or time things their own way", (a, b) => {
     expect(opsForPair(a, b)).toEqual([]);
   });
@@ -1123,6 +1125,7 @@ describe("offline reading of chatty sentences, part by part (lib/ai/offline/part
     "in the game, I'm a level 40 wizard",
     "news from me: moved to Paris for the semester",
     "tbh, I'm exhausted",
+    "Ha, I'm a pilot in my dreams.",
   ])("keeps nothing of %j: no home or job of the user's own, now and for good", (message) => {
     expect(readMessage(message).facts).toEqual([]);
   });

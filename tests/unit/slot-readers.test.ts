@@ -258,6 +258,8 @@ describe("a value held for a while or from a time ahead (lib/text/held-for-a-whi
     "Location: Porto (for the summer of 2026)",
     "User lives in Porto for a short while",
     "User lives in Porto for a while",
+    "User lives with friends in Austin until they find a place",
+    "Location: Austin (temporary)",
     "User lives in Porto until the new year",
   ])("reads %j as no home or job the user has now", (text) => {
     expect(slotOf(text)?.key ?? "none").not.toMatch(/^(?:residence|job)$/);
@@ -296,6 +298,7 @@ describe("a value held for a while or from a time ahead (lib/text/held-for-a-whi
     ["User lives in Berlin while their partner works in Munich for six months", "residence", "berlin"],
     ["User lives in Berlin and the lease renews next month", "residence", "berlin"],
     ["User is a nurse from Monday until Friday", "job", "nurse"],
+    ["User is a translator for three days each week", "job", "translator"],
   ])("reads %j as the user's %s now: a time of its beginning, another predicate's time, a kind", (text, key, value) => {
     const slot = slotOf(text);
     const standing = standingValueOf(text);

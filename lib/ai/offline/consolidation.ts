@@ -14,7 +14,7 @@ import {
   isVerbForm,
 } from "@/lib/text/word-kinds";
 import { isMostlyAdjective } from "@/lib/text/wordnet";
-import { asidesDiffer, restates, withoutIdioms } from "./restatement";
+import { restates, withoutIdioms } from "./restatement";
 
 type Shown = ConsolidationInput["memories"][number];
 
@@ -87,9 +87,11 @@ function sameWords(a: Shown | undefined, b: Shown | undefined): boolean {
   const [asideA, asideB] = [asidesOf(a.text), asidesOf(b.text)];
   if (oneSlot(a.text, b.text) || twoTimes(mainA, mainB) || twoTimes(asideA, asideB)) return false;
   if (differOnlyInStress(a.text, b.text) || sameContent(a.text, b.text)) return true;
-  // An aside on one side, or the same on both, adds to the one fact ("Hobby: birdwatching (most weekends)"): the
-  // merge keeps the fullest wording.
-  if (!asidesDiffer(a.text, b.text) && sameContent(mainClause(a.text), mainClause(b.text))) return true;
+  // An aside on one side only adds to the one fact ("Hobby: birdwatching (most weekends)"), unless it takes the fact
+  // back or thins it ("(no longer)", "(rarely)", "(trying to quit)"): the merge keeps the fullest wording.
+  const aside = asideA || asideB;
+  const oneSided = (asideA === "") !== (asideB === "") && !TAKES_BACK.test(aside);
+  if (oneSided && sameContent(mainClause(a.text), mainClause(b.text))) return true;
   // Each frames what they share as a liking or a habit, and no word of either outside it names a thing of its own:
   // whichever leg of the finder paired them (a shared opening, a phrase, vectors), the words decide.
   return restates(a.text, b.text, frames);
@@ -114,6 +116,8 @@ function twoTimes(a: string, b: string): boolean {
 }
 const HOW_LONG = /^(?:years?|decades?|months?|ages?|lifetimes?)$/;
 const asidesOf = (text: string) => clausesOf(text).slice(1).join(" ");
+const TAKES_BACK =
+  /\b(?:no|not|never|longer|anymore|rarely|seldom|hardly|barely|occasionally|sometimes|quit|quitting|stopped|former|formerly|used|trying|once)\b|n't\b/i;
 
 /** A word that frames a liking or a habit (see FRAMING). */
 const frames = (word: string) =>

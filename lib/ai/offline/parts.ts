@@ -24,7 +24,8 @@ export function readParts(sentence: string, options: { greeted?: boolean }): Fac
     const text = part.replace(CONJUNCTION, "");
     const afterLeadIn = index > 0 && before.every((words) => LEAD_IN.test(words));
     const spoken = SPEAKER.test(text) ? text : afterLeadIn && dropsTheSpeaker(text) ? `I ${text}` : undefined;
-    if (!spoken || statementHeldForAWhileOrAhead(`User ${spoken.replace(SPEAKER, "")}`)) continue;
+    if (!spoken || FIGURATIVE.test(spoken) || statementHeldForAWhileOrAhead(`User ${spoken.replace(SPEAKER, "")}`))
+      continue;
     const read = readStatement(spoken, options).filter((fact) => holdsAHomeOrJob(fact.content));
     facts.push(...read.map((fact) => ({ ...fact, quote: spoken === text ? fact.quote : withoutI(fact.quote) })));
   }
@@ -66,4 +67,6 @@ function framesAnother(part: string): boolean {
 }
 const PLACE_BEFORE = /^(?:in|to|from|near|around|at|leaving|left|visiting|of)$/i;
 const ANOTHER =
-  /\b(?:my|his|her|their|our|your|he|she|they|him|them|we|said|says|say|goes|told|tells|asked|asks|like|think|thinks|thought|assume|assumes|believe|if|when|unless|once|imagine|dreams?|pretend|roleplay|story|game|movie|character|quote|sure|right|as if|until|till|next|for now|by)\b|["“”]/i;
+  /\b(?:my|his|her|their|our|your|he|she|they|him|them|we|said|says|say|goes|told|tells|asked|asks|like|think|thinks|thought|assume|assumes|believe|if|when|unless|once|imagine|dreams?|pretend|roleplay|story|game|movie|character|quote|sure|right|as if|until|till|next|for now|by|ha|haha|lol|lmao|jk|guess)\b|["“”]/i;
+/** A part said in a figure: "I'm a pilot in my dreams", "I live in the clouds", "a doctor on TV", "a taxi driver for my kids". */
+const FIGURATIVE = /\b(?:dreams?|clouds|tv|on screen|for my kids|in a game|in the game)\b/i;

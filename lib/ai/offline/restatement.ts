@@ -132,7 +132,7 @@ function framesOrTells(side: Tokens, word: string, at: number, frames: (word: st
  * spicy food" / "… and likes spicy food"): merging would keep one and lose the other. Asides that share no word but
  * function words ("… and finds it restorative" / "… and pursues it whenever they can") each add to the one fact.
  */
-export function asidesDiffer(a: string, b: string): boolean {
+function asidesDiffer(a: string, b: string): boolean {
   const [left, right] = [a, b].map((text) => tokensOf(clausesOf(text).slice(1).join(" "))) as [Tokens, Tokens];
   if (left.words.length === 0 || right.words.length === 0 || left.words.join(" ") === right.words.join(" ")) {
     return false;
@@ -288,9 +288,8 @@ const isNumberWord = (word: string) => /^(?:one|two|three|four|five|six|seven|ei
 
 /**
  * Whether the word is one of an adverbial of how often made of words that name nothing: "whenever time permits",
- * "every chance they get", "as often as possible", "as much as they can", "whenever the weather allows". "whenever
- * they have a migraine" or "whenever their knee allows" names a condition, which keeps two habits apart; its words are
- * read as any others.
+ * "every chance they get", "as often as possible", "as much as they can". "whenever they have a migraine" names a
+ * condition, which keeps two habits apart; its words are read as any others.
  */
 function inHowOftenClause(words: string[], at: number): boolean {
   const opens = words
@@ -301,12 +300,7 @@ function inHowOftenClause(words: string[], at: number): boolean {
         (/^(?:every|any)$/.test(word) && /^(?:chance|opportunity|time)$/.test(words[from + 1] ?? "")) ||
         (word === "as" && /^(?:often|much)$/.test(words[from + 1] ?? "") && words[from + 2] === "as"),
     );
-  if (opens < 0) return false;
-  // "whenever the weather allows", "whenever their schedule permits": a habit waiting on what says nothing of the
-  // user; "whenever their knee allows" or "whenever the weather is warm" names a condition.
-  const allowing = words.slice(opens, opens + 5).join(" ");
-  if (words[opens] === "whenever" && ALLOWED_BY.test(allowing) && at < opens + allowing.split(" ").length) return true;
-  return words.slice(opens, at + 1).every((word) => HOW_OFTEN_WORDS.has(word));
+  return opens >= 0 && words.slice(opens, at + 1).every((word) => HOW_OFTEN_WORDS.has(word));
 }
 const HOW_OFTEN_WORDS = new Set(
   (
@@ -314,8 +308,6 @@ const HOW_OFTEN_WORDS = new Set(
     "get gets got have has free"
   ).split(" "),
 );
-const ALLOWED_BY =
-  /^whenever (?:the |their )?(?:weather|schedule|work|job|time|finances|conditions|budget) (?:allows?|permits?)\b/;
 
 /** The word after the qualifiers of a time period that start at `at` ("every free weekend" → "weekend"). */
 function periodAfter(words: string[], at: number): string {

@@ -160,6 +160,3 @@ const isForAWhileAdverb = (word: string) =>
   adverbGlosses(word)
     .slice(0, 1)
     .some((gloss) => /\b(?:for a limited time|for a short time|temporarily)\b/.test(gloss));
-
-/** Spans that make a stay a home however it is said ("has lived in Lisbon for a few years", "moved … years ago"). */
-export const LONG_SPANS = new Set(["years", "decades", "ages", "year", "decade"]);

@@ -1,5 +1,5 @@
 import { ADVERBS_BESIDE_A_VERB } from "@/lib/text/function-words";
-import { LONG_SPANS, statementHeldForAWhileOrAhead } from "@/lib/text/held-for-a-while";
+import { statementHeldForAWhileOrAhead } from "@/lib/text/held-for-a-while";
 import { placeNameAt, placeValue } from "@/lib/text/place-names";
 import { heldBefore, slotOf } from "@/lib/text/slots";
 import { firstClause } from "@/lib/text/trim";
@@ -125,6 +125,8 @@ const NOT_HELD_NOW = new Set(
   ).split(" "),
 );
 
+/** Spans after which "ago" tells a value held long before, which may have ended since ("a chef years ago"). */
+const LONG_SPANS = new Set(["years", "decades", "ages", "year", "decade"]);
 /** Spans a stay or a job lasts for, which a plural of says how long, not how often ("for years"). */
 const SPANS = new Set(["years", "months", "weeks", "days", "decades", "hours", "ages"]);
 const recurs = (words: string[], word: string, at: number) =>

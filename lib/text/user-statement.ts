@@ -97,8 +97,11 @@ function limits(value: string, verb?: string): boolean {
     words.some((word) => former(word) || isPlannedEvent(word) || word === "trip")
   );
 }
+// Words that limit a label's value or a report's; heldForAWhileOrAhead reads the limits of time a statement has too.
+// A value has no predicate to tell "until they find a place" from "until further notice", or what is "temporary":
+// here any "until" or "temporary" limits.
 const LIMITING =
-  /\b(?:until|till|temporar\w*|for now|this (?:week|weekend|month|summer|season|term|semester)|visit\w*|travel\w*|vacation|holiday|part-time|side|volunteer\w*|retired|former\w*|previous\w*|not|no longer|from|start\w*|plan\w*|maybe|moving|quit|laid off|ex|leave|never|next|years? ago|decades? ago|before|while|as a child|semester|contract|placement|internship|stint)\b/i;
+  /\b(?:until|till|temporar\w*|visit\w*|travel\w*|vacation|holiday|part-time|side|volunteer\w*|retired|former\w*|previous\w*|not|no longer|from|start\w*|plan\w*|maybe|moving|quit|laid off|ex|leave|never|next|years? ago|decades? ago|before|while|as a child|semester|contract|placement|internship|stint)\b/i;
 
 /**
  * "Lives in Porto", "Is a nurse": a verb of the third person opens the statement, so the user is its subject. A noun

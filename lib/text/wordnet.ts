@@ -196,5 +196,18 @@ export function lemmaOf(word: string, index: ReadonlyMap<string, readonly number
   if (word.endsWith("ies")) candidates.push(`${word.slice(0, -3)}y`);
   if (/(s|x|z|ch|sh)es$/.test(word)) candidates.push(word.slice(0, -2));
   if (word.endsWith("s") && !word.endsWith("ss")) candidates.push(word.slice(0, -1));
+  const irregular = IRREGULAR_PLURALS[word.replace(/^grand/, "")];
+  if (irregular) candidates.push(word.startsWith("grand") ? `grand${irregular}` : irregular);
   return candidates.find((candidate) => index.has(candidate));
 }
+/** Plurals no suffix rule undoes ("their grandchildren", "the women"). */
+const IRREGULAR_PLURALS: Record<string, string> = {
+  children: "child",
+  men: "man",
+  women: "woman",
+  people: "person",
+  feet: "foot",
+  teeth: "tooth",
+  mice: "mouse",
+  geese: "goose",
+};

@@ -14,7 +14,7 @@ import {
   isVerbForm,
 } from "@/lib/text/word-kinds";
 import { isMostlyAdjective } from "@/lib/text/wordnet";
-import { restates, withoutIdioms } from "./restatement";
+import { LIKING_ADJECTIVES, restates, STRESS, withoutIdioms } from "./restatement";
 
 type Shown = ConsolidationInput["memories"][number];
 
@@ -122,7 +122,7 @@ const TAKES_BACK =
 /** A word that frames a liking or a habit (see FRAMING). */
 const frames = (word: string) =>
   (FRAMING.has(word) && !BEING.has(word)) ||
-  LIKING.has(word) ||
+  LIKING_ADJECTIVES.has(word) ||
   isLikingNoun(word) ||
   isLikingVerb(word) ||
   isAttitudeAdjective(word) ||
@@ -132,13 +132,6 @@ const frames = (word: string) =>
   baseForms(word).includes("spend") ||
   word === "going";
 
-/**
- * Words and phrases a restatement adds or drops without changing the fact. A quantifier on its own is not one: "likes
- * all dogs" says more than "likes dogs", so "all", "most" and "of" count only inside "most of all".
- */
-const STRESS = new Set(
-  "the a an really truly very so still now also just actually indeed quite definitely absolutely".split(" "),
-);
 const STRESS_PHRASES = ["most of all", "very much", "so much", "a lot of", "a lot"];
 
 function differOnlyInStress(a: string, b: string): boolean {
@@ -168,7 +161,6 @@ const FRAMING = new Set(
     " ",
   ),
 );
-const LIKING = new Set(["passionate", "fond", "keen", "crazy", "mad"]);
 
 /**
  * The same words in the same order once stress and framing are dropped, and some left: one fact restated. Both must
@@ -210,7 +202,7 @@ function contentOf(text: string): { kept: string[]; framed: boolean } {
     if (timeAt > at) {
       at = timeAt - 1;
       framed = true;
-    } else if (LIKING.has(word) || isLikingNoun(word) || liking > at) {
+    } else if (LIKING_ADJECTIVES.has(word) || isLikingNoun(word) || liking > at) {
       at = Math.max(at, liking);
       at += /^(?:about|of|on|for|in|from)$/.test(words[at + 1] ?? "") ? 1 : 0;
       framed = true;

@@ -81,10 +81,10 @@ function focusOf(clause: string, frames: (word: string) => boolean): string {
   // Before the framing word only the subject, being and stress ("User is an avid …", "User really enjoys …"): a verb
   // there ("stopped enjoying", "lost interest in") changes the liking; after it only what is liked, no verb ("is keen
   // to try …").
-  const plain = general.slice(0, frame).every((word) => BEFORE_A_FRAME.has(word) || STRESS_WORDS.has(word));
+  const plain = general.slice(0, frame).every((word) => BEFORE_A_FRAME.has(word) || STRESS.has(word));
   const verbAfter = general.slice(frame + 1).some((word) => word === "to" || isGerund(word) || WISHED.has(word));
   // "… for their grandmother", "… with the kids": someone else in the liking. "an avid tinkerer" is the user.
-  const someone = general.some((word, at) => at > frame && isSomeone(word) && SOMEONE_ELSES.has(general[at - 1]!));
+  const someone = general.some((word, at) => at > frame && isPersonWord(word) && SOMEONE_ELSES.has(general[at - 1]!));
   if (!activity || frame < 0 || !plain || verbAfter || someone) return clause;
   return [
     ...clause
@@ -95,15 +95,20 @@ function focusOf(clause: string, frames: (word: string) => boolean): string {
   ].join(" ");
 }
 const SOMEONE_ELSES = new Set(["their", "his", "her", "my", "our", "with", "for", "to", "the"]);
+/**
+ * Words and phrases a restatement adds or drops without changing the fact. A quantifier on its own is not one: "likes
+ * all dogs" says more than "likes dogs", so "all", "most" and "of" count only inside "most of all".
+ */
+export const STRESS = new Set(
+  "the a an really truly very so still now also just actually indeed quite definitely absolutely".split(" "),
+);
+
 /** "likes the idea of …": a liking of what is only thought of. */
 const WISHED = new Set(["idea", "thought", "prospect", "notion"]);
 const BEFORE_A_FRAME = new Set(["user", "user's", "the", "is", "an", "a", "big", "huge", "true"]);
-const STRESS_WORDS = new Set(["really", "truly", "very", "also", "still", "especially", "absolutely", "genuinely"]);
-/** A person, also in the plurals WordNet's lemmas do not reach ("children", "grandkids"). */
-const isSomeone = (word: string) =>
-  isPersonWord(word) || /^(?:grand)?(?:children|kids)$|^(?:people|men|women)$/.test(word);
 const FOCUS = /,\s*(?:especially|mainly|particularly|mostly|chiefly|primarily|above all|in particular)\s/i;
-const LIKING_ADJECTIVES = new Set(["fond", "keen", "passionate", "crazy", "mad", "avid", "enthusiastic"]);
+/** Adjectives of liking a thing ("fond of", "passionate about", "an avid …"), read so here and by the consolidation. */
+export const LIKING_ADJECTIVES = new Set(["fond", "keen", "passionate", "crazy", "mad", "avid", "enthusiastic"]);
 const isGerund = (word: string) => word.endsWith("ing") && isVerbForm(word);
 
 /**

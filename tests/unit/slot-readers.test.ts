@@ -186,6 +186,12 @@ describe("a fact written without the user as its subject (lib/text/user-statemen
     ["User mentioned they moved to Lyon a few weeks ago.", { key: "residence", value: "lyon" }],
     ["User mentioned living in Lisbon for a few years", { key: "residence", value: "lisbon" }],
     ["User said they are based in Porto", { key: "residence", value: "porto" }],
+    ["Now works as a chef.", { key: "job", value: "chef" }],
+    ["Recently moved to Porto.", { key: "residence", value: "porto" }],
+    [
+      "Switched jobs; now works as a chef and has no regrets about leaving the previous one.",
+      { key: "job", value: "chef" },
+    ],
   ])("reads %j as the user's", (text, slot) => {
     expect(slotOf(text)).toEqual(slot);
   });
@@ -220,6 +226,10 @@ describe("a fact written without the user as its subject (lib/text/user-statemen
     "User mentioned living in Lyon years ago",
     "User mentioned they moved to Lyon for a semester",
     "Wants a job as a pilot",
+    "Used to live in Lisbon.",
+    "Worked as a nurse for ten years.",
+    "Moved to Berlin next month.",
+    "Parents moved to Florida.",
   ])("reads %j as no home or job the user has now", (text) => {
     expect(slotOf(text)?.key ?? "none").not.toMatch(/^(?:residence|job)$/);
   });

@@ -1,13 +1,5 @@
 import { heldForAWhileOrAhead } from "@/lib/text/held-for-a-while";
-import {
-  baseForms,
-  isBaseVerb,
-  isOfFormerTime,
-  isPastForm,
-  isPlannedEvent,
-  isReporting,
-  isVerbForm,
-} from "@/lib/text/word-kinds";
+import { baseForms, isBaseVerb, isOfFormerTime, isPlannedEvent, isReporting, isVerbForm } from "@/lib/text/word-kinds";
 
 /**
  * A memory as a statement with the user as its subject, "User …", the shape the slot readers read (lib/text/slots.ts,
@@ -112,22 +104,22 @@ const LIMITING =
   /\b(?:until|till|temporar\w*|visit\w*|travel\w*|vacation|holiday|part-time|side|volunteer\w*|retired|former\w*|previous\w*|not|no longer|from|start\w*|plan\w*|maybe|moving|quit|laid off|ex|leave|never|next|years? ago|decades? ago|before|while|as a child|semester|contract|placement|internship|stint)\b/i;
 
 /**
- * "Lives in Porto", "Is a nurse", "Moved to Porto", "Now works as a chef": a verb of the third person or of the past
- * opens the statement, after an adverb of now or of a recent change, so the user is its subject. A noun in the plural
- * before a verb ("Parents live in Porto") is a subject of its own.
+ * "Lives in Porto", "Is a nurse", "Now works as a chef": a verb of the third person opens the statement, after an
+ * adverb of now at most, so the user is its subject. A noun in the plural before a verb ("Parents live in Porto") is a
+ * subject of its own. A verb of the past is not read so ("Moved to Linux", "Declined a job as a pilot", "Moved to
+ * Porto as a child"): the readers weigh what a statement says about now, and a narrated event mostly says nothing.
  */
 function withoutSubject(words: string[]): string | undefined {
-  const at = words.findIndex((word) => !OPENING_ADVERBS.has(word.toLowerCase()));
+  const at = words.findIndex((word) => !NOW.has(word.toLowerCase()));
   if (at < 0) return undefined;
   const first = words[at]!.toLowerCase();
   const next = words[at + 1]?.toLowerCase() ?? "";
-  const present = THIRD_PERSON_BEING.has(first) || (/s$/.test(first) && isVerbForm(first) && !isBaseVerb(next));
-  if (!present && !isPastForm(first)) return undefined;
+  if (!THIRD_PERSON_BEING.has(first) && (!/s$/.test(first) || !isVerbForm(first) || isBaseVerb(next))) return undefined;
   return ["User", ...words.slice(0, at).map((word) => word.toLowerCase()), first, ...words.slice(at + 1)].join(" ");
 }
 
-/** Adverbs that may come before the verb of a statement without a subject: "Now works as a chef", "Recently moved". */
-const OPENING_ADVERBS = new Set(["now", "currently", "presently", "still", "recently", "just", "finally"]);
+/** Adverbs of now that may come before the verb of a statement without a subject: "Now works as a chef". */
+const NOW = new Set(["now", "currently", "presently", "still"]);
 
 /**
  * "User mentioned (that) they moved to Porto" → "User moved to Porto"; "User said they live in Porto" → "User lives in

@@ -315,17 +315,6 @@ export function isOfFrequency(word: string): boolean {
   );
 }
 
-/** The irregular forms of the present, which the irregular table lists beside the pasts ("is" → be, "does" → do). */
-const IRREGULAR_PRESENT = new Set(["is", "are", "am", "does", "has"]);
-
-/** A verb's past or past participle ("moved", "settled", "left", "got"), not its base or its present. */
-export function isPastForm(word: string): boolean {
-  const lower = word.toLowerCase();
-  const irregular = irregularVerbs[lower];
-  if (irregular) return irregular !== lower && !IRREGULAR_PRESENT.has(lower);
-  return lower.endsWith("ed") && isVerbForm(lower) && !isBaseVerb(lower);
-}
-
 /** A verb's base forms: the regular ones verbLemmas gives and, for an irregular form, its base ("left" → leave). */
 export function baseForms(word: string): string[] {
   const irregular = irregularVerbs[word];

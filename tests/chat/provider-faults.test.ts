@@ -30,7 +30,8 @@ const SAVED = { timeout: 15_000 };
 
 /*
  * How a chat turn ends when the provider misbehaves, over real HTTP: the app's registry pointed at a stub of the
- * OpenAI chat-completions wire format (the openai-compatible package), with MODEL_TIMEOUT_MS at 300 ms; for errors
+ * OpenAI chat-completions wire format (the openai-compatible package), with MODEL_TIMEOUT_MS at 300 ms where a stall is
+ * what a test checks and 5 s elsewhere (a loaded machine took over 300 ms to a cut answer's first byte); for errors
  * reported inside a stream, the hosted providers' packages too, behind the registry's idle timeout.
  */
 
@@ -39,11 +40,11 @@ afterEach(async () => {
   await Promise.all(stubs.splice(0).map((stub) => stub.close()));
 });
 
-async function provider(script: StubScript) {
+async function provider(script: StubScript, timeoutMs = 5_000) {
   const stub = await startProviderStub("openai-chat", script);
   stubs.push(stub);
   const registry = createModelRegistry(
-    parseConfig({ OPENAI_COMPATIBLE_BASE_URL: stub.baseURL, MODEL_TIMEOUT_MS: "300" }),
+    parseConfig({ OPENAI_COMPATIBLE_BASE_URL: stub.baseURL, MODEL_TIMEOUT_MS: String(timeoutMs) }),
   );
   return { stub, model: languageModel(registry, "openai-compatible:stub-model") };
 }
@@ -164,7 +165,7 @@ describeEachDatabase("chat turns when the provider fails", (use) => {
 
   it("a provider that sends headers and then nothing fails after MODEL_TIMEOUT_MS with a clear error", async () => {
     const { memory, stored, thread } = await setup();
-    const { stub, model } = await provider([{ text: "never arrives", stall: { ms: "forever" } }]);
+    const { stub, model } = await provider([{ text: "never arrives", stall: { ms: "forever" } }], 300);
 
     const stalled = await turn(memory, model, ask(thread, "u1", "Hello?"));
     expect(stalled.error).toBe("The model sent nothing for 0.3 s, so the request was stopped; try again.");
@@ -174,7 +175,10 @@ describeEachDatabase("chat turns when the provider fails", (use) => {
 
   it("silence after the first words: the idle timeout fires mid-stream and the words are kept as incomplete", async () => {
     const { memory, stored, thread } = await setup();
-    const { model } = await provider([{ text: "Let me think about that", stall: { ms: "forever", afterEvents: 2 } }]);
+    const { model } = await provider(
+      [{ text: "Let me think about that", stall: { ms: "forever", afterEvents: 2 } }],
+      300,
+    );
 
     const stalled = await turn(memory, model, ask(thread, "u1", "What should I cook?"));
     expect(stalled.error).toBe("The model sent nothing for 0.3 s, so the request was stopped; try again.");

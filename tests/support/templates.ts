@@ -105,7 +105,10 @@ async function migratedTemplate(servers: string[], build: (template: string) => 
 async function copyDatabase(adminUrl: string, template: string, name: string): Promise<void> {
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   try {
-    await admin.unsafe(`create database ${name} template ${template}`);
+    // Copying the template's files rather than writing each of its pages through the WAL: about 0.5 CPU-seconds less
+    // per copy on a three-node Citus cluster (88 against 76 for the memory and chat suites there), a little less on
+    // PostgreSQL (docs/testing.md, "Time").
+    await admin.unsafe(`create database ${name} template ${template} strategy file_copy`);
     const [row] = await admin<{ settings: string[] | null }[]>`
       select s.setconfig as settings from pg_db_role_setting s join pg_database d on d.oid = s.setdatabase
       where d.datname = ${template} and s.setrole = 0`;

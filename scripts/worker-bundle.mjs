@@ -1,20 +1,29 @@
-// The standalone worker (scripts/worker.ts) as one bundled file, built when missing or older than any file it was
-// built from. Through tsx, Node's module loader resolved each of the worker's thousands of imports among the package
-// files around it at every start: 3.0 s of CPU and 2.4 s before the worker took jobs, against 0.8 s of each from the
-// bundle, so a worker that dies is replaced sooner (docs/configuration.md, "Running distributed").
-import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+// The standalone worker (scripts/worker.ts) as one bundled file, built when missing or stale. Through tsx, Node's
+// module loader resolved each of the worker's thousands of imports among the package files around it at every start:
+// 3.0 s of CPU and 2.4 s before the worker took jobs, against about 1 s of each from the bundle, so a worker that dies is
+// replaced sooner (docs/configuration.md, "Running distributed").
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { build } from "esbuild";
+import { pathToFileURL } from "node:url";
 
 /** Packages that load WASM, data files or worker scripts from their own directories stay out, as in next.config.ts. */
 const EXTERNAL = JSON.parse(readFileSync("lib/server/external-packages.json", "utf8"));
+/** Read by the build without being bundled: the module paths, the lockfile's packages, the externals, this script. */
+const BUILD_INPUTS = ["tsconfig.json", "package.json", "package-lock.json", "lib/server/external-packages.json"];
 
-/** Every file the bundle in `outDir` was built from is older than it; false when there is none. */
+/**
+ * Whether the bundle in `outDir` is current: every file it was built from still has the modification time it had
+ * then (a file restored with an older time is a change too), and none was saved after the build began.
+ */
 function fresh(bundle, inputsFile) {
   try {
-    const builtAt = statSync(bundle).mtimeMs;
+    const builtFrom = statSync(bundle).mtimeMs;
     const inputs = JSON.parse(readFileSync(inputsFile, "utf8"));
-    return inputs.every((file) => statSync(file).mtimeMs <= builtAt);
+    return Object.entries(inputs).every(([file, mtime]) => {
+      const now = statSync(file).mtimeMs;
+      return now === mtime && now <= builtFrom;
+    });
   } catch {
     return false;
   }
@@ -22,36 +31,54 @@ function fresh(bundle, inputsFile) {
 
 /**
  * The path of the worker's bundle in `outDir` (relative to the project, the working directory), built first when
- * stale; `built` says whether it was.
+ * stale; `built` says whether it was. Building needs esbuild (a development dependency, as tsx was) and a writable
+ * `outDir`; running a current bundle needs neither.
  */
 export async function workerBundle(outDir = ".worker") {
   const bundle = path.join(outDir, "worker.mjs");
   const inputsFile = path.join(outDir, "inputs.json");
   if (fresh(bundle, inputsFile)) return { bundle, built: false };
-  // Written under names of this process and renamed over the old: two workers starting at once each build, and
-  // either rename leaves whole files.
-  const suffix = `.${process.pid}.tmp`;
-  const result = await build({
-    entryPoints: ["scripts/worker.ts"],
-    outfile: bundle + suffix,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node22",
-    external: EXTERNAL,
-    // Bundled CommonJS packages call require() for Node's own modules, which an ES module has no binding for.
-    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-    metafile: true,
-    logLevel: "warning",
-  });
-  const inputs = [
-    ...Object.keys(result.metafile.inputs),
-    "package-lock.json",
-    "lib/server/external-packages.json",
-    "scripts/worker-bundle.mjs",
-  ];
-  writeFileSync(inputsFile + suffix, JSON.stringify(inputs));
-  renameSync(bundle + suffix, bundle);
-  renameSync(inputsFile + suffix, inputsFile);
+  const startedAt = new Date();
+  // Built in a directory of its own and moved over the old files: workers starting at once (in containers sharing the
+  // project, even with one process id) each build, and either move leaves whole files.
+  const scratch = path.join(outDir, `.build-${randomBytes(6).toString("hex")}`);
+  mkdirSync(scratch, { recursive: true });
+  const esbuild = await import("esbuild");
+  try {
+    const result = await esbuild.build({
+      entryPoints: ["scripts/worker.ts"],
+      outfile: path.join(scratch, "worker.mjs"),
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node22",
+      external: EXTERNAL,
+      // Stack traces in the logs name the source files (run-worker.mjs turns source maps on); errors keep their
+      // class names, which the logs print.
+      sourcemap: true,
+      keepNames: true,
+      // Bundled CommonJS packages call require() for Node's own modules, which an ES module has no binding for.
+      banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+      metafile: true,
+      logLevel: "warning",
+    });
+    const files = [...Object.keys(result.metafile.inputs), ...BUILD_INPUTS, "scripts/worker-bundle.mjs"];
+    const inputs = Object.fromEntries(files.map((file) => [file, statSync(file).mtimeMs]));
+    writeFileSync(path.join(scratch, "inputs.json"), JSON.stringify(inputs));
+    // The bundle is as old as the build's start: a source saved while it ran is newer, and the next start rebuilds.
+    utimesSync(path.join(scratch, "worker.mjs"), startedAt, startedAt);
+    for (const name of ["worker.mjs.map", "worker.mjs", "inputs.json"]) {
+      renameSync(path.join(scratch, name), path.join(outDir, name));
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+    await esbuild.stop();
+  }
   return { bundle, built: true };
+}
+
+// `npm run build:worker`: builds it ahead, for a deployment whose project directory the worker may not write.
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  const { bundle, built } = await workerBundle();
+  console.log(built ? `built ${bundle}` : `${bundle} is current`);
 }

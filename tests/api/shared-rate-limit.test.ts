@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { SharedWindowLimiter, storedKey } from "@/lib/api/rate-limit";
 import { type Database, openPglite, openPostgres } from "@/lib/db/client";
-import { describeEachDatabase, openFreshPostgres } from "../support/databases";
+import { describeEachDatabase, openFreshPostgres, openMigratedPglite } from "../support/databases";
 
 let unique = 0;
 const nextKey = () => `key-${Date.now()}-${++unique}`;
@@ -180,7 +180,7 @@ describe("shared rate limits across handles on one database", () => {
     const dataDir = path.join(dir, "pglite");
     const limiter = new SharedWindowLimiter("test-file", () => 2);
     const key = nextKey();
-    const first = await openPglite(dataDir);
+    const first = await openMigratedPglite(dataDir);
     expect((await limiter.take(first, key, START)).allowed).toBe(true);
     expect((await limiter.take(first, key, START)).allowed).toBe(true);
     await first.close();

@@ -8,14 +8,14 @@ import { ADMIN_USAGE, changeAdmin, parseAdminArgs, UnknownUserError } from "@/li
 import { registerUser } from "@/lib/auth/users";
 import { openPglite } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
-import { describeEachDatabase } from "../support/databases";
+import { describeEachDatabase, openMigratedPglite } from "../support/databases";
 
 describe("npm run admin, as the operator runs it", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "admin-command-"));
   const dataDir = path.join(dir, "pglite");
 
   beforeAll(async () => {
-    const database = await openPglite(dataDir);
+    const database = await openMigratedPglite(dataDir);
     await registerUser(database.unbound.db, { email: "ops@example.com", password: "a long enough password" });
     await database.close();
   });

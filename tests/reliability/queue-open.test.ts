@@ -1,13 +1,14 @@
 import { sql } from "drizzle-orm";
 import { afterAll, expect, it, vi } from "vitest";
-import { type Database, openPglite } from "@/lib/db/client";
+import type { Database } from "@/lib/db/client";
 import { EXTRACTION_QUEUE } from "@/lib/server/queue";
+import { openMigratedPglite } from "../support/databases";
 
 const state = { failures: 1, database: undefined as Database | undefined };
 vi.mock("@/lib/db", () => ({
   getDatabase: async () => {
     if (state.failures-- > 0) throw new Error("the database is restarting");
-    state.database ??= await openPglite();
+    state.database ??= await openMigratedPglite();
     return state.database;
   },
 }));

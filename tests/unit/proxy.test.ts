@@ -1,8 +1,9 @@
 import { NextRequest } from "next/server";
 import { encode } from "next-auth/jwt";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { type Database, openPglite } from "@/lib/db/client";
+import type { Database } from "@/lib/db/client";
 import { createUser } from "../memory/support";
+import { openMigratedPglite } from "../support/databases";
 import { restoreEnv, setEnv } from "../support/env";
 
 // The gate checks a session cookie against its user's row, in a database of the test's own.
@@ -23,7 +24,7 @@ async function gate(path: string, sessionToken?: string) {
 
 describe("page gate", () => {
   beforeAll(async () => {
-    database = await openPglite();
+    database = await openMigratedPglite();
   });
   afterAll(async () => {
     await database?.close();

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readMessage } from "@/lib/ai/offline/intent";
 import { sameSlot, slotOf } from "@/lib/text/slots";
 import { STANDING_SLOT_KEYS, standingValueOf } from "@/lib/text/standing-values";
+import { NOW_ADVERBS } from "@/lib/text/user-statement";
 import { opsForPair } from "../support/offline-consolidation";
 
 /** The facts (memory texts) the offline model reads from one user message. */
@@ -186,10 +187,14 @@ describe("a fact written without the user as its subject (lib/text/user-statemen
     ["User mentioned they moved to Lyon a few weeks ago.", { key: "residence", value: "lyon" }],
     ["User mentioned living in Lisbon for a few years", { key: "residence", value: "lisbon" }],
     ["User said they are based in Porto", { key: "residence", value: "porto" }],
-    ["Now works as a chef.", { key: "job", value: "chef" }],
-    ["Currently lives in Porto.", { key: "residence", value: "porto" }],
   ])("reads %j as the user's", (text, slot) => {
     expect(slotOf(text)).toEqual(slot);
+  });
+
+  it.each([...NOW_ADVERBS])("reads a home and a job after %j, an adverb the slot patterns take after 'user'", (now) => {
+    const opening = now[0]!.toUpperCase() + now.slice(1);
+    expect(slotOf(`${opening} works as a chef.`)).toEqual({ key: "job", value: "chef" });
+    expect(slotOf(`${opening} lives in Porto.`)).toEqual({ key: "residence", value: "porto" });
   });
 
   // A label of a past, an origin, an aim or someone else's; a value that holds for a while; an aim or a relative's

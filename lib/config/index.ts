@@ -2,8 +2,9 @@ import type { z } from "zod";
 import { clearProcessState, processState } from "@/lib/process-state";
 import { configSchema, crossCheck, VARIABLES, type VariableName } from "./schema";
 
-export type { ModelPrice, PriceTable, VariableName } from "./schema";
-export { MODEL_PROVIDERS, OFFLINE_MODEL_ID } from "./schema";
+export type { ModelPrice, PriceTable } from "./kinds";
+export { MODEL_PROVIDERS, OFFLINE_MODEL_ID } from "./kinds";
+export type { VariableName } from "./schema";
 
 /** The app's configuration: every variable of lib/config/schema.ts as a value, defaults filled in. */
 export type Config = DeepReadonly<z.output<typeof configSchema>>;

@@ -10,7 +10,13 @@ import { pathToFileURL } from "node:url";
 /** Packages that load WASM, data files or worker scripts from their own directories stay out, as in next.config.ts. */
 const EXTERNAL = JSON.parse(readFileSync("lib/server/external-packages.json", "utf8"));
 /** Read by the build without being bundled: the module paths, the lockfile's packages, the externals, this script. */
-const BUILD_INPUTS = ["tsconfig.json", "package.json", "package-lock.json", "lib/server/external-packages.json"];
+const BUILD_INPUTS = [
+  "tsconfig.json",
+  "package.json",
+  "package-lock.json",
+  "lib/server/external-packages.json",
+  "scripts/worker-bundle.mjs",
+];
 
 /**
  * Whether the bundle in `outDir` is current: every file it was built from still has the modification time it had
@@ -62,7 +68,7 @@ export async function workerBundle(outDir = ".worker") {
       metafile: true,
       logLevel: "warning",
     });
-    const files = [...Object.keys(result.metafile.inputs), ...BUILD_INPUTS, "scripts/worker-bundle.mjs"];
+    const files = [...Object.keys(result.metafile.inputs), ...BUILD_INPUTS];
     const inputs = Object.fromEntries(files.map((file) => [file, statSync(file).mtimeMs]));
     writeFileSync(path.join(scratch, "inputs.json"), JSON.stringify(inputs));
     // The bundle is as old as the build's start: a source saved while it ran is newer, and the next start rebuilds.

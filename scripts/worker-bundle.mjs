@@ -18,6 +18,15 @@ const BUILD_INPUTS = [
   "scripts/worker-bundle.mjs",
 ];
 
+/** A file's modification time, or null when there is none (a deployment without a lockfile or tsconfig.json). */
+function modifiedAt(file) {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Whether the bundle in `outDir` is current: every file it was built from still has the modification time it had
  * then (a file restored with an older time is a change too), and none was saved after the build began.
@@ -27,8 +36,8 @@ function fresh(bundle, inputsFile) {
     const builtFrom = statSync(bundle).mtimeMs;
     const inputs = JSON.parse(readFileSync(inputsFile, "utf8"));
     return Object.entries(inputs).every(([file, mtime]) => {
-      const now = statSync(file).mtimeMs;
-      return now === mtime && now <= builtFrom;
+      const now = modifiedAt(file);
+      return now === mtime && (now === null || now <= builtFrom);
     });
   } catch {
     return false;
@@ -69,7 +78,7 @@ export async function workerBundle(outDir = ".worker") {
       logLevel: "warning",
     });
     const files = [...Object.keys(result.metafile.inputs), ...BUILD_INPUTS];
-    const inputs = Object.fromEntries(files.map((file) => [file, statSync(file).mtimeMs]));
+    const inputs = Object.fromEntries(files.map((file) => [file, modifiedAt(file)]));
     writeFileSync(path.join(scratch, "inputs.json"), JSON.stringify(inputs));
     // The bundle is as old as the build's start: a source saved while it ran is newer, and the next start rebuilds.
     utimesSync(path.join(scratch, "worker.mjs"), startedAt, startedAt);

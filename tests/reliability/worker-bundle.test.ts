@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync, utimesSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
@@ -18,4 +18,15 @@ it("`npm run worker` builds its bundle once, and again only when a file it was b
   utimesSync(first.bundle, yesterday, yesterday);
   expect(await workerBundle(outDir)).toEqual({ bundle: first.bundle, built: true });
   expect(statSync(first.bundle).mtimeMs).toBeGreaterThan(yesterday.getTime());
+});
+
+it("a build input a deployment lacks (no lockfile) is recorded as absent: starts stay fresh, and an input that goes missing rebuilds", async () => {
+  const { bundle } = await workerBundle(outDir);
+  const inputsFile = path.join(outDir, "inputs.json");
+  const inputs = JSON.parse(readFileSync(inputsFile, "utf8"));
+  writeFileSync(inputsFile, JSON.stringify({ ...inputs, "no-such-lockfile.json": null }));
+  expect(await workerBundle(outDir)).toEqual({ bundle, built: false });
+  // The same input recorded as present: now missing, it is a change.
+  writeFileSync(inputsFile, JSON.stringify({ ...inputs, "no-such-lockfile.json": 1 }));
+  expect(await workerBundle(outDir)).toEqual({ bundle, built: true });
 });

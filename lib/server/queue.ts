@@ -340,7 +340,8 @@ export class JobQueue {
         if (!job) return;
         // Linked to the request that queued it, not its child: a job may run long after that request ended. pg-boss
         // runs the handler in its own `process` span, which starts a trace of its own; this one goes under it.
-        const links = linksTo((job.data as Traced).trace);
+        // A job the scheduler sent (guest expiry, the daily passes) carries no data at all: null, not {}.
+        const links = linksTo((job.data as Traced | null)?.trace);
         await withLogFields({ job_id: job.id, queue }, () =>
           inSpan(
             `job ${queue}`,

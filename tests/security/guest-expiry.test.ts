@@ -54,12 +54,19 @@ describeEachDatabase("guest expiry", (use) => {
     expect(await remaining(database, [guest])).toEqual([guest]);
   });
 
-  it("runs as an hourly pg-boss schedule", async () => {
+  it("runs as an hourly pg-boss schedule, whose ticks carry no data", async () => {
     const queue = await JobQueue.open(use());
     try {
-      await queue.workGuestExpiry(async () => {});
+      let runs = 0;
+      await queue.workGuestExpiry(async () => {
+        runs++;
+      });
       const schedules = await queue.boss.getSchedules(GUEST_EXPIRY_QUEUE);
       expect(schedules.map((schedule) => schedule.cron)).toEqual(["17 * * * *"]);
+      // A tick is sent with the schedule's data, null here: every tick once failed reading it before the handler ran.
+      const jobId = await queue.boss.send(GUEST_EXPIRY_QUEUE, null as unknown as object);
+      await expect.poll(async () => (await queue.boss.getJobById(GUEST_EXPIRY_QUEUE, jobId!))?.state).toBe("completed");
+      expect(runs).toBe(1);
     } finally {
       await queue.stop(5_000);
     }

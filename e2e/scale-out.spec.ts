@@ -89,14 +89,20 @@ for (const server of servers) {
       return entry;
     }
 
-    async function poll<T>(probe: () => Promise<T | undefined | false>, timeoutMs: number, what: string): Promise<T> {
+    async function poll<T>(
+      probe: () => Promise<T | undefined | false>,
+      timeoutMs: number,
+      what: string | (() => string),
+    ): Promise<T> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const value = await probe().catch(() => undefined);
         if (value) return value;
         if (Date.now() > deadline) {
           const logs = processes.map((p) => `--- ${p.name}:\n${p.output().slice(-3_000)}`).join("\n");
-          throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}\n${logs}`);
+          throw new Error(
+            `timed out after ${timeoutMs} ms waiting for ${typeof what === "string" ? what : what()}\n${logs}`,
+          );
         }
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
@@ -319,10 +325,19 @@ for (const server of servers) {
       expect(stored).toEqual(expected);
 
       // Extraction's writes queue work of their own (consolidation, vectors), which may still be running here.
-      const unfinished = () => sql<Array<{ name: string; state: string; count: number }>>`
-      select name, state, count(*)::int as count from pgboss.job where state <> 'completed'
-      group by name, state order by name, state`;
-      await expect.poll(async () => [...(await unfinished())], { timeout: 30_000 }).toEqual([]);
+      const unfinished = () => sql<Array<{ name: string; state: string; count: number; output: string | null }>>`
+      select name, state, count(*)::int as count, string_agg(distinct output::text, '; ') as output
+      from pgboss.job where state <> 'completed' group by name, state order by name, state`;
+      // A job left unfinished is named in the failure with what the queue kept of its error, beside the processes' logs.
+      let left: unknown[] = [];
+      await poll(
+        async () => {
+          left = [...(await unfinished())];
+          return left.length === 0;
+        },
+        30_000,
+        () => `every job to finish; unfinished: ${JSON.stringify(left)}`,
+      );
       const jobs = await sql<Array<{ state: string; count: number }>>`
       select state, count(*)::int as count from pgboss.job group by state order by state`;
       console.log(

@@ -1,5 +1,6 @@
 // Adds up the vitest and Playwright JSON reports into the one line CI reads: "N passed, N failed".
 import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 
 const read = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : null);
 let passed = 0;
@@ -18,6 +19,30 @@ if (playwright) {
   failed += playwright.stats.unexpected;
   skipped += playwright.stats.skipped;
 }
+// What failed, next to the count: the end of CI's log is what gets read, and the runners print their failures long
+// before it (a test file that failed as a whole, before any of its tests ran, leaves no failed test to count).
+const failures = [];
+for (const file of vitest?.testResults ?? []) {
+  const name = path.relative(process.cwd(), file.name);
+  if (file.status === "failed" && file.message) failures.push(`${name}: ${file.message}`);
+  for (const test of file.assertionResults) {
+    if (test.status === "failed") failures.push(`${name} › ${test.fullName}: ${test.failureMessages.join("\n")}`);
+  }
+}
+const specs = (suite) => [...(suite.specs ?? []), ...(suite.suites ?? []).flatMap(specs)];
+for (const spec of (playwright?.suites ?? []).flatMap(specs)) {
+  for (const test of spec.tests) {
+    if (test.status !== "unexpected") continue;
+    const errors = test.results.flatMap((result) => result.errors.map((error) => error.message ?? ""));
+    failures.push(`${spec.file} › ${spec.title}: ${errors.join("\n")}`);
+  }
+}
+for (const error of playwright?.errors ?? []) failures.push(`playwright: ${error.message ?? ""}`);
+for (const failure of failures.slice(0, 10)) {
+  console.log(`FAILED ${failure.split("\n").slice(0, 12).join("\n  ")}`);
+}
+if (failures.length > 10) console.log(`... and ${failures.length - 10} more failures`);
+
 // argv: number of failed checks outside the test runners (lint, typecheck), then the test command's exit status.
 failed += Number(process.argv[2] ?? 0);
 // A test command that failed without a failing test in any report (e.g. the build broke) still failed.

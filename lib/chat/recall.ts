@@ -22,6 +22,11 @@ function isRecalled(hit: SearchResult): boolean {
   return hit.confidence >= LIMITS.confidenceFloor || (hit.signals?.memories ?? 0) < RECALL_JUDGED_FROM;
 }
 
+/** What recall searches for: the latest user message, within the query's limit. */
+export function recallQuery(latestUserText: string): string {
+  return latestUserText.trim().slice(0, LIMITS.queryChars);
+}
+
 /** Pinned memories recalled into every turn at most; beyond it the newest pins win. */
 const PINNED_LIMIT = 20;
 
@@ -31,12 +36,11 @@ const PINNED_LIMIT = 20;
  * document when there is one.
  */
 export async function recallMemories(ctx: MemoryContext, latestUserText: string): Promise<RecalledMemory[]> {
-  const query = latestUserText.trim().slice(0, LIMITS.queryChars);
-  const [matches, pinned, profile] = await Promise.all([
-    query ? searchMemories(ctx, { query, limit: RECALL_LIMIT }) : Promise.resolve([]),
-    listMemories(ctx, { pinned: true, limit: PINNED_LIMIT }),
-    listMemories(ctx, { kind: "profile", limit: 1 }),
-  ]);
+  const query = recallQuery(latestUserText);
+  // One after another: in the turn's unit of work (lib/chat/turn.ts) they share one connection anyway.
+  const matches = query ? await searchMemories(ctx, { query, limit: RECALL_LIMIT }) : [];
+  const pinned = await listMemories(ctx, { pinned: true, limit: PINNED_LIMIT });
+  const profile = await listMemories(ctx, { kind: "profile", limit: 1 });
   const recalled: RecalledMemory[] = matches
     .filter(isRecalled)
     .map(({ memory, score }) => ({ ...toModelMemory(memory), score }));

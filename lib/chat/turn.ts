@@ -16,6 +16,7 @@ import { logFailure } from "@/lib/log";
 import { LIMITS } from "@/lib/memory/contract";
 import { type MemoryContext, withUnit } from "@/lib/memory/core";
 import { currentInstructions } from "@/lib/memory/procedural";
+import { embedQuery } from "@/lib/memory/search";
 import { listRules } from "@/lib/memory/store";
 import { addUsage, type Pricing, recordUsage, type TokenUsage, tokensOnDay } from "@/lib/memory/usage";
 import { modelTelemetry, openSpan } from "@/lib/telemetry";
@@ -24,7 +25,7 @@ import { planContextWindow, transcript } from "./context-window";
 import { answerStream } from "./endings";
 import { buildInstructions } from "./instructions";
 import { createMemoryTools } from "./memory-tools";
-import { recallMemories } from "./recall";
+import { recallMemories, recallQuery } from "./recall";
 import type { ChatRequest } from "./request";
 import {
   ensureThread,
@@ -99,9 +100,8 @@ async function runChatTurn(
   request: ChatRequest,
   span: ReturnType<typeof openSpan>,
 ): Promise<ChatTurn> {
-  const { memory, model, modelId } = options;
-  await checkDailyTokens(options);
-  const { history, thread } = await openTurn(memory, request);
+  const { model, modelId } = options;
+  const { history, thread } = await openTurn(options, request);
   const question = history.at(-1)!;
   const questionText = textOf(question);
   const agent = agentContext(options, thread.id, question.id, questionText);
@@ -192,18 +192,17 @@ function closingSpan<End extends { outcome: UIMessageStreamOutcome }>(
     });
 }
 
-async function checkDailyTokens({ memory, dailyTokens }: ChatTurnOptions) {
-  if (dailyTokens === undefined) return;
-  const spent = await tokensOnDay(memory, "chat", memory.clock());
-  if (spent >= dailyTokens) throw new ChatQuotaError(dailyTokens);
-}
-
 /**
- * Stores the turn's messages in one transaction: a refused request (nothing to regenerate, a message sent twice, a
- * racing turn) leaves no empty chat behind, and the turn's opening reads and writes share one binding to the user.
+ * Checks the daily quota and stores the turn's messages in one transaction: a refused request (over the quota, nothing
+ * to regenerate, a message sent twice, a racing turn) leaves no empty chat behind. A turn reads and writes in three
+ * units of work, this one, gatherContext's and saveAnswer's: on PGlite every unit is three more statements on its one
+ * connection, which people chatting at once queue for (docs/performance.md).
  */
-async function openTurn(memory: MemoryContext, request: ChatRequest) {
+async function openTurn({ memory, dailyTokens }: ChatTurnOptions, request: ChatRequest) {
   return withUnit(memory, async (tx) => {
+    if (dailyTokens !== undefined && (await tokensOnDay(tx, "chat", memory.clock())) >= dailyTokens) {
+      throw new ChatQuotaError(dailyTokens);
+    }
     const stored = await loadMessages(tx, request.id);
     const history = historyFor(request, stored);
     const thread = await ensureThread(tx, request.id);
@@ -235,11 +234,13 @@ async function gatherContext(
   questionText: string,
 ) {
   const { memory, model } = options;
-  const [recalled, rules, standing] = await Promise.all([
-    recallMemories(agent, questionText),
-    listRules(memory),
-    currentInstructions(memory),
-  ]);
+  // Embedded before the unit opens, so the unit never holds the connection while the encoder works.
+  await embedQuery(agent, recallQuery(questionText));
+  const { recalled, rules, standing } = await withUnit(agent, async (tx) => ({
+    recalled: await recallMemories(tx, questionText),
+    rules: await listRules(tx),
+    standing: await currentInstructions(tx),
+  }));
   const plan = planContextWindow(history, thread.summarizedThrough, options.contextTokens);
   let summary = thread.summary;
   let summaryUsage: TokenUsage = {};
@@ -279,13 +280,15 @@ async function saveAnswer(
     ? { ...responseMessage, metadata: { ...responseMessage.metadata, incomplete: true, failure } }
     : responseMessage;
   try {
-    await writeMessagesFrom(memory, threadId, [...history, answer], history.length);
+    await withUnit(memory, async (tx) => {
+      await writeMessagesFrom(tx, threadId, [...history, answer], history.length);
+      await recordMemoryAccess(tx, threadId, answer, recalled);
+    });
   } catch (error) {
     // Another request answered or rewrote this turn meanwhile; its version stands.
     if (error instanceof ThreadChangedError) return;
     throw error;
   }
-  await recordMemoryAccess(memory, threadId, answer, recalled);
   if (!failure) await options.onAnswerSaved?.(answer);
 }
 

@@ -235,7 +235,8 @@ async function gatherContext(
 ) {
   const { memory, model } = options;
   // Embedded before the unit opens, so the unit never holds the connection while the encoder works.
-  await embedQuery(agent, recallQuery(questionText));
+  const query = recallQuery(questionText);
+  if (query) await embedQuery(agent, query);
   const { recalled, rules, standing } = await withUnit(agent, async (tx) => ({
     recalled: await recallMemories(tx, questionText),
     rules: await listRules(tx),

@@ -16,7 +16,7 @@ import { logFailure } from "@/lib/log";
 import { LIMITS } from "@/lib/memory/contract";
 import { type MemoryContext, withUnit } from "@/lib/memory/core";
 import { currentInstructions } from "@/lib/memory/procedural";
-import { embedQuery } from "@/lib/memory/search";
+import { embedAheadOfSearch } from "@/lib/memory/search";
 import { listRules } from "@/lib/memory/store";
 import { addUsage, type Pricing, recordUsage, type TokenUsage, tokensOnDay } from "@/lib/memory/usage";
 import { modelTelemetry, openSpan } from "@/lib/telemetry";
@@ -194,9 +194,10 @@ function closingSpan<End extends { outcome: UIMessageStreamOutcome }>(
 
 /**
  * Checks the daily quota and stores the turn's messages in one transaction: a refused request (over the quota, nothing
- * to regenerate, a message sent twice, a racing turn) leaves no empty chat behind. A turn reads and writes in three
- * units of work, this one, gatherContext's and saveAnswer's: on PGlite every unit is three more statements on its one
- * connection, which people chatting at once queue for (docs/performance.md).
+ * to regenerate, a message sent twice, a racing turn) leaves no empty chat behind. The turn's own reads and writes are
+ * in three units of work, this one, gatherContext's and saveAnswer's (the memory tools, the ledger, a summary and a
+ * title have theirs): on PGlite every unit is three more statements on its one connection, which people chatting at
+ * once queue for (docs/performance.md).
  */
 async function openTurn({ memory, dailyTokens }: ChatTurnOptions, request: ChatRequest) {
   return withUnit(memory, async (tx) => {
@@ -234,9 +235,8 @@ async function gatherContext(
   questionText: string,
 ) {
   const { memory, model } = options;
-  // Embedded before the unit opens, so the unit never holds the connection while the encoder works.
-  const query = recallQuery(questionText);
-  if (query) await embedQuery(agent, query);
+  await embedAheadOfSearch(agent, recallQuery(questionText));
+  // One after another in one unit: on PostgreSQL they were three transactions at once, which overlapped their waits.
   const { recalled, rules, standing } = await withUnit(agent, async (tx) => ({
     recalled: await recallMemories(tx, questionText),
     rules: await listRules(tx),
@@ -256,7 +256,8 @@ async function gatherContext(
 
 /**
  * Stores the answer once the stream ends. A partial answer is kept, marked, so the person sees what arrived and can
- * retry; it is no answer to extract.
+ * retry; it is no answer to extract. The answer and the record of the memories that shaped it are one write: an answer
+ * is never stored without that record (a fault in either stores neither, as a fault storing the answer always did).
  */
 async function saveAnswer(
   options: ChatTurnOptions,

@@ -6,7 +6,6 @@ export {
   embeddingBacklogAcrossUsers,
   embeddingModelKey,
   embedMissing,
-  embedQuery,
 } from "./embeddings";
-export { searchMemories } from "./search";
+export { embedAheadOfSearch, searchMemories } from "./search";
 export { warmSearch } from "./warm";

@@ -119,6 +119,15 @@ async function search(
   return { mode, results, minConfidence };
 }
 
+/**
+ * Embeds the query of a search about to run inside the caller's unit of work, so that the unit never holds its
+ * connection while the encoder works: the search then finds the vector in the context's `queryEmbeddings`. Nothing for
+ * a question the overview answers, which ranks by no vector.
+ */
+export async function embedAheadOfSearch(ctx: MemoryContext, query: string): Promise<void> {
+  if (query.trim() && !isOverviewQuestion(query)) await embedQuery(ctx, query);
+}
+
 /** The search's transaction settings, with `planning` as its plan_cache_mode. */
 function searchSettings(planning: string) {
   return { "pg_trgm.word_similarity_threshold": String(TYPO_THRESHOLD), plan_cache_mode: planning };

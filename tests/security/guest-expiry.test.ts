@@ -69,7 +69,8 @@ describeEachDatabase("guest expiry", (use) => {
       await expect
         .poll(async () => (await queue.boss.getJobById(GUEST_EXPIRY_QUEUE, jobId!))?.state, { timeout: 30_000 })
         .toBe("completed");
-      expect(runs).toBe(1);
+      // At least: the schedule's own tick may come during the test.
+      expect(runs).toBeGreaterThanOrEqual(1);
     } finally {
       await queue.stop(5_000);
     }

@@ -332,7 +332,7 @@ for (const server of servers) {
       let left: unknown[] = [];
       await poll(
         async () => {
-          left = [...(await unfinished())];
+          left = await unfinished().catch((error: Error) => [`the query failed: ${error.message}`]);
           return left.length === 0;
         },
         30_000,

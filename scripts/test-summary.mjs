@@ -29,12 +29,17 @@ for (const file of vitest?.testResults ?? []) {
     if (test.status === "failed") failures.push(`${name} › ${test.fullName}: ${test.failureMessages.join("\n")}`);
   }
 }
-const specs = (suite) => [...(suite.specs ?? []), ...(suite.suites ?? []).flatMap(specs)];
-for (const spec of (playwright?.suites ?? []).flatMap(specs)) {
+// A file's suites hold its describe blocks, whose titles tell one server's run of a test from another's.
+const specs = (suite, titles) => [
+  ...(suite.specs ?? []).map((spec) => ({ spec, titles })),
+  ...(suite.suites ?? []).flatMap((inner) => specs(inner, [...titles, inner.title])),
+];
+for (const { spec, titles } of (playwright?.suites ?? []).flatMap((file) => specs(file, []))) {
   for (const test of spec.tests) {
     if (test.status !== "unexpected") continue;
     const errors = test.results.flatMap((result) => result.errors.map((error) => error.message ?? ""));
-    failures.push(`${spec.file} › ${spec.title}: ${errors.join("\n")}`);
+    const project = test.projectName ? ` [${test.projectName}]` : "";
+    failures.push(`${spec.file} › ${[...titles, spec.title].join(" › ")}${project}: ${errors.join("\n")}`);
   }
 }
 for (const error of playwright?.errors ?? []) failures.push(`playwright: ${error.message ?? ""}`);

@@ -18,7 +18,7 @@ const BUILD_INPUTS = [
   "scripts/worker-bundle.mjs",
 ];
 
-/** A file's modification time, or null when there is none (a deployment without a lockfile or tsconfig.json). */
+/** A file's modification time, or null when there is none (a deployment without a lockfile). */
 function modifiedAt(file) {
   try {
     return statSync(file).mtimeMs;

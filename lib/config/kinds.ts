@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * The kinds of value an environment variable takes (lib/config/schema.ts lists the variables): how its text becomes
- * a value, what it accepts as the reference and a refusal word it, and a default.
+ * a value, what it accepts as the reference and the refusal word it, and a default.
  */
 
 /** The bundled offline model, named on its own rather than as `provider:model`. */

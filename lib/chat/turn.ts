@@ -101,10 +101,16 @@ async function runChatTurn(
   span: ReturnType<typeof openSpan>,
 ): Promise<ChatTurn> {
   const { model, modelId } = options;
+  // A new message is embedded while the turn opens: recall's unit then finds its vector ready (gatherContext), as the
+  // search's lexical leg used to overlap the encoder. A regenerated answer's question is known once the turn is open.
+  const queryEmbeddings: MemoryContext["queryEmbeddings"] = new Map();
+  if (request.trigger === "submit-message") {
+    void embedAheadOfSearch({ ...options.memory, queryEmbeddings }, recallQuery(textOf(request.message)));
+  }
   const { history, thread } = await openTurn(options, request);
   const question = history.at(-1)!;
   const questionText = textOf(question);
-  const agent = agentContext(options, thread.id, question.id, questionText);
+  const agent = agentContext(options, { threadId: thread.id, messageId: question.id, questionText, queryEmbeddings });
   const { recalled, rules, standing, plan, summary, summaryUsage } = await gatherContext(
     options,
     agent,
@@ -216,10 +222,18 @@ async function openTurn({ memory, dailyTokens }: ChatTurnOptions, request: ChatR
 }
 
 /** The model's own context for this turn: its writes name the model, the chat and the message they came from. */
-function agentContext(options: ChatTurnOptions, threadId: string, messageId: string, questionText: string) {
+function agentContext(
+  options: ChatTurnOptions,
+  {
+    threadId,
+    messageId,
+    questionText,
+    queryEmbeddings,
+  }: Pick<MemoryContext, "queryEmbeddings"> & { threadId: string; messageId: string; questionText: string },
+) {
   const agent: MemoryContext = {
     ...options.memory,
-    queryEmbeddings: new Map(),
+    queryEmbeddings,
     actor: { type: "agent", id: options.modelId },
     provenance: { source: "chat", threadId, messageId, quote: questionText.slice(0, MAX_QUOTE) },
   };
@@ -307,7 +321,7 @@ function historyFor(request: ChatRequest, stored: ChatMessage[]): ChatMessage[] 
   return stored.slice(0, lastUser + 1);
 }
 
-function textOf(message: ChatMessage): string {
+function textOf(message: Pick<ChatMessage, "parts">): string {
   return message.parts.map((part) => (part.type === "text" ? part.text : "")).join("\n");
 }
 

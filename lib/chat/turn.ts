@@ -101,16 +101,7 @@ async function runChatTurn(
   span: ReturnType<typeof openSpan>,
 ): Promise<ChatTurn> {
   const { model, modelId } = options;
-  // A new message is embedded while the turn opens: recall's unit then finds its vector ready (gatherContext), as the
-  // search's lexical leg used to overlap the encoder. A regenerated answer's question is known once the turn is open.
-  const queryEmbeddings: MemoryContext["queryEmbeddings"] = new Map();
-  if (request.trigger === "submit-message") {
-    void embedAheadOfSearch({ ...options.memory, queryEmbeddings }, recallQuery(textOf(request.message)));
-  }
-  const { history, thread } = await openTurn(options, request);
-  const question = history.at(-1)!;
-  const questionText = textOf(question);
-  const agent = agentContext(options, { threadId: thread.id, messageId: question.id, questionText, queryEmbeddings });
+  const { history, thread, questionText, agent } = await beginTurn(options, request);
   const { recalled, rules, standing, plan, summary, summaryUsage } = await gatherContext(
     options,
     agent,
@@ -219,6 +210,23 @@ async function openTurn({ memory, dailyTokens }: ChatTurnOptions, request: ChatR
     });
     return { history, thread };
   });
+}
+
+/**
+ * Opens the turn (openTurn) and makes the model's context for it. A new message is embedded meanwhile: recall's unit
+ * then finds its vector ready (gatherContext), as the search's lexical leg used to overlap the encoder. A regenerated
+ * answer's question is known once the turn is open.
+ */
+async function beginTurn(options: ChatTurnOptions, request: ChatRequest) {
+  const queryEmbeddings: MemoryContext["queryEmbeddings"] = new Map();
+  if (request.trigger === "submit-message") {
+    void embedAheadOfSearch({ ...options.memory, queryEmbeddings }, recallQuery(textOf(request.message)));
+  }
+  const { history, thread } = await openTurn(options, request);
+  const question = history.at(-1)!;
+  const questionText = textOf(question);
+  const agent = agentContext(options, { threadId: thread.id, messageId: question.id, questionText, queryEmbeddings });
+  return { history, thread, questionText, agent };
 }
 
 /** The model's own context for this turn: its writes name the model, the chat and the message they came from. */

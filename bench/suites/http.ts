@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -363,6 +363,7 @@ async function startServer(
       },
     },
   );
+  if (child.pid !== undefined) keepPriority(child.pid);
   let output = "";
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString("utf8")).slice(-4_000);
@@ -379,6 +380,23 @@ async function startServer(
   }
   if (child.pid === undefined) throw new Error("next start has no pid");
   return { url, group: child.pid, startupMs: performance.now() - started, output: () => output, stop };
+}
+
+/**
+ * Gives a server the bench's own CPU priority when the bench runs below normal (CI runs its smoke run so, beside the
+ * tests: docs/testing.md, "Time"). Started in a session of its own (so that stopping it stops what it started), the
+ * server is in an autogroup of its own where Linux has them, and the scheduler shares the CPU between autogroups
+ * whatever their processes' priority: the autogroup gets the priority too.
+ */
+function keepPriority(pid: number) {
+  const own = os.getPriority();
+  if (own <= 0) return;
+  try {
+    os.setPriority(pid, own);
+    if (existsSync(`/proc/${pid}/autogroup`)) writeFileSync(`/proc/${pid}/autogroup`, String(own));
+  } catch {
+    // Left at normal priority: the same server, only less in the background.
+  }
 }
 
 async function waitHealthy(url: string, child: ChildProcess, output: () => string): Promise<void> {

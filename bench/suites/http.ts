@@ -383,19 +383,19 @@ async function startServer(
 }
 
 /**
- * Gives a server the bench's own CPU priority when the bench runs below normal (CI runs its smoke run so, beside the
- * tests: docs/testing.md, "Time"). Started in a session of its own (so that stopping it stops what it started), the
- * server is in an autogroup of its own where Linux has them, and the scheduler shares the CPU between autogroups
- * whatever their processes' priority: the autogroup gets the priority too.
+ * Gives a server's Linux autogroup the bench's own CPU priority when the bench runs below normal (CI runs its smoke
+ * run so, beside the tests: docs/testing.md, "Time"). The server inherits the bench's priority, but started in a
+ * session of its own (so that stopping it stops what it started) it is in an autogroup of its own, and the scheduler
+ * shares the CPU between autogroups whatever their processes' priority.
  */
 function keepPriority(pid: number) {
   const own = os.getPriority();
-  if (own <= 0) return;
+  const autogroup = `/proc/${pid}/autogroup`;
+  if (own <= 0 || !existsSync(autogroup)) return;
   try {
-    os.setPriority(pid, own);
-    if (existsSync(`/proc/${pid}/autogroup`)) writeFileSync(`/proc/${pid}/autogroup`, String(own));
+    writeFileSync(autogroup, String(own));
   } catch {
-    // Left at normal priority: the same server, only less in the background.
+    // Left at the autogroup's normal priority: the same server, only less in the background.
   }
 }
 

@@ -318,7 +318,8 @@ function renderConfigured(runs: readonly HttpRun[]): string[] {
   );
   out.push(
     `\nRequests over HTTP (sequential keep-alive requests after a warm-up, one API key; search in the server's default ` +
-      `mode; ratio = p50 ÷ the same database's p50 with ${reference})\n`,
+      "mode; at once: the same searches from several clients, each its own connection; " +
+      `ratio = p50 ÷ the same database's p50 with ${reference})\n`,
   );
   out.push(
     table(
@@ -328,6 +329,7 @@ function renderConfigured(runs: readonly HttpRun[]): string[] {
         "memories",
         "GET /api/v1/me p50 / p95 / p99 ms",
         "POST /api/v1/memories/search p50 / p95 / p99 ms",
+        `search, ${measured[0]?.searchAtOnce?.clients ?? "–"} clients at once, p50 / p95 ms`,
         "search p50 ratio",
         "search recall@10",
       ],
@@ -336,6 +338,9 @@ function renderConfigured(runs: readonly HttpRun[]): string[] {
         figure.memories.toLocaleString("en"),
         triple(figure.me),
         triple(figure.search),
+        figure.searchAtOnce
+          ? `${ms(figure.searchAtOnce.latencyMs.p50)} / ${ms(figure.searchAtOnce.latencyMs.p95)}`
+          : "–",
         ratio(figure.search.p50, base(figure)?.search.p50),
         pct(figure.searchRecallAt10),
       ]),

@@ -118,6 +118,11 @@ export interface HttpFigure extends HttpRunOf {
   me: LatencySummary;
   /** POST /api/v1/memories/search in the server's default mode. */
   search: LatencySummary;
+  /**
+   * The same searches from singleClients clients at once, each on its own connection (absent in runs recorded before
+   * it was measured): how long one waits while others search too.
+   */
+  searchAtOnce?: { clients: number; latencyMs: LatencySummary };
   /** recall@10 of the HTTP search answers (the generated topics), a check that the figures are of real searches. */
   searchRecallAt10: number;
   /** The legs whose values the timed searches' results carried (`lexical`, `vector`): what the default mode ran. */
@@ -480,9 +485,9 @@ async function exercise(
   };
   const queries = user.queries.length > 0 ? user.queries : [{ text: "what editor do I use?", relevant: [] }];
   const legs = new Set<string>();
-  const search = async (index: number) => {
+  const search = async (index: number, through: Call = call) => {
     const query = queries[index % queries.length] as { text: string; relevant: string[] };
-    const answer = await call("POST", "/api/v1/memories/search", { query: query.text, limit: 10 });
+    const answer = await through("POST", "/api/v1/memories/search", { query: query.text, limit: 10 });
     if (answer.status !== 200) throw new Error(`POST /api/v1/memories/search answered ${answer.status}`);
     const results = (answer.body as { results: Array<{ memory: { key: string }; lexical?: number; vector?: number }> })
       .results;
@@ -511,6 +516,11 @@ async function exercise(
     searchMs.push(ms);
     if (i < queries.length && Number.isFinite(value)) recalls.push(value);
   }
+  const searchAtOnce = await searchesAtOnce(
+    keys.single.map(() => caller(keys.search)),
+    search,
+    options.requests,
+  );
   const metrics = HttpConnection.keptOpen(server.url);
   connections.push(metrics);
   const scrape = async () =>
@@ -542,12 +552,36 @@ async function exercise(
     ...(vectorsCaughtUpMs === undefined ? {} : { vectorsCaughtUpMs }),
     me: summarize(meMs),
     search: summarize(searchMs),
+    searchAtOnce,
     searchRecallAt10: mean(recalls),
     searchLegs: [...legs].sort(),
     singlePost: { ...singlePost, loopDelay: singleLoopDelay },
     searchable,
     chat: { ...chat, loopDelay: chatLoopDelay },
   };
+}
+
+/**
+ * `requests` searches of one user's memories shared among `callers`, each on its own connection, all at once: each
+ * search's time. Every client's first search is untimed, as its connection opens.
+ */
+async function searchesAtOnce(
+  callers: Call[],
+  search: (index: number, through: Call) => Promise<unknown>,
+  requests: number,
+): Promise<NonNullable<HttpFigure["searchAtOnce"]>> {
+  await Promise.all(callers.map((call, client) => search(client, call)));
+  const latencies: number[] = [];
+  let next = 0;
+  await Promise.all(
+    callers.map(async (call) => {
+      while (next < requests) {
+        const index = next++;
+        latencies.push((await timed(() => search(index, call))).ms);
+      }
+    }),
+  );
+  return { clients: callers.length, latencyMs: summarize(latencies) };
 }
 
 /**

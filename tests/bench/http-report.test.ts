@@ -6,7 +6,13 @@ import type { HttpFigure, HttpRun, LegacyHttpFigure } from "@/bench/suites/http"
 
 const latency = (p50: number) => summarize([p50, p50, p50 * 2]);
 
-function measured(database: string, configuration: string, vector: boolean, searchP50: number): HttpFigure {
+function measured(
+  database: string,
+  configuration: string,
+  vector: boolean,
+  searchP50: number,
+  atOnceP50?: number,
+): HttpFigure {
   return {
     database,
     configuration,
@@ -24,6 +30,7 @@ function measured(database: string, configuration: string, vector: boolean, sear
     ...(vector ? { vectorsCaughtUpMs: 42_000 } : {}),
     me: latency(1.5),
     search: latency(searchP50),
+    ...(atOnceP50 === undefined ? {} : { searchAtOnce: { clients: 8, latencyMs: latency(atOnceP50) } }),
     searchRecallAt10: 0.6,
     searchLegs: vector ? ["lexical", "vector"] : ["lexical"],
     singlePost: {
@@ -52,7 +59,7 @@ function measured(database: string, configuration: string, vector: boolean, sear
 }
 
 const runs: HttpRun[] = [
-  measured("PGlite", "default", true, 30),
+  measured("PGlite", "default", true, 30, 45),
   measured("PGlite", "EMBEDDING_MODEL=none", false, 12),
   {
     database: "PostgreSQL 15",
@@ -109,6 +116,13 @@ describe("the HTTP report", () => {
     const ingest = rowsOf(text, "Ingest over HTTP");
     expect(ingest[0]).toContain("single POSTs, 8 clients at once");
     expect(ingest[1]?.at(-3)).toBe("0.5×");
+  });
+
+  it("shows the searches from several clients at once where they were measured, a dash for a run before them", () => {
+    const requests = rowsOf(text, "Requests over HTTP");
+    const column = requests[0]!.indexOf("search, 8 clients at once, p50 / p95 ms");
+    expect(column).toBeGreaterThan(0);
+    expect(requests.slice(1).map((row) => row[column])).toEqual(["45 / 90", "–", "–"]);
   });
 
   it("shows both write-to-searchable times where vectors ran, and how many were found when not all", () => {

@@ -329,7 +329,7 @@ function renderConfigured(runs: readonly HttpRun[]): string[] {
         "memories",
         "GET /api/v1/me p50 / p95 / p99 ms",
         "POST /api/v1/memories/search p50 / p95 / p99 ms",
-        `search, ${measured[0]?.searchAtOnce?.clients ?? "–"} clients at once, p50 / p95 ms`,
+        `search, ${singleClients} clients at once, p50 / p95 ms`,
         "search p50 ratio",
         "search recall@10",
       ],

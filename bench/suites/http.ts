@@ -285,8 +285,8 @@ const BUILD_SOURCES = [
 
 /**
  * Builds when there is no production build, or when a source is newer than it: the bench would otherwise time the app
- * as it was at the last build (CI builds in `npm test` just before the bench). Called once before every run, so that
- * the configurations compared are of the same build.
+ * as it was at the last build (CI's smoke run starts once `npm test` has built, scripts/test.mjs). Called once before
+ * every run, so that the configurations compared are of the same build.
  */
 export function ensureBuild(log: (message: string) => void) {
   const buildId = path.join(process.cwd(), ".next", "BUILD_ID");
@@ -517,7 +517,7 @@ async function exercise(
     if (i < queries.length && Number.isFinite(value)) recalls.push(value);
   }
   const searchAtOnce = await searchesAtOnce(
-    keys.single.map(() => caller(keys.search)),
+    Array.from({ length: options.singleClients }, () => caller(keys.search)),
     search,
     options.requests,
   );

@@ -214,8 +214,9 @@ async function openTurn({ memory, dailyTokens }: ChatTurnOptions, request: ChatR
 
 /**
  * Opens the turn (openTurn) and makes the model's context for it. A new message is embedded meanwhile: recall's unit
- * then finds its vector ready (gatherContext), as the search's lexical leg used to overlap the encoder. A regenerated
- * answer's question is known once the turn is open.
+ * then finds its vector ready (gatherContext), as the search's lexical leg used to overlap the encoder; a turn openTurn
+ * refuses (over quota, a thread changed under it) has spent that one embedding. A regenerated answer's question is
+ * known once the turn is open.
  */
 async function beginTurn(options: ChatTurnOptions, request: ChatRequest) {
   const queryEmbeddings: MemoryContext["queryEmbeddings"] = new Map();

@@ -88,13 +88,18 @@ describeEachDatabase("database layer", (use, backend) => {
     },
   );
 
-  it("keeps a vector of the bundled encoder in its row, not in the TOAST table where every distance fetched it", async (test) => {
+  it("keeps a vector of the bundled encoder and its row's keys in the row, not in the TOAST table a search reads per memory", async (test) => {
     const database = use();
     if (!database.vector) return test.skip();
-    const [storage] = await database.unbound.rows<{ storage: string }>(sql`
-      select attstorage as storage from pg_attribute
-      where attrelid = 'memory_embeddings'::regclass and attname = 'embedding'`);
-    expect(storage?.storage).toBe("m");
+    const storage = await database.unbound.rows<{ name: string; storage: string }>(sql`
+      select attname as name, attstorage as storage from pg_attribute
+      where attrelid = 'memory_embeddings'::regclass and attname in ('embedding', 'content_hash', 'model')
+      order by attname`);
+    expect(storage).toEqual([
+      { name: "content_hash", storage: "m" },
+      { name: "embedding", storage: "m" },
+      { name: "model", storage: "m" },
+    ]);
     // The coordinator's table holds no rows on Citus (its shards do): the setting above is what carries there.
     if (database.kind === "citus") return;
     const ctx = contextFor(database, await createUser(database));
@@ -102,7 +107,8 @@ describeEachDatabase("database layer", (use, backend) => {
     const vector = `[${Array.from({ length: 512 }, (_, index) => ((index % 7) - 3) / 7).join(",")}]`;
     await database.unbound.rows(sql`
       insert into memory_embeddings (user_id, memory_id, model, embedding, content_hash)
-      values (${ctx.principal.userId}::uuid, ${created[0]?.memory.id}::uuid, 'test:512', ${vector}::vector, 'hash')`);
+      values (${ctx.principal.userId}::uuid, ${created[0]?.memory.id}::uuid, 'openai:text-embedding-3-small', ${vector}::vector,
+              ${created[0]?.memory.contentHash})`);
     const [toast] = await database.unbound.rows<{ bytes: number }>(sql`
       select pg_relation_size(reltoastrelid)::int as bytes from pg_class where oid = 'memory_embeddings'::regclass`);
     expect(toast?.bytes).toBe(0);

@@ -15,12 +15,12 @@ let encoder;
 
 /**
  * @param {{ texts: string[] }} task
- * @returns {Promise<{ vectors: number[][]; tokens: number }>}
+ * @returns {Promise<{ vectors: number[][]; tokens: number[] }>} a vector and a token count per text, in order
  */
 export default async function embedBatch({ texts }) {
   encoder ??= initModel(modelSource);
   const model = await encoder;
-  const tokens = texts.reduce((sum, text) => sum + model.tokenizer.encode(text).length, 0);
+  const tokens = texts.map((text) => model.tokenizer.encode(text).length);
   const vectors = await model.embed(texts);
   if (vectors.length !== texts.length) {
     throw new Error(`The local encoder returned ${vectors.length} vectors for ${texts.length} texts.`);

@@ -172,6 +172,22 @@ describe("local embedding model", () => {
     expect(order[0]).toMatch(/^query/);
   });
 
+  it("embeds queries that waited together as one batch, each getting its own vector", async () => {
+    const pool = localEncoderPool();
+    const questions = ["where do I live?", "what is my sister called?", "which tea do I drink?"];
+    const alone = await Promise.all(questions.map((value) => pool.embed([value], "query")));
+    const before = pool.completed;
+    const busy = pool.embed(["A memory the worker is embedding."], "document");
+    const together = await Promise.all(questions.map((value) => pool.embed([value], "query")));
+    await busy;
+    expect(pool.completed - before).toBe(2);
+    for (const [index, result] of together.entries()) {
+      const single = alone[index] as { vectors: number[][]; tokens: number };
+      expect(cosineSimilarity(result.vectors[0] as number[], single.vectors[0] as number[])).toBeGreaterThan(0.999);
+      expect(result.tokens).toBe(single.tokens);
+    }
+  });
+
   it("warns that it cannot change the number of dimensions", async () => {
     const result = await model.doEmbed({ values: ["hello"], dimensions: 256 });
     expect(result.embeddings[0]).toHaveLength(512);

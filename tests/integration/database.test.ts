@@ -4,10 +4,11 @@ import { eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { type Database, openPostgres, resultRows } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
+import { asUser } from "@/lib/db/unit-of-work";
 import type { MemoryContext } from "@/lib/memory/core";
 import { searchMemories } from "@/lib/memory/search";
 import { createMemoryBatch } from "@/lib/memory/store";
-import { contextFor, createUser } from "../memory/support";
+import { contextFor, createUser, topicEmbeddingModel, withEmbedding } from "../memory/support";
 import { describeEachDatabase, openMigratedPglite } from "../support/databases";
 
 describeEachDatabase("database layer", (use, backend) => {
@@ -196,5 +197,28 @@ describeEachDatabase("database layer", (use, backend) => {
         from pg_prepared_statements where statement like '%from own_memories%'`);
       expect(ranking).toEqual({ generic: 3, custom: 0 });
     }),
+  );
+
+  it.skipIf(backend === "citus")(
+    "plans a vector search's statement once per connection, and a caller's unit plans per call again after it",
+    (test) =>
+      onOneConnection(async (plain, database) => {
+        if (!database.vector) return test.skip();
+        const ctx = withEmbedding(plain, topicEmbeddingModel());
+        await createMemoryBatch(ctx, [{ content: "a cat" }, { content: "a car" }, { content: "an espresso" }]);
+        for (const query of ["kitten", "vehicle", "coffee"]) {
+          expect(await searchMemories(ctx, { query, mode: "vector" })).not.toHaveLength(0);
+        }
+        const [leg] = await database.unbound.rows<{ generic: number; custom: number }>(sql`
+          select sum(generic_plans)::int as generic, sum(custom_plans)::int as custom
+          from pg_prepared_statements where statement like '%<=>%'`);
+        expect(leg).toEqual({ generic: 3, custom: 0 });
+        const mode = await asUser(ctx, async (unit) => {
+          await searchMemories({ ...ctx, unit }, { query: "kitten", mode: "vector" });
+          const [setting] = await unit.rows<{ mode: string }>(sql`select current_setting('plan_cache_mode') as mode`);
+          return setting?.mode;
+        });
+        expect(mode).toBe("force_custom_plan");
+      }),
   );
 });

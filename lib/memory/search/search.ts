@@ -134,28 +134,34 @@ function searchSettings(planning: string) {
 }
 
 /**
- * How a lexical statement is planned. It keeps its shape whoever asks (the user and the terms are parameters,
- * candidates come from the index leading with the user), so it is planned once per connection: on PostgreSQL planning
- * it took longer than running it (about 5 ms against 1 at 1,000 memories), and left to choose (`auto`) PostgreSQL went
- * on planning it on every call once other users' rows had grown the tables; on PGlite, which prepares statements too
- * (lib/db/pglite-prepared-statements.ts), planning was half of its time (docs/performance.md). Not on Citus, which
- * cannot route its generic plan (its planner needs the user's id), and not the vector leg or the re-read: on PGlite
- * generic plans of the vector leg made a hybrid search five times slower.
+ * How a search's statements are planned. Each keeps its shape whoever asks (the user, the terms and the query's vector
+ * are parameters; candidates come from the index leading with the user), so it is planned once per connection: on
+ * PostgreSQL planning the lexical statement took longer than running it (about 5 ms against 1 at 1,000 memories), and
+ * left to choose (`auto`) PostgreSQL went on planning it on every call once other users' rows had grown the tables; on
+ * PGlite, which prepares statements too (lib/db/pglite-prepared-statements.ts), planning was half of its time
+ * (docs/performance.md). The vector leg's parameter is typed as a vector, not cast from text: a generic plan evaluates a
+ * cast of a parameter for every row, and parsed the query's 512 numbers once per memory. Not on Citus, which cannot
+ * route a generic plan (its planner needs the user's id).
  */
-function lexicalPlanning(ctx: MemoryContext): string {
+function legPlanning(ctx: MemoryContext): string {
   return ctx.database.kind === "citus" ? DEFAULT_PLANNING.plan_cache_mode : "force_generic_plan";
 }
 
-/** Lexical mode: one statement, the ranking joined to the memories it ranks (lexicalResults). */
-async function lexicalSearch(ctx: MemoryContext, scope: SQL, query: string, limit: number): Promise<SearchResult[]> {
-  const results = await asUser(
-    ctx,
-    (unit) => inSpan("search lexical leg", {}, () => lexicalResults(ctx, unit, scope, query, limit)),
-    searchSettings(lexicalPlanning(ctx)),
-  );
-  // Inside a caller's unit the setting would outlive the search.
+/**
+ * Runs a search's statements in a unit with the search's settings (legPlanning). Inside a caller's unit the settings
+ * would outlive the search, so the plan cache mode goes back after.
+ */
+async function inSearchUnit<T>(ctx: MemoryContext, work: (unit: UnitOfWork) => Promise<T>): Promise<T> {
+  const result = await asUser(ctx, work, searchSettings(legPlanning(ctx)));
   if (ctx.unit) await ctx.unit.setLocal({ plan_cache_mode: DEFAULT_PLANNING.plan_cache_mode });
-  return results;
+  return result;
+}
+
+/** Lexical mode: one statement, the ranking joined to the memories it ranks (lexicalResults). */
+function lexicalSearch(ctx: MemoryContext, scope: SQL, query: string, limit: number): Promise<SearchResult[]> {
+  return inSearchUnit(ctx, (unit) =>
+    inSpan("search lexical leg", {}, () => lexicalResults(ctx, unit, scope, query, limit)),
+  );
 }
 
 /** Hybrid and vector modes: each leg's candidates, fused, then the best read. */
@@ -175,34 +181,27 @@ async function searchByLegs(
   const lexical =
     mode === "vector"
       ? []
-      : await asUser(
-          ctx,
-          (unit) =>
-            inSpan("search lexical leg", {}, async () =>
-              unit.rows<LexicalRow>(await lexicalRanking(ctx.database, unit, scope, query, pool)),
-            ),
-          searchSettings(lexicalPlanning(ctx)),
+      : await inSearchUnit(ctx, (unit) =>
+          inSpan("search lexical leg", {}, async () =>
+            unit.rows<LexicalRow>(await lexicalRanking(ctx.database, unit, scope, query, pool)),
+          ),
         );
   const vectorOf = await queryVector;
-  return asUser(
-    ctx,
-    async (unit) => {
-      const vector = vectorOf
-        ? await inSpan("search vector leg", {}, () =>
-            vectorRanking(ctx, unit, scope, vectorOf, Math.max(pool, VECTOR_POOL)),
-          )
-        : { hits: [], mean: 0, spread: 0, scanned: 0 };
-      const lexicalHits = lexical.map((hit) => ({
-        id: String(hit.id),
-        score: Number(hit.score),
-        coverage: Number(hit.coverage),
-        exact: Number(hit.exact),
-        memories: Number(hit.memories),
-      }));
-      return resultsOf(ctx, unit, fuse(lexicalHits, vector, mode, vectorWeight), limit, mode);
-    },
-    searchSettings(DEFAULT_PLANNING.plan_cache_mode),
-  );
+  return inSearchUnit(ctx, async (unit) => {
+    const vector = vectorOf
+      ? await inSpan("search vector leg", {}, () =>
+          vectorRanking(ctx, unit, scope, vectorOf, Math.max(pool, VECTOR_POOL)),
+        )
+      : { hits: [], mean: 0, spread: 0, scanned: 0 };
+    const lexicalHits = lexical.map((hit) => ({
+      id: String(hit.id),
+      score: Number(hit.score),
+      coverage: Number(hit.coverage),
+      exact: Number(hit.exact),
+      memories: Number(hit.memories),
+    }));
+    return resultsOf(ctx, unit, fuse(lexicalHits, vector, mode, vectorWeight), limit, mode);
+  });
 }
 
 /** Lexical mode in one statement: the ranking joined to the memories it ranks. */
@@ -265,7 +264,7 @@ async function vectorRanking(
            coalesce(stddev_pop(scanned.similarity) over (), 0) as spread, count(*) over () as scanned
     from (
       select ${memories.id}::text as id, ${memories.updatedAt} as updated_at,
-             1 - (e.embedding <=> ${vectorLiteral(vector)}::text::vector) as similarity
+             1 - (e.embedding <=> ${vectorLiteral(vector)}::vector) as similarity
       from ${memories}
       join memory_embeddings e
         on e.user_id = ${unit.userId}::uuid and e.memory_id = ${memories.id}

@@ -131,5 +131,8 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.ou
   }));
   const first = details[0];
   const where = first && first.path.length > 0 ? `${first.path.join(".")}: ` : "";
-  throw new ValidationError(`Invalid input: ${where}${first?.message ?? "rejected"}.`, details);
+  const message = first?.message ?? "rejected";
+  // Messages written for forms end their sentence already ("Send at least one memory.").
+  const end = /[.!?]$/.test(message) ? "" : ".";
+  throw new ValidationError(`Invalid input: ${where}${message}${end}`, details);
 }

@@ -62,7 +62,9 @@ describeEachDatabase("POST /api/v1/memories/batch", (use) => {
   });
 
   it("refuses an empty batch, more than 1,000 items, and a body over 8 MB, writing nothing", async () => {
-    expect((await send([])).status).toBe(422);
+    const empty = await send([]);
+    expect(empty.status).toBe(422);
+    expect(empty.json.error?.message).toBe("Invalid input: memories: Send at least one memory.");
     const tooMany = await send(Array.from({ length: 1_001 }, (_, index) => ({ content: `m${index}` })));
     expect(tooMany.status).toBe(422);
     expect(tooMany.json.error?.message).toContain("at most 1000 memories");

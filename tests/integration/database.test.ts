@@ -162,6 +162,14 @@ describeEachDatabase("database layer", (use, backend) => {
     }
   }
 
+  /** How often the connection's prepared statements like `pattern` were planned generically and for their values. */
+  async function plansOf(database: Database, pattern: string) {
+    const [plans] = await database.unbound.rows<{ generic: number; custom: number }>(sql`
+      select sum(generic_plans)::int as generic, sum(custom_plans)::int as custom
+      from pg_prepared_statements where statement like ${pattern}`);
+    return plans;
+  }
+
   it("plans a batch's multi-row inserts once per connection, not again for every batch", () =>
     onOneConnection(async (ctx, database) => {
       for (let batch = 0; batch < 3; batch++) {
@@ -192,10 +200,7 @@ describeEachDatabase("database layer", (use, backend) => {
       for (const query of ["green tea", "the garden", "what about tea?"]) {
         expect(await searchMemories(ctx, { query, mode: "lexical" })).not.toHaveLength(0);
       }
-      const [ranking] = await database.unbound.rows<{ generic: number; custom: number }>(sql`
-        select sum(generic_plans)::int as generic, sum(custom_plans)::int as custom
-        from pg_prepared_statements where statement like '%from own_memories%'`);
-      expect(ranking).toEqual({ generic: 3, custom: 0 });
+      expect(await plansOf(database, "%from own_memories%")).toEqual({ generic: 3, custom: 0 });
     }),
   );
 
@@ -209,10 +214,7 @@ describeEachDatabase("database layer", (use, backend) => {
         for (const query of ["kitten", "vehicle", "coffee"]) {
           expect(await searchMemories(ctx, { query, mode: "vector" })).not.toHaveLength(0);
         }
-        const [leg] = await database.unbound.rows<{ generic: number; custom: number }>(sql`
-          select sum(generic_plans)::int as generic, sum(custom_plans)::int as custom
-          from pg_prepared_statements where statement like '%<=>%'`);
-        expect(leg).toEqual({ generic: 3, custom: 0 });
+        expect(await plansOf(database, "%<=>%")).toEqual({ generic: 3, custom: 0 });
         const mode = await asUser(ctx, async (unit) => {
           await searchMemories({ ...ctx, unit }, { query: "kitten", mode: "vector" });
           const [setting] = await unit.rows<{ mode: string }>(sql`select current_setting('plan_cache_mode') as mode`);

@@ -60,6 +60,8 @@ interface VectorLeg {
   scanned: number;
 }
 
+const NO_VECTOR_LEG: VectorLeg = { hits: [], mean: 0, spread: 0, scanned: 0 };
+
 interface LexicalRow {
   id: string;
   score: number;
@@ -114,8 +116,11 @@ async function search(
   if (isOverviewQuestion(query))
     return { mode: "overview", results: await overview(ctx, filters, limit, openAt), minConfidence };
   const scope = filterConditions(ctx, filters, { openAt });
-  if (mode === "lexical") return { mode, results: await lexicalSearch(ctx, scope, query, limit), minConfidence };
-  const results = await searchByLegs(ctx, mode, scope, query, limit, vectorWeight ?? VECTOR_WEIGHT);
+  const results = await restoringPlanning(ctx, () =>
+    mode === "lexical"
+      ? lexicalSearch(ctx, scope, query, limit)
+      : searchByLegs(ctx, mode, scope, query, limit, vectorWeight ?? VECTOR_WEIGHT),
+  );
   return { mode, results, minConfidence };
 }
 
@@ -134,32 +139,56 @@ function searchSettings(planning: string) {
 }
 
 /**
- * How a search's statements are planned. Each keeps its shape whoever asks (the user, the terms and the query's vector
- * are parameters; candidates come from the index leading with the user), so it is planned once per connection: on
- * PostgreSQL planning the lexical statement took longer than running it (about 5 ms against 1 at 1,000 memories), and
- * left to choose (`auto`) PostgreSQL went on planning it on every call once other users' rows had grown the tables; on
- * PGlite, which prepares statements too (lib/db/pglite-prepared-statements.ts), planning was half of its time
- * (docs/performance.md). The vector leg's parameter is typed as a vector, not cast from text: a generic plan evaluates a
- * cast of a parameter for every row, and parsed the query's 512 numbers once per memory. Not on Citus, which cannot
- * route a generic plan (its planner needs the user's id).
+ * How the lexical leg's statement is planned. It keeps its shape whoever asks (the user and the terms are parameters,
+ * candidates come from the index leading with the user), so it is planned once per connection: on PostgreSQL planning
+ * it took longer than running it (about 5 ms against 1 at 1,000 memories), and left to choose (`auto`) PostgreSQL went
+ * on planning it on every call once other users' rows had grown the tables; on PGlite, which prepares statements too
+ * (lib/db/pglite-prepared-statements.ts), planning was half of its time (docs/performance.md). Not on Citus, which
+ * cannot route a generic plan (its planner needs the user's id).
  */
-function legPlanning(ctx: MemoryContext): string {
+function lexicalPlanning(ctx: MemoryContext): string {
   return ctx.database.kind === "citus" ? DEFAULT_PLANNING.plan_cache_mode : "force_generic_plan";
 }
 
 /**
- * Runs a search's statements in a unit with the search's settings (legPlanning). Inside a caller's unit the settings
- * would outlive the search, so the plan cache mode goes back after.
+ * How the vector leg and the read of the best hits are planned: once per connection on PGlite, where it was measured
+ * (docs/performance.md); per call elsewhere, since the vector leg reads all of a user's rows and a generic plan's
+ * estimate of that is the same for a user of ten memories as for one of a hundred thousand. Its query vector is a
+ * parameter typed as a vector, not cast from text: a generic plan casts a parameter on every row, and parsed the
+ * query's 512 numbers once per memory.
  */
-async function inSearchUnit<T>(ctx: MemoryContext, work: (unit: UnitOfWork) => Promise<T>): Promise<T> {
-  const result = await asUser(ctx, work, searchSettings(legPlanning(ctx)));
-  if (ctx.unit) await ctx.unit.setLocal({ plan_cache_mode: DEFAULT_PLANNING.plan_cache_mode });
-  return result;
+function vectorPlanning(ctx: MemoryContext): string {
+  return ctx.database.kind === "pglite" ? "force_generic_plan" : DEFAULT_PLANNING.plan_cache_mode;
+}
+
+/** Runs one unit of a search's statements with the search's settings and `planning` as its plan cache mode. */
+function inSearchUnit<T>(ctx: MemoryContext, planning: string, work: (unit: UnitOfWork) => Promise<T>): Promise<T> {
+  return asUser(ctx, work, searchSettings(planning));
+}
+
+/**
+ * Runs a search inside the caller's unit, if any, and sets its plan cache mode back after: the search's own would
+ * outlive it there. After a failed statement the unit is aborted and takes no setting, so then the search's error
+ * is the one thrown.
+ */
+async function restoringPlanning<T>(ctx: MemoryContext, search: () => Promise<T>): Promise<T> {
+  if (!ctx.unit) return search();
+  let failed = false;
+  try {
+    return await search();
+  } catch (error) {
+    failed = true;
+    throw error;
+  } finally {
+    await ctx.unit.setLocal({ plan_cache_mode: DEFAULT_PLANNING.plan_cache_mode }).catch((error: unknown) => {
+      if (!failed) throw error;
+    });
+  }
 }
 
 /** Lexical mode: one statement, the ranking joined to the memories it ranks (lexicalResults). */
 function lexicalSearch(ctx: MemoryContext, scope: SQL, query: string, limit: number): Promise<SearchResult[]> {
-  return inSearchUnit(ctx, (unit) =>
+  return inSearchUnit(ctx, lexicalPlanning(ctx), (unit) =>
     inSpan("search lexical leg", {}, () => lexicalResults(ctx, unit, scope, query, limit)),
   );
 }
@@ -181,18 +210,18 @@ async function searchByLegs(
   const lexical =
     mode === "vector"
       ? []
-      : await inSearchUnit(ctx, (unit) =>
+      : await inSearchUnit(ctx, lexicalPlanning(ctx), (unit) =>
           inSpan("search lexical leg", {}, async () =>
             unit.rows<LexicalRow>(await lexicalRanking(ctx.database, unit, scope, query, pool)),
           ),
         );
   const vectorOf = await queryVector;
-  return inSearchUnit(ctx, async (unit) => {
+  return inSearchUnit(ctx, vectorPlanning(ctx), async (unit) => {
     const vector = vectorOf
       ? await inSpan("search vector leg", {}, () =>
           vectorRanking(ctx, unit, scope, vectorOf, Math.max(pool, VECTOR_POOL)),
         )
-      : { hits: [], mean: 0, spread: 0, scanned: 0 };
+      : NO_VECTOR_LEG;
     const lexicalHits = lexical.map((hit) => ({
       id: String(hit.id),
       score: Number(hit.score),
@@ -257,7 +286,7 @@ async function vectorRanking(
   vector: number[],
   pool: number,
 ): Promise<VectorLeg> {
-  if (!ctx.embeddingModel) return { hits: [], mean: 0, spread: 0, scanned: 0 };
+  if (!ctx.embeddingModel) return NO_VECTOR_LEG;
   const rows = await unit.rows<{ id: string; similarity: number; mean: number; spread: number; scanned: number }>(sql`
     -- The window's aggregates are over every row scanned, before the limit.
     select scanned.id, scanned.similarity, avg(scanned.similarity) over () as mean,

@@ -26,13 +26,28 @@ const DEFAULT_BATCH_SIZE = 16;
 /** What a call embeds: a search's query goes ahead of memories waiting for their vectors. */
 export type EmbeddingPurpose = "query" | "document";
 
-/** Queries waiting together that go to a worker as one batch: 8 short questions embed in ~3x the time of one. */
-const QUERIES_PER_BATCH = 8;
+/**
+ * The most texts of queries waiting together that go to a worker as one batch: 8 short questions embed in ~3x the
+ * time of one. A batch that fails fails every query in it; a search whose query fails stays lexical (embedQuery).
+ */
+const QUERY_TEXTS_PER_BATCH = 8;
+
+/** What a caller gets: a vector per text, in order, and the tokens they took. */
+export interface EncodedTexts {
+  vectors: number[][];
+  tokens: number;
+}
+
+/** What a worker answers for one batch (lib/ai/local-embedding-worker.mjs): a vector and a token count per text. */
+interface EncodedBatch {
+  vectors: number[][];
+  tokens: number[];
+}
 
 interface Job {
   texts: string[];
   signal?: AbortSignal;
-  resolve: (result: { vectors: number[][]; tokens: number }) => void;
+  resolve: (result: EncodedTexts) => void;
   reject: (error: unknown) => void;
 }
 
@@ -60,7 +75,7 @@ export class LocalEncoderPool {
   }
 
   embed(texts: string[], purpose: EmbeddingPurpose, signal?: AbortSignal) {
-    return new Promise<{ vectors: number[][]; tokens: number }>((resolve, reject) => {
+    return new Promise<EncodedTexts>((resolve, reject) => {
       this.#waiting[purpose].push({ texts, signal, resolve, reject });
       this.#next();
     });
@@ -73,12 +88,11 @@ export class LocalEncoderPool {
       this.#running += 1;
       this.#pool
         .run({ texts: jobs.flatMap((job) => job.texts) })
-        .then(
-          (result: { vectors: number[][]; tokens: number[] }) => settleEach(jobs, result),
-          (error: unknown) => {
-            for (const job of jobs) job.reject(error);
-          },
-        )
+        .then((result: EncodedBatch) => settleEach(jobs, result))
+        // A job already resolved ignores the rejection.
+        .catch((error: unknown) => {
+          for (const job of jobs) job.reject(error);
+        })
         .finally(() => {
           this.#running -= 1;
           this.#next();
@@ -86,14 +100,14 @@ export class LocalEncoderPool {
     }
   }
 
-  /** The next batch's jobs: the waiting queries (up to QUERIES_PER_BATCH texts), else one document batch. */
+  /** The next batch's jobs: the waiting queries (up to QUERY_TEXTS_PER_BATCH texts), else one document batch. */
   #takeBatch(): Job[] {
     const taken: Job[] = [];
     let texts = 0;
     const queries = this.#waiting.query;
     while (queries.length > 0) {
       const job = queries[0] as Job;
-      if (taken.length > 0 && texts + job.texts.length > QUERIES_PER_BATCH) break;
+      if (taken.length > 0 && texts + job.texts.length > QUERY_TEXTS_PER_BATCH) break;
       queries.shift();
       if (rejectedAsAborted(job)) continue;
       taken.push(job);
@@ -122,7 +136,7 @@ function rejectedAsAborted(job: Job): boolean {
 }
 
 /** Hands each job its own texts' vectors and tokens out of one batch's result (the jobs' texts in order). */
-function settleEach(jobs: readonly Job[], result: { vectors: number[][]; tokens: number[] }): void {
+function settleEach(jobs: readonly Job[], result: EncodedBatch): void {
   let offset = 0;
   for (const job of jobs) {
     const end = offset + job.texts.length;
@@ -218,7 +232,7 @@ export class LocalEmbeddingModel implements EmbeddingModelV4 {
     const embeddings: number[][] = new Array(values.length);
     let tokens = 0;
     for (const [position, batch] of batches.entries()) {
-      const { vectors, tokens: used } = embedded[position] as { vectors: number[][]; tokens: number };
+      const { vectors, tokens: used } = embedded[position] as EncodedTexts;
       for (const [offset, index] of batch.entries()) embeddings[index] = vectors[offset] as number[];
       tokens += used;
     }

@@ -4,6 +4,7 @@ import { cosineSimilarity, embed, embedMany } from "ai";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { embeddingModelId } from "@/lib/ai/config";
 import {
+  type EncodedTexts,
   LOCAL_EMBEDDING_DIMENSIONS,
   LOCAL_EMBEDDING_MODEL_ID,
   LocalEmbeddingModel,
@@ -175,14 +176,15 @@ describe("local embedding model", () => {
   it("embeds queries that waited together as one batch, each getting its own vector", async () => {
     const pool = localEncoderPool();
     const questions = ["where do I live?", "what is my sister called?", "which tea do I drink?"];
-    const alone = await Promise.all(questions.map((value) => pool.embed([value], "query")));
+    const alone: EncodedTexts[] = [];
+    for (const value of questions) alone.push(await pool.embed([value], "query"));
     const before = pool.completed;
     const busy = pool.embed(["A memory the worker is embedding."], "document");
     const together = await Promise.all(questions.map((value) => pool.embed([value], "query")));
     await busy;
     expect(pool.completed - before).toBe(2);
     for (const [index, result] of together.entries()) {
-      const single = alone[index] as { vectors: number[][]; tokens: number };
+      const single = alone[index] as EncodedTexts;
       expect(cosineSimilarity(result.vectors[0] as number[], single.vectors[0] as number[])).toBeGreaterThan(0.999);
       expect(result.tokens).toBe(single.tokens);
     }

@@ -32,7 +32,8 @@ export interface UnitOfWork {
   /**
    * Makes this unit the user's only writer of memories until it ends (a transaction-scoped advisory lock, taken
    * once). Every memory write takes it before touching a row: the per-user statistics rows the writes' triggers
-   * keep would otherwise let two multi-statement writers lock them in opposite orders and deadlock.
+   * keep would otherwise let two multi-statement writers lock them in opposite orders and deadlock. On PGlite the
+   * unit's statements are planned once per connection from then on (takeWriterLock).
    */
   serializeUserWrites(): Promise<void>;
 }
@@ -84,7 +85,7 @@ export async function asUser<T>(
         hooks.push(hook);
       },
       serializeUserWrites: async () => {
-        serialized ??= tx.execute(sql`select pg_advisory_xact_lock(${WRITER_LOCK}, hashtext(${userId}))`);
+        serialized ??= takeWriterLock(tx, database, userId);
         await serialized;
       },
     };
@@ -100,6 +101,21 @@ export async function asUser<T>(
     }
   }
   return result;
+}
+
+/**
+ * The user's writer lock. On PGlite the same message also plans the rest of the unit once per connection: there the
+ * planner runs on the server's own thread, and a writer's statements, keyed by the user and ids, have one plan good for
+ * every user, as do the upserts of the statistics trigger, which PL/pgSQL plans under the same setting: a single
+ * create's time in PGlite went from 2.5–3.4 to 1.6–2.5 ms (docs/performance.md, "What keeps search fast"). A search or
+ * bulk insert later in the unit sets its own planning and puts the default back (lib/db/bulk.ts).
+ */
+function takeWriterLock(tx: { execute(query: SQL): Promise<unknown> }, database: Database, userId: string) {
+  if (database.kind !== "pglite") {
+    return tx.execute(sql`select pg_advisory_xact_lock(${WRITER_LOCK}, hashtext(${userId}))`);
+  }
+  const lock = `select pg_advisory_xact_lock(${WRITER_LOCK}, hashtext(${literal(userId)}))`;
+  return driverScript(tx)([...setLocalStatements({ plan_cache_mode: "force_generic_plan" }), lock].join("; "));
 }
 
 /** The driver's client of the transaction drizzle opened. */
@@ -139,11 +155,17 @@ function driverScript(tx: unknown): (script: string) => Promise<unknown> {
  * of a millisecond of the event loop, two or three times per unit of work).
  */
 async function setLocal(script: (text: string) => Promise<unknown>, settings: Readonly<Record<string, string>>) {
-  const statements = Object.entries(settings).map(([name, value]) => {
-    if (!PARAMETER_NAME.test(name)) throw new Error(`Not a parameter name: ${name}`);
-    return `set local ${name} = '${value.replaceAll("'", "''")}'`;
-  });
-  await script(statements.join("; "));
+  await script(setLocalStatements(settings).join("; "));
 }
+
+function setLocalStatements(settings: Readonly<Record<string, string>>): string[] {
+  return Object.entries(settings).map(([name, value]) => {
+    if (!PARAMETER_NAME.test(name)) throw new Error(`Not a parameter name: ${name}`);
+    return `set local ${name} = ${literal(value)}`;
+  });
+}
+
+/** A string literal for a statement sent as text (the simple protocol takes no parameters). */
+const literal = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
 const PARAMETER_NAME = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/;

@@ -7,7 +7,7 @@ import { users } from "@/lib/db/schema";
 import { asUser } from "@/lib/db/unit-of-work";
 import type { MemoryContext } from "@/lib/memory/core";
 import { searchMemories } from "@/lib/memory/search";
-import { createMemoryBatch } from "@/lib/memory/store";
+import { createMemory, createMemoryBatch } from "@/lib/memory/store";
 import { contextFor, createUser, topicEmbeddingModel, withEmbedding } from "../memory/support";
 import { describeEachDatabase, openMigratedPglite } from "../support/databases";
 
@@ -202,6 +202,22 @@ describeEachDatabase("database layer", (use, backend) => {
       }
       expect(await plansOf(database, "%from own_memories%")).toEqual({ generic: 3, custom: 0 });
     }),
+  );
+
+  // Only PGlite, where the planner runs on the server's own thread (lib/db/unit-of-work.ts, takeWriterLock).
+  it.runIf(backend === "pglite")(
+    "plans a single write's statements once per connection on PGlite, in its unit only",
+    () =>
+      onOneConnection(async (ctx, database) => {
+        for (const content of ["I drink green tea", "I grow tomatoes", "I sail a small boat"]) {
+          await createMemory(ctx, { content });
+        }
+        expect(await plansOf(database, 'insert into "memories"%')).toEqual({ generic: 3, custom: 0 });
+        const [mode] = await database.unbound.rows<{ mode: string }>(
+          sql`select current_setting('plan_cache_mode') as mode`,
+        );
+        expect(mode?.mode).toBe("force_custom_plan");
+      }),
   );
 
   // Only PGlite plans it once per connection (lib/memory/search/search.ts, vectorPlanning).

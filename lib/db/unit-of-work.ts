@@ -33,7 +33,7 @@ export interface UnitOfWork {
    * Makes this unit the user's only writer of memories until it ends (a transaction-scoped advisory lock, taken
    * once). Every memory write takes it before touching a row: the per-user statistics rows the writes' triggers
    * keep would otherwise let two multi-statement writers lock them in opposite orders and deadlock. On PGlite the
-   * unit's statements are planned once per connection from then on (takeWriterLock).
+   * unit's later statements are planned once per connection (takeWriterLock).
    */
   serializeUserWrites(): Promise<void>;
 }
@@ -104,11 +104,11 @@ export async function asUser<T>(
 }
 
 /**
- * The user's writer lock. On PGlite the same message also plans the rest of the unit once per connection: there the
- * planner runs on the server's own thread, and a writer's statements, keyed by the user and ids, have one plan good for
- * every user, as do the upserts of the statistics trigger, which PL/pgSQL plans under the same setting: a single
- * create's time in PGlite went from 2.5–3.4 to 1.6–2.5 ms (docs/performance.md, "What keeps search fast"). A search or
- * bulk insert later in the unit sets its own planning and puts the default back (lib/db/bulk.ts).
+ * The user's writer lock. On PGlite the same message also has the unit's later statements planned once per connection,
+ * until a search or a bulk insert in it sets per-call planning back (lib/memory/search/search.ts, lib/db/bulk.ts).
+ * The planner runs on the server's own thread there. A write's statements look rows up by the user and their ids or
+ * keys, and the statistics trigger's upserts, which PL/pgSQL plans under the same setting, by the user and a word; the
+ * reads of a user's whole set that run under the lock were checked for a worse generic plan (docs/performance.md).
  */
 function takeWriterLock(tx: { execute(query: SQL): Promise<unknown> }, database: Database, userId: string) {
   if (database.kind !== "pglite") {

@@ -213,6 +213,7 @@ describeEachDatabase("database layer", (use, backend) => {
           await createMemory(ctx, { content });
         }
         expect(await plansOf(database, 'insert into "memories"%')).toEqual({ generic: 3, custom: 0 });
+        expect(await plansOf(database, 'insert into "memory_versions"%')).toEqual({ generic: 3, custom: 0 });
         const [mode] = await database.unbound.rows<{ mode: string }>(
           sql`select current_setting('plan_cache_mode') as mode`,
         );

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { type SQL, sql } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import { logFailure } from "@/lib/log";
 import { APP_ROLE } from "./app-role";
 import { type Database, type Db, resultRows } from "./client";
@@ -104,18 +104,18 @@ export async function asUser<T>(
 }
 
 /**
- * The user's writer lock. On PGlite the same message also has the unit's later statements planned once per connection,
- * until a search or a bulk insert in it sets per-call planning back (lib/memory/search/search.ts, lib/db/bulk.ts).
+ * The user's writer lock, one simple-protocol message. On PGlite that message also has the unit's later statements
+ * planned once per connection, until a search (lib/memory/search/search.ts) or a bulk insert in it sets per-call
+ * planning back; what follows a bulk insert, its statistics by the new rows' ids, is meant to be planned per call
+ * (lib/memory/store/bulk-statistics.ts).
  * The planner runs on the server's own thread there. A write's statements look rows up by the user and their ids or
  * keys, and the statistics trigger's upserts, which PL/pgSQL plans under the same setting, by the user and a word; the
  * reads of a user's whole set that run under the lock were checked for a worse generic plan (docs/performance.md).
  */
-function takeWriterLock(tx: { execute(query: SQL): Promise<unknown> }, database: Database, userId: string) {
-  if (database.kind !== "pglite") {
-    return tx.execute(sql`select pg_advisory_xact_lock(${WRITER_LOCK}, hashtext(${userId}))`);
-  }
+function takeWriterLock(tx: unknown, database: Database, userId: string) {
+  const planning = database.kind === "pglite" ? setLocalStatements({ plan_cache_mode: "force_generic_plan" }) : [];
   const lock = `select pg_advisory_xact_lock(${WRITER_LOCK}, hashtext(${literal(userId)}))`;
-  return driverScript(tx)([...setLocalStatements({ plan_cache_mode: "force_generic_plan" }), lock].join("; "));
+  return driverScript(tx)([...planning, lock].join("; "));
 }
 
 /** The driver's client of the transaction drizzle opened. */

@@ -75,13 +75,19 @@ export function headlines(results: BenchResults): Headline[] {
     if (vector) {
       out.push({ name: `HTTP vector searchable p50, ${where}`, value: vector.ms.p50, unit: "ms", better: "lower" });
     }
-    if (figure.chat) {
+    const chat = figure.chat;
+    // Answers were timed with each person's new connection in them until the opening was timed on its own: the two
+    // are not one figure, so an answer on an open connection is not compared with a run before.
+    if (chat?.openMs) {
+      out.push({ name: `HTTP chat opening p95, ${where}`, value: chat.openMs.p95, unit: "ms", better: "lower" });
       out.push({
-        name: `HTTP chat answer p95, ${where}`,
-        value: figure.chat.answerMs.p95,
+        name: `HTTP chat answer p95 on an open connection, ${where}`,
+        value: chat.answerMs.p95,
         unit: "ms",
         better: "lower",
       });
+    } else if (chat) {
+      out.push({ name: `HTTP chat answer p95, ${where}`, value: chat.answerMs.p95, unit: "ms", better: "lower" });
     }
   }
   return out;

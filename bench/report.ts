@@ -367,14 +367,16 @@ function renderConfigured(runs: readonly HttpRun[]): string[] {
   if (chat) {
     out.push(
       `\nChatting at once over HTTP (${chat.people} people, each their own key and new thread, ${chat.messagesEach} ` +
-        "messages each, the offline model; ms from sending to the end of the streamed answer; extraction caught up = " +
-        "s from the last answer until every thread was extracted to its end)\n",
+        "messages each, the offline model; opening = each person's first request, all at once, each on a new " +
+        "connection, as loading the chat page; answer = ms from sending to the end of the streamed answer, on that " +
+        "connection; extraction caught up = s from the last answer until every thread was extracted to its end)\n",
     );
     out.push(
       table(
         [
           "database",
           "configuration",
+          "opening p50 / p95 / p99 ms",
           "answer p50 / p95 / p99 ms",
           "failed",
           "extraction caught up s",
@@ -384,6 +386,7 @@ function renderConfigured(runs: readonly HttpRun[]): string[] {
           const run = figure.chat!;
           return [
             ...where(figure),
+            run.openMs ? triple(run.openMs) : "–",
             triple(run.answerMs),
             String(run.failed),
             run.extractionCaughtUpMs === null ? "not in time" : (run.extractionCaughtUpMs / 1_000).toFixed(1),

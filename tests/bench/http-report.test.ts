@@ -50,6 +50,7 @@ function measured(
     chat: {
       people: 50,
       messagesEach: 4,
+      openMs: latency(vector ? 900 : 300),
       answerMs: latency(vector ? 400 : 150),
       failed: 0,
       extractionCaughtUpMs: vector ? null : 6_500,
@@ -134,19 +135,31 @@ describe("the HTTP report", () => {
   it("shows the event-loop delay under the single POSTs, and the chat under load with its extraction catch-up", () => {
     expect(rowsOf(text, "Ingest over HTTP")[1]?.at(-2)).toBe("40 / 95");
     const chat = rowsOf(text, "Chatting at once over HTTP");
-    expect(chat[0]?.slice(1, 7)).toEqual([
+    expect(chat[0]?.slice(1, 8)).toEqual([
       "database",
       "configuration",
+      "opening p50 / p95 / p99 ms",
       "answer p50 / p95 / p99 ms",
       "failed",
       "extraction caught up s",
       "event-loop delay p99 / max ms",
     ]);
-    expect(chat[1]?.slice(1, 7)).toEqual(["PGlite", "default", "400 / 800 / 800", "0", "not in time", "25 / 60"]);
-    expect(chat[2]?.[5]).toBe("6.5");
+    expect(chat[1]?.slice(1, 8)).toEqual([
+      "PGlite",
+      "default",
+      "900 / 1800 / 1800",
+      "400 / 800 / 800",
+      "0",
+      "not in time",
+      "25 / 60",
+    ]);
+    expect(chat[2]?.[6]).toBe("6.5");
     const { chat: _, ...before } = measured("PGlite", "default", true, 30);
     const older = renderHttp([{ ...before, singlePost: { ...before.singlePost, loopDelay: undefined } }]).join("\n");
     expect(older).not.toContain("Chatting at once");
+    const { openMs: __, ...unopened } = measured("PGlite", "default", true, 30).chat!;
+    const beforeOpening = renderHttp([{ ...before, chat: unopened }]).join("\n");
+    expect(rowsOf(beforeOpening, "Chatting at once over HTTP")[1]?.slice(3, 5)).toEqual(["–", "400 / 800 / 800"]);
     expect(rowsOf(older, "Ingest over HTTP")[1]?.at(-2)).toBe("–");
   });
 

@@ -367,9 +367,10 @@ function renderConfigured(runs: readonly HttpRun[]): string[] {
   if (chat) {
     out.push(
       `\nChatting at once over HTTP (${chat.people} people, each their own key and new thread, ${chat.messagesEach} ` +
-        "messages each, the offline model; opening = each person's first request, all at once, each on a new " +
-        "connection, as loading the chat page; answer = ms from sending to the end of the streamed answer, on that " +
-        "connection; extraction caught up = s from the last answer until every thread was extracted to its end)\n",
+        "messages each, the offline model; opening = each person's first request, all at once before anyone chats, " +
+        "each on a new connection, as a page load opens one; answer = ms from sending to the end of the streamed " +
+        "answer, on that connection, or, where the opening shows –, with the first message opening it; extraction " +
+        "caught up = s from the last answer until every thread was extracted to its end)\n",
     );
     out.push(
       table(

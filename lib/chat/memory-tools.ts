@@ -1,4 +1,5 @@
-import { tool } from "ai";
+import { type Schema, tool, zodSchema } from "ai";
+import type { z } from "zod";
 import { AppError, ERROR_TABLE, parseInput, ValidationError } from "@/lib/errors";
 import { logFailure } from "@/lib/log";
 import {
@@ -63,15 +64,31 @@ export function createMemoryTools(ctx: MemoryContext, options: MemoryToolsOption
   return {
     manage_memory: tool({
       description: manage.description,
-      inputSchema: manage.inputSchema,
+      inputSchema: modelSchemaOf(manage.inputSchema),
       execute: (raw): Promise<ManageMemoryOutput> => toolErrors(() => manage.execute(raw)),
     }),
     search_memory: tool({
       description: search.description,
-      inputSchema: search.inputSchema,
+      inputSchema: modelSchemaOf(search.inputSchema),
       execute: (raw: SearchMemoryInput): Promise<MemoryHit[]> => toolErrors(() => search.execute(raw)),
     }),
   };
+}
+
+/** Each tool input's schema as the AI SDK shows it to a model, made once per schema. */
+const modelSchemas = new WeakMap<z.ZodType, Schema>();
+
+/**
+ * The AI SDK derives a zod schema's JSON Schema anew each time a model is called with it (every step of every turn);
+ * made here once, it is derived once, on first use.
+ */
+function modelSchemaOf<T>(input: z.ZodType<T>): Schema<T> {
+  let schema = modelSchemas.get(input);
+  if (!schema) {
+    schema = zodSchema(input);
+    modelSchemas.set(input, schema);
+  }
+  return schema as Schema<T>;
 }
 
 function manageMemoryHandler(

@@ -81,11 +81,28 @@ const VERB_TEXT: Record<ManageAction, string> = {
   delete: "remove a memory that is wrong or that the user asked you to forget (pass `id`)",
 };
 
-/** manage_memory's input, narrowed to `actions`: its schema and its description list only these verbs. */
+/** manage_memory's inputs made so far, by the verbs they allow: one schema per set of verbs. */
+const manageInputs = new Map<string, z.ZodType<ManageMemoryInput>>();
+
+/**
+ * manage_memory's input, narrowed to `actions`: its schema and its description list only these verbs. The same set of
+ * verbs gets the same schema, so what is derived from it once (the JSON Schema a model is shown, lib/chat/memory-tools.ts)
+ * serves every turn.
+ */
 export function manageMemoryInput(actions: readonly ManageAction[] = MANAGE_ACTIONS): z.ZodType<ManageMemoryInput> {
   const [first, ...rest] = MANAGE_ACTIONS.filter((action) => actions.includes(action));
   if (!first) throw new Error("actionsPermitted must allow at least one action.");
   const allowed: [ManageAction, ...ManageAction[]] = [first, ...rest];
+  const key = allowed.join(",");
+  let input = manageInputs.get(key);
+  if (!input) {
+    input = manageInputOf(allowed);
+    manageInputs.set(key, input);
+  }
+  return input;
+}
+
+function manageInputOf(allowed: [ManageAction, ...ManageAction[]]): z.ZodType<ManageMemoryInput> {
   const needsId = allowed.some((action) => action !== "create");
   return z.strictObject({
     action: z.enum(allowed).describe(`One of: ${allowed.join(", ")}.`),

@@ -75,7 +75,7 @@ export function createMemoryTools(ctx: MemoryContext, options: MemoryToolsOption
   };
 }
 
-/** Each tool input's schema as the AI SDK shows it to a model, made once per schema. */
+/** By zod schema: a tool's input shown to a model keeps its JSON Schema from one turn to the next. */
 const modelSchemas = new WeakMap<z.ZodType, Schema>();
 
 /**

@@ -1,4 +1,4 @@
-import { generateText, isStepCount, type Schema } from "ai";
+import { asSchema, generateText, isStepCount, type Schema } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { expect, it } from "vitest";
 import { createMemoryTools } from "@/lib/chat/memory-tools";
@@ -140,6 +140,9 @@ describeEachDatabase("memory tools", (use) => {
     const [one, other] = [await agentContext(), await agentContext()];
     const first = createMemoryTools(one);
     const second = createMemoryTools(other);
+    // A zod schema would be wrapped, and its JSON Schema derived, anew at every model call.
+    expect(asSchema(first.manage_memory.inputSchema)).toBe(first.manage_memory.inputSchema);
+    expect(asSchema(first.search_memory.inputSchema)).toBe(first.search_memory.inputSchema);
     expect(second.manage_memory.inputSchema).toBe(first.manage_memory.inputSchema);
     expect(second.search_memory.inputSchema).toBe(first.search_memory.inputSchema);
     expect(createMemoryTools(one, { actionsPermitted: ["create"] }).manage_memory.inputSchema).not.toBe(

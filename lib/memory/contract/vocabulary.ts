@@ -81,7 +81,7 @@ const VERB_TEXT: Record<ManageAction, string> = {
   delete: "remove a memory that is wrong or that the user asked you to forget (pass `id`)",
 };
 
-/** manage_memory's inputs made so far, by the verbs they allow: one schema per set of verbs. */
+/** By the verbs allowed, in MANAGE_ACTIONS order: a set of verbs asked for again gets the schema it got before. */
 const manageInputs = new Map<string, z.ZodType<ManageMemoryInput>>();
 
 /**

@@ -86,8 +86,8 @@ const manageInputs = new Map<string, z.ZodType<ManageMemoryInput>>();
 
 /**
  * manage_memory's input, narrowed to `actions`: its schema and its description list only these verbs. The same set of
- * verbs gets the same schema, so what is derived from it once (the JSON Schema a model is shown, lib/chat/memory-tools.ts)
- * serves every turn.
+ * verbs gets the same schema, so what is derived from it once (the JSON Schema a model is shown,
+ * lib/chat/memory-tools.ts) serves every turn.
  */
 export function manageMemoryInput(actions: readonly ManageAction[] = MANAGE_ACTIONS): z.ZodType<ManageMemoryInput> {
   const [first, ...rest] = MANAGE_ACTIONS.filter((action) => actions.includes(action));

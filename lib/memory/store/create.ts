@@ -313,7 +313,7 @@ async function sameFact(
   const wanted = factKey(item.content.text);
   // Equal facts have equal full-text lexemes; the hash covers stop-word texts. The query's lexemes are parsed once,
   // in a subquery: a writer's unit is planned generically on PGlite (lib/db/unit-of-work.ts), and a generic plan
-  // parsed the text again for every row it filtered (25 ms at 1,258 rows, docs/performance.md).
+  // parsed the text again for every row it filtered (docs/performance.md, "What keeps search fast").
   const candidates = await unit.db
     .select()
     .from(memories)

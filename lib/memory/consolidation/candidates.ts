@@ -13,10 +13,9 @@ import { MAY_HOLD_A_HOME, MAY_HOLD_A_JOB, STANDING_SLOT_KEYS, standingValueOf } 
 import { isBeginning, isPlannedEvent, isRecurringDay } from "@/lib/text/word-kinds";
 import { isMostlyAdjective } from "@/lib/text/wordnet";
 import { closeLeg } from "./close-leg";
+import { nearIdentical, trigramSignature } from "./near-identical";
 import { phraseLeg, phraseStatements } from "./phrase-leg";
 
-/** Trigram similarity from which two memories of one namespace and kind count as saying the same. */
-export const DUPLICATE_SIMILARITY = 0.7;
 /** Memories shown to the model in one group at most; a larger cluster is cut into groups of this size. */
 export const GROUP_SIZE = 8;
 
@@ -99,15 +98,15 @@ function wordCountOf(alias: string): string {
 
 /**
  * Pairs of the user's live memories of one namespace and kind that say the same (same content hash, or trigram
- * similarity ≥ DUPLICATE_SIMILARITY between memories ending in the same two words), fill the same subject slot with
- * another value (same first three words, a value after them, or one fixed slot however it is worded, as `slots` says
- * lib/text/slots.ts reads it: "lives in Lisbon", "moved to Porto", "is a nurse by trade"), or, when `close` names the
- * embedding model, lie within CLOSE_SIMILARITY of each other (close-leg.ts); memories that hold one phrase few others
- * hold are shown together too (phrase-leg.ts). Each lexical leg is an equality join, so a user's
- * memories are paired within those blocks, never all with all; the vector leg keeps the CLOSE_NEIGHBOURS nearest of
- * each memory changed since `close.since` (every memory when it is null), so a run's exact scans follow what changed,
- * not the square of what the user holds. A pair a succeeded run already judged and kept apart at these versions is
- * not a candidate.
+ * similarity ≥ DUPLICATE_SIMILARITY between memories ending in the same two words, near-identical.ts), fill the same
+ * subject slot with another value (same first three words, a value after them, or one fixed slot however it is
+ * worded, as `slots` says lib/text/slots.ts reads it: "lives in Lisbon", "moved to Porto", "is a nurse by trade"), or,
+ * when `close` names the embedding model, lie within CLOSE_SIMILARITY of each other (close-leg.ts); memories that
+ * hold one phrase few others hold are shown together too (phrase-leg.ts). Each lexical leg is an equality join, so a
+ * user's memories are paired within those blocks, never all with all; the vector leg keeps the CLOSE_NEIGHBOURS
+ * nearest of each memory changed since `close.since` (every memory when it is null), so a run's exact scans follow
+ * what changed, not the square of what the user holds. A pair a succeeded run already judged and kept apart at these
+ * versions is not a candidate.
  */
 function pairsStatement(
   userId: string,
@@ -127,8 +126,9 @@ function pairsStatement(
     ),
     live as (
       select n.id, n.version, n.namespace, n.kind, n.text, n.content_hash, n.updated_at, n.n,
-        ${subject("n")} as subject, ${tail("n")} as tail, ${wordCount("n")} as words
+        ${subject("n")} as subject, ${tail("n")} as tail, ${wordCount("n")} as words, g.trigrams, g.signature
       from normalized n
+      cross join lateral (${trigramSignature("n")}) g
     )${judged ? phraseStatements : sql``},
     slotted as (
       select * from unnest(${textArray(slots.map((slot) => slot.id))}, ${textArray(slots.map((slot) => slot.key))},
@@ -140,10 +140,10 @@ function pairsStatement(
       union
       select a.id, a.version, b.id, b.version, 'duplicate' from live a
       join live b on b.namespace = a.namespace and b.kind = a.kind and b.tail = a.tail and a.id < b.id
-      where similarity(a.text, b.text) >= ${DUPLICATE_SIMILARITY}
+      where ${nearIdentical("a", "b")}
       union
       select a.id, a.version, b.id, b.version,
-        case when a.content_hash = b.content_hash or similarity(a.text, b.text) >= ${DUPLICATE_SIMILARITY}
+        case when a.content_hash = b.content_hash or ${nearIdentical("a", "b")}
           then 'duplicate' when a.n ~ ${MANY_VALUED_PATTERN} or b.n ~ ${MANY_VALUED_PATTERN} then 'close'
           else 'slot' end
       from live a

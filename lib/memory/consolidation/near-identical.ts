@@ -1,19 +1,23 @@
 import { type SQL, sql } from "drizzle-orm";
 
 // The near-identical test of the candidate finder (lib/memory/consolidation/candidates.ts, docs/memory-model.md,
-// "Consolidation"): trigram similarity, after a bound that spares most pairs computing it.
+// "Consolidation"): trigram similarity, after bounds that spare most pairs computing it.
 
 /** Trigram similarity from which two memories of one namespace and kind count as saying the same. */
 export const DUPLICATE_SIMILARITY = 0.7;
 
-/** Bits of a memory's trigram signature: at 64, a text of ten words already sets most of them. */
+/**
+ * Bits of a memory's trigram signature, a power of two (a trigram's bit is its hash masked to the low bits): at 64, a
+ * text of ten words already sets most of them.
+ */
 const SIGNATURE_BITS = 256;
 const ONE_BIT = `lpad('1', ${SIGNATURE_BITS}, '0')::bit(${SIGNATURE_BITS})`;
 const NO_BITS = `repeat('0', ${SIGNATURE_BITS})::bit(${SIGNATURE_BITS})`;
 
 /**
- * A lateral subquery giving the text of `alias` its `trigrams` (how many pg_trgm's `similarity` counts: `show_trgm`'s
- * set) and `signature` (one bit per trigram, at its hash modulo SIGNATURE_BITS).
+ * A lateral subquery giving the text of `alias` its `trigrams` and `signature` (a bit for each trigram, at its hash
+ * modulo SIGNATURE_BITS). `show_trgm` lists the set `similarity` compares, each trigram once and always written alike
+ * (pg_trgm builds both from one function), so its count is the one `similarity` divides by.
  */
 export function trigramSignature(alias: string): SQL {
   return sql.raw(`select count(*)::int as trigrams,
@@ -23,12 +27,12 @@ export function trigramSignature(alias: string): SQL {
 
 /**
  * Trigram similarity of `a` and `b` (each with its trigramSignature) ≥ DUPLICATE_SIMILARITY, tested first against
- * bounds that take a few operations on integers and bits. A bit set in one signature and not the other is a trigram
- * of that text the other lacks, so the trigrams both share are at most either count less those, and the similarity
- * (shared ÷ union) at most what that many shared would give. `similarity` splits both texts into trigrams again, about
- * 10 µs a pair on PGlite, and a block of a few hundred memories ending alike took seconds
- * (docs/performance.md, "Memory hygiene"). The bounds only leave out pairs `similarity` would, so the pairs are the
- * same.
+ * bounds that take a few operations on integers and bits. A bit set in one signature and not the other stands for at
+ * least one trigram of that text the other lacks, so the trigrams both share are at most either count less those, and
+ * the similarity
+ * (shared ÷ union) at most what that many shared would give. `similarity` splits both texts into trigrams again at
+ * every pair, and a block of a few hundred memories ending alike took seconds (docs/performance.md, "Memory
+ * hygiene"). The bounds only leave out pairs `similarity` would, so the pairs are the same.
  */
 export function nearIdentical(a: string, b: string): SQL {
   const [na, nb] = [`${a}.trigrams`, `${b}.trigrams`];
@@ -42,5 +46,5 @@ export function nearIdentical(a: string, b: string): SQL {
         then similarity(${sql.raw(a)}.text, ${sql.raw(b)}.text) >= ${DUPLICATE_SIMILARITY} else false end`;
 }
 
-/** Bits set in `a`'s signature and not in `b`'s: at least that many of `a`'s trigrams are not `b`'s. */
+/** Bits set in `a`'s signature and not in `b`'s: each is at least one trigram of `a` that `b` lacks. */
 const onlyIn = (a: string, b: string) => `bit_count(${a}.signature & ~${b}.signature)::int`;

@@ -550,7 +550,7 @@ export function writeResults(results: BenchResults, directory = path.join(proces
 }
 
 /** The hygiene suite: the planted mess before and after one consolidation run, and what the run cost, per variant. */
-function renderHygiene(recorded: NonNullable<BenchResults["hygiene"]>): string {
+export function renderHygiene(recorded: NonNullable<BenchResults["hygiene"]>): string {
   const figures = Array.isArray(recorded)
     ? recorded
     : [{ ...recorded, half: "tune" as const, manager: "scripted" as const }];
@@ -573,6 +573,7 @@ function renderHygieneFigure(figure: HygieneFigure): string {
         row("unresolved planted conflicts", (side) => String(side.unresolvedConflicts)),
         row("expired plans in recall (top 10)", (side) => String(side.expiredInRecall)),
         row("recall@10", (side) => side.recallAt10.toFixed(3)),
+        ...(after.recallAt1 === undefined ? [] : [row("recall@1", (side) => side.recallAt1?.toFixed(3) ?? "–")]),
       ],
     ),
     `\n\nPer run: ${(run.groups / figure.people).toFixed(1)} groups, ${(run.modelCalls / figure.people).toFixed(1)} model calls, ` +
@@ -581,5 +582,10 @@ function renderHygieneFigure(figure: HygieneFigure): string {
       (run.restatementsShown === undefined
         ? "."
         : `; ${run.restatementsShown} of ${planted.paraphrases} planted restatements paired with the fact they restate.`),
+    after.bySupport
+      ? "\nRanked by support after the run (each question's top 10 in the order of score × (1 + w × ln support)): " +
+        after.bySupport.map(({ weight, recallAt1 }) => `w ${weight}: recall@1 ${recallAt1.toFixed(3)}`).join(", ") +
+        "."
+      : "",
   ].join("");
 }

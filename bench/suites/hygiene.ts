@@ -5,6 +5,7 @@ import { getConsolidationRun, memoryHealth, runConsolidation } from "@/lib/memor
 import type { MemoryContext } from "@/lib/memory/core";
 import { runExtraction } from "@/lib/memory/extraction";
 import { searchMemories } from "@/lib/memory/search";
+import type { SearchResult } from "@/lib/memory/store";
 import { listMemories, type Memory } from "@/lib/memory/store";
 import { heldOutWordings } from "./hygiene-held-out";
 import { type Planted, TUNE_WORDINGS } from "./hygiene-wordings";
@@ -34,7 +35,17 @@ export interface HygieneSide {
   expiredInRecall: number;
   /** Questions whose top 10 hold the current answer, of all asked. */
   recallAt10: number;
+  /** Questions whose first hit holds the current answer (absent in results recorded before it was counted). */
+  recallAt1?: number;
+  /**
+   * recall@1 with each question's top 10 put in the order of score × (1 + weight × ln support): whether ranking by how
+   * often a fact was said, which only a merge raises, would find the answer first more often (absent before).
+   */
+  bySupport?: Array<{ weight: number; recallAt1: number }>;
 }
+
+/** The weights ranking by support is tried at; 0 is the product's own order. */
+export const SUPPORT_WEIGHTS = [0.25, 0.5, 1, 2];
 
 export interface HygieneFigure {
   half: HygieneHalf;
@@ -136,6 +147,8 @@ async function measure(people: Array<ReturnType<typeof personOf>>, contexts: Mem
   };
   let asked = 0;
   let found = 0;
+  let first = 0;
+  const firstBySupport = SUPPORT_WEIGHTS.map(() => 0);
   let standing = 0;
   const now = Date.now();
   const holds = (memory: Memory) => memory.validTo === null || memory.validTo.getTime() > now;
@@ -162,11 +175,23 @@ async function measure(people: Array<ReturnType<typeof personOf>>, contexts: Mem
     for (const question of person.questions) {
       asked += 1;
       const results = await searchMemories(user, { query: question.query, limit: 10 });
-      if (results.some((result) => result.memory.text.includes(question.expect))) found += 1;
+      const answers = (result: SearchResult | undefined) => result?.memory.text.includes(question.expect) ?? false;
+      if (results.some(answers)) found += 1;
+      if (answers(results[0])) first += 1;
+      for (const [at, weight] of SUPPORT_WEIGHTS.entries()) {
+        const boosted = (result: SearchResult) => result.score * (1 + weight * Math.log(result.memory.support));
+        // Stable: hits of equal boosted score keep the search's order.
+        if (answers([...results].sort((a, b) => boosted(b) - boosted(a))[0])) firstBySupport[at]! += 1;
+      }
     }
   }
   side.duplicateRate = side.memories === 0 ? 0 : (100 * standing) / side.memories;
   side.recallAt10 = asked === 0 ? 0 : found / asked;
+  side.recallAt1 = asked === 0 ? 0 : first / asked;
+  side.bySupport = SUPPORT_WEIGHTS.map((weight, at) => ({
+    weight,
+    recallAt1: asked === 0 ? 0 : firstBySupport[at]! / asked,
+  }));
   return side;
 }
 

@@ -583,8 +583,14 @@ function renderHygieneFigure(figure: HygieneFigure): string {
         ? "."
         : `; ${run.restatementsShown} of ${planted.paraphrases} planted restatements paired with the fact they restate.`),
     after.bySupport
-      ? "\nRanked by support after the run (each question's top 10 in the order of score × (1 + w × ln support)): " +
-        after.bySupport.map(({ weight, recallAt1 }) => `w ${weight}: recall@1 ${recallAt1.toFixed(3)}`).join(", ") +
+      ? "\n\nRanked by support after the run (each question's top 10 in the order of score × (1 + w × ln support)): " +
+        `w 0 (the search's order): recall@1 ${after.recallAt1?.toFixed(3) ?? "–"}, ` +
+        after.bySupport
+          .map(
+            ({ weight, recallAt1, firstChanged }) =>
+              `w ${weight}: ${recallAt1.toFixed(3)} (${firstChanged} first hits changed)`,
+          )
+          .join(", ") +
         "."
       : "",
   ].join("");

@@ -38,13 +38,14 @@ export interface HygieneSide {
   /** Questions whose first hit holds the current answer (absent in results recorded before it was counted). */
   recallAt1?: number;
   /**
-   * recall@1 with each question's top 10 put in the order of score × (1 + weight × ln support): whether ranking by how
-   * often a fact was said, which only a merge raises, would find the answer first more often (absent before).
+   * After the run only: recall@1 with each question's top 10 put in the order of score × (1 + weight × ln support),
+   * and the questions whose first hit that order changes. Whether ranking by how often a fact was said, which only a
+   * merge raises, would find the answer first more often (absent in results recorded before it was counted).
    */
-  bySupport?: Array<{ weight: number; recallAt1: number }>;
+  bySupport?: Array<{ weight: number; recallAt1: number; firstChanged: number }>;
 }
 
-/** The weights ranking by support is tried at; 0 is the product's own order. */
+/** The weights ranking by support is tried at; weight 0, the search's own order, is recallAt1. */
 export const SUPPORT_WEIGHTS = [0.25, 0.5, 1, 2];
 
 export interface HygieneFigure {
@@ -135,7 +136,7 @@ function scriptedManager(planted: Planted, messageId: string): LanguageModelV4 {
   };
 }
 
-async function measure(people: Array<ReturnType<typeof personOf>>, contexts: MemoryContext[]) {
+async function measure(people: Array<ReturnType<typeof personOf>>, contexts: MemoryContext[], afterRun: boolean) {
   const side: HygieneSide = {
     memories: 0,
     duplicatePairs: 0,
@@ -148,7 +149,7 @@ async function measure(people: Array<ReturnType<typeof personOf>>, contexts: Mem
   let asked = 0;
   let found = 0;
   let first = 0;
-  const firstBySupport = SUPPORT_WEIGHTS.map(() => 0);
+  const bySupport = SUPPORT_WEIGHTS.map((weight) => ({ weight, found: 0, firstChanged: 0 }));
   let standing = 0;
   const now = Date.now();
   const holds = (memory: Memory) => memory.validTo === null || memory.validTo.getTime() > now;
@@ -178,20 +179,25 @@ async function measure(people: Array<ReturnType<typeof personOf>>, contexts: Mem
       const answers = (result: SearchResult | undefined) => result?.memory.text.includes(question.expect) ?? false;
       if (results.some(answers)) found += 1;
       if (answers(results[0])) first += 1;
-      for (const [at, weight] of SUPPORT_WEIGHTS.entries()) {
-        const boosted = (result: SearchResult) => result.score * (1 + weight * Math.log(result.memory.support));
+      for (const order of afterRun ? bySupport : []) {
+        const boosted = (result: SearchResult) => result.score * (1 + order.weight * Math.log(result.memory.support));
         // Stable: hits of equal boosted score keep the search's order.
-        if (answers([...results].sort((a, b) => boosted(b) - boosted(a))[0])) firstBySupport[at]! += 1;
+        const top = [...results].sort((a, b) => boosted(b) - boosted(a))[0];
+        if (answers(top)) order.found += 1;
+        if (top?.memory.id !== results[0]?.memory.id) order.firstChanged += 1;
       }
     }
   }
   side.duplicateRate = side.memories === 0 ? 0 : (100 * standing) / side.memories;
   side.recallAt10 = asked === 0 ? 0 : found / asked;
   side.recallAt1 = asked === 0 ? 0 : first / asked;
-  side.bySupport = SUPPORT_WEIGHTS.map((weight, at) => ({
-    weight,
-    recallAt1: asked === 0 ? 0 : firstBySupport[at]! / asked,
-  }));
+  if (afterRun) {
+    side.bySupport = bySupport.map(({ weight, found, firstChanged }) => ({
+      weight,
+      recallAt1: asked === 0 ? 0 : found / asked,
+      firstChanged,
+    }));
+  }
   return side;
 }
 
@@ -273,7 +279,7 @@ export async function measureVariant(
     }
     contexts.push({ ...base, clock: () => new Date() });
   }
-  const before = await measure(people, contexts);
+  const before = await measure(people, contexts, false);
   const run = {
     restatementsShown: 0,
     groups: 0,
@@ -299,7 +305,7 @@ export async function measureVariant(
     run.inputTokens += record.inputTokens ?? 0;
     run.outputTokens += record.outputTokens ?? 0;
   }
-  const after = await measure(people, contexts);
+  const after = await measure(people, contexts, true);
   return {
     half,
     manager,

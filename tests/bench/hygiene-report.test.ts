@@ -34,12 +34,14 @@ const figure = (before: HygieneSide, after: HygieneSide): HygieneFigure => ({
 describe("the hygiene report", () => {
   it("gives recall@1 before and after a run, and after it ranked by support at each weight tried", () => {
     const bySupport = [
-      { weight: 0.5, recallAt1: 0.925 },
-      { weight: 2, recallAt1: 0.9 },
+      { weight: 0.5, recallAt1: 0.925, firstChanged: 0 },
+      { weight: 2, recallAt1: 0.9, firstChanged: 3 },
     ];
     const text = renderHygiene([figure(side({ recallAt1: 0.688 }), side({ recallAt1: 0.925, bySupport }))]);
     expect(text).toMatch(/\| recall@1 +\| 0\.688 +\| 0\.925 +\|/);
-    expect(text).toContain("w 0.5: recall@1 0.925, w 2: recall@1 0.900.");
+    expect(text).toContain(
+      "w 0 (the search's order): recall@1 0.925, w 0.5: 0.925 (0 first hits changed), w 2: 0.900 (3 first hits changed).",
+    );
   });
 
   it("renders results recorded before either was counted without them", () => {

@@ -5,8 +5,7 @@ import { getConsolidationRun, memoryHealth, runConsolidation } from "@/lib/memor
 import type { MemoryContext } from "@/lib/memory/core";
 import { runExtraction } from "@/lib/memory/extraction";
 import { searchMemories } from "@/lib/memory/search";
-import type { SearchResult } from "@/lib/memory/store";
-import { listMemories, type Memory } from "@/lib/memory/store";
+import { listMemories, type Memory, type SearchResult } from "@/lib/memory/store";
 import { heldOutWordings } from "./hygiene-held-out";
 import { type Planted, TUNE_WORDINGS } from "./hygiene-wordings";
 
@@ -46,7 +45,7 @@ export interface HygieneSide {
 }
 
 /** The weights ranking by support is tried at; weight 0, the search's own order, is recallAt1. */
-export const SUPPORT_WEIGHTS = [0.25, 0.5, 1, 2];
+const SUPPORT_WEIGHTS = [0.25, 0.5, 1, 2];
 
 export interface HygieneFigure {
   half: HygieneHalf;

@@ -14,7 +14,8 @@ import { describeEachDatabase } from "../support/databases";
  * open differently around one activity, and texts each the one before with a word more, where the bound is as tight
  * as it gets (no trigram of the shorter is missing from the longer: similarity is the ratio of their counts). One such
  * pair is at the threshold itself (28 trigrams of 40), and two texts are far from every other: one of trigrams
- * pg_trgm shows as hashes (letters outside ASCII), one with none at all.
+ * pg_trgm shows as hashes (letters outside ASCII), one with none at all. Two more pairs are each a block of two of
+ * their own, one by its ending and one by its opening.
  */
 const OPENINGS = ["Every spring", "Most years", "Each April", "Usually", "Some weekends", "Twice a year", "Often"];
 const MIDDLES = [
@@ -35,13 +36,21 @@ const TEXTS = [
   "!!!",
 ];
 const AT_THE_THRESHOLD = ["User paddles by the harbour", "User paddles often alone by the harbour"];
+const BLOCKS_OF_TWO = [
+  "User keeps bees on the allotment roof",
+  "Every year user keeps bees on the allotment roof",
+  "User grows tomatoes in the greenhouse",
+  "User grows tomatoes in the greenhouse every summer",
+];
 
 describeEachDatabase("the finder's near-identical pairs", (use) => {
   it("are exactly the pairs ending alike whose trigram similarity reaches the threshold", async () => {
     const database = use();
     const ctx = contextFor(database, await createUser(database));
     const ids = new Map<string, string>();
-    for (const text of [...TEXTS, ...AT_THE_THRESHOLD]) ids.set(text, (await createMemory(ctx, { content: text })).id);
+    for (const text of [...TEXTS, ...AT_THE_THRESHOLD, ...BLOCKS_OF_TWO]) {
+      ids.set(text, (await createMemory(ctx, { content: text })).id);
+    }
 
     // Compared in SQL as the finder compares: `similarity` is a real, and 0.7 as a real is not 0.7 as a double.
     const every = await asUser(ctx, (unit) =>
@@ -51,9 +60,11 @@ describeEachDatabase("the finder's near-identical pairs", (use) => {
         where a.user_id = ${unit.userId}`),
     );
     const expected = every.filter((pair) => pair.same).map((pair) => `${pair.a} ${pair.b}`);
-    // A bound any stricter than the threshold leaves this pair out.
-    const [first, second] = AT_THE_THRESHOLD.map((text) => ids.get(text)!).sort();
-    expect(expected).toContain(`${first} ${second}`);
+    const pairOf = (a: string, b: string) => [ids.get(a)!, ids.get(b)!].sort().join(" ");
+    // A bound any stricter than the threshold leaves the first out.
+    for (const [a, b] of [AT_THE_THRESHOLD, BLOCKS_OF_TWO.slice(0, 2), BLOCKS_OF_TWO.slice(2)]) {
+      expect(expected).toContain(pairOf(a!, b!));
+    }
 
     const { pairs } = await findCandidates(ctx, new Date());
     const found = pairs.filter((pair) => pair.relation === "duplicate").map((pair) => `${pair.a} ${pair.b}`);

@@ -124,11 +124,19 @@ function pairsStatement(
       from memories m
       where m.user_id = ${userId} and ${live("m", today)}
     ),
-    live as (
-      select n.id, n.version, n.namespace, n.kind, n.text, n.content_hash, n.updated_at, n.n,
-        ${subject("n")} as subject, ${tail("n")} as tail, ${wordCount("n")} as words, g.trigrams, g.signature
+    shaped as (
+      select n.*, ${subject("n")} as subject, ${tail("n")} as tail, ${wordCount("n")} as words
       from normalized n
-      cross join lateral (${trigramSignature("n")}) g
+    ),
+    live as (
+      select s.*, g.trigrams, g.signature
+      from (
+        select s.*, count(*) over (partition by s.namespace, s.kind, s.tail) as ending_alike,
+          count(*) over (partition by s.namespace, s.kind, s.subject) as opening_alike
+        from shaped s) s
+      -- Only memories the near-identical check can compare get a signature: those of a block of one ending or one
+      -- opening with another member (near-identical.ts).
+      cross join lateral (${trigramSignature("s", "s.ending_alike > 1 or s.opening_alike > 1")}) g
     )${judged ? phraseStatements : sql``},
     slotted as (
       select * from unnest(${textArray(slots.map((slot) => slot.id))}, ${textArray(slots.map((slot) => slot.key))},

@@ -44,7 +44,7 @@ const BLOCKS_OF_TWO = [
 ];
 
 describeEachDatabase("the finder's near-identical pairs", (use) => {
-  it("are exactly the pairs ending alike whose trigram similarity reaches the threshold", async () => {
+  it("are exactly the pairs of one ending or one opening whose trigram similarity reaches the threshold", async () => {
     const database = use();
     const ctx = contextFor(database, await createUser(database));
     const ids = new Map<string, string>();

@@ -129,14 +129,14 @@ function pairsStatement(
       from normalized n
     ),
     live as (
-      select s.*, g.trigrams, g.signature
+      select b.*, g.trigrams, g.signature
       from (
         select s.*, count(*) over (partition by s.namespace, s.kind, s.tail) as ending_alike,
           count(*) over (partition by s.namespace, s.kind, s.subject) as opening_alike
-        from shaped s) s
+        from shaped s) b
       -- Only memories the near-identical check can compare get a signature: those of a block of one ending or one
       -- opening with another member (near-identical.ts).
-      cross join lateral (${trigramSignature("s", "s.ending_alike > 1 or s.opening_alike > 1")}) g
+      cross join lateral (${trigramSignature("b", "b.ending_alike > 1 or b.opening_alike > 1")}) g
     )${judged ? phraseStatements : sql``},
     slotted as (
       select * from unnest(${textArray(slots.map((slot) => slot.id))}, ${textArray(slots.map((slot) => slot.key))},

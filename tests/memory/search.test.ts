@@ -192,6 +192,29 @@ describeEachDatabase("memory search", (use, backend) => {
       expect(results[1]).toMatchObject({ lexical: 0, vector: expect.closeTo(0.6, 5) });
     });
 
+    it("leaves out a vector of another length stored under the same model name", async () => {
+      // A model whose dimensions changed under one name: vectors written before the change stay until re-embedded.
+      let dimensions = 3;
+      const model = new MockEmbeddingModelV4({
+        provider: "toy",
+        modelId: "resized",
+        maxEmbeddingsPerCall: 16,
+        doEmbed: async ({ values }) => ({
+          embeddings: values.map(() => Array.from({ length: dimensions }, (_, index) => (index === 0 ? 1 : 0.1))),
+          warnings: [],
+        }),
+      });
+      const local = withEmbedding(contextFor(use(), await createUser(use())), model);
+      await createMemory(local, { content: "Written while the model gave three numbers" });
+      dimensions = 4;
+      await createMemory(local, { content: "Written after it gave four" });
+
+      const results = await searchMemories(local, { query: "anything at all", mode: "vector" });
+      expect(texts(results)).toEqual(["Written after it gave four"]);
+      // The standing is over the vectors compared: the one of another length is not among them.
+      expect(results[0]?.signals?.memories).toBe(1);
+    });
+
     it("batches embeddings and backfills memories written without a model", async () => {
       const bulkModel = topicEmbeddingModel();
       const bulk = withEmbedding(contextFor(use(), await createUser(use())), bulkModel);

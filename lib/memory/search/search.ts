@@ -287,19 +287,28 @@ async function vectorRanking(
   pool: number,
 ): Promise<VectorLeg> {
   if (!ctx.embeddingModel) return NO_VECTOR_LEG;
+  // A vector of another length (the model's dimensions changed under one name) is left out by the CASE, not by a
+  // filter on the scan: the planner reads such a filter as dropping nearly every row, and then looked each vector's
+  // memory up by index (1,000 lookups at 1,000 memories) instead of hashing the user's memories once. OFFSET 0 keeps
+  // the subquery whole, so each distance is computed once, in it, and the window keeps narrow rows: flattened, the
+  // window carried every vector (2 MB at 1,000 memories) and the sort computed the distance again
+  // (docs/performance.md, "What keeps search fast").
   const rows = await unit.rows<{ id: string; similarity: number; mean: number; spread: number; scanned: number }>(sql`
     -- The window's aggregates are over every row scanned, before the limit.
     select scanned.id, scanned.similarity, avg(scanned.similarity) over () as mean,
            coalesce(stddev_pop(scanned.similarity) over (), 0) as spread, count(*) over () as scanned
     from (
       select ${memories.id}::text as id, ${memories.updatedAt} as updated_at,
-             1 - (e.embedding <=> ${vectorLiteral(vector)}::vector) as similarity
+             case when vector_dims(e.embedding) = ${vector.length}
+               then 1 - (e.embedding <=> ${vectorLiteral(vector)}::vector) end as similarity
       from ${memories}
       join memory_embeddings e
         on e.user_id = ${unit.userId}::uuid and e.memory_id = ${memories.id}
        and e.model = ${embeddingModelKey(ctx.embeddingModel)} and e.content_hash = ${memories.contentHash}
-      where ${scope} and vector_dims(e.embedding) = ${vector.length}
+      where ${scope}
+      offset 0
     ) scanned
+    where scanned.similarity is not null
     order by scanned.similarity desc, scanned.updated_at desc, scanned.id
     limit ${pool}`);
   const [first] = rows;

@@ -208,10 +208,15 @@ describeEachDatabase("memory search", (use, backend) => {
       await createMemory(local, { content: "Written while the model gave three numbers" });
       dimensions = 4;
       await createMemory(local, { content: "Written after it gave four" });
+      const stored = await use().unbound.rows<{ dimensions: number }>(
+        sql`select vector_dims(embedding) as dimensions from memory_embeddings
+            where user_id = ${local.principal.userId}::uuid order by 1`,
+      );
+      expect(stored.map((row) => Number(row.dimensions))).toEqual([3, 4]);
 
       const results = await searchMemories(local, { query: "anything at all", mode: "vector" });
       expect(texts(results)).toEqual(["Written after it gave four"]);
-      // The standing is over the vectors compared: the one of another length is not among them.
+      // The count the standing is read over holds the vectors compared only.
       expect(results[0]?.signals?.memories).toBe(1);
     });
 

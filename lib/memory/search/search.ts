@@ -276,8 +276,9 @@ async function lexicalResults(
 
 /**
  * Exact cosine scan over the caller's rows in scope with a current vector for the context's model: the nearest `pool`,
- * and the mean and spread (standard deviation) of the similarity over every row scanned, which the scan computes
- * anyway: a hit's standing among all of the user's memories is a confidence signal (confidence.ts).
+ * and the mean and spread (standard deviation) of the similarity over every vector compared (those of the query's
+ * length), which the scan computes anyway: a hit's standing among all of the user's memories is a confidence signal
+ * (confidence.ts).
  */
 async function vectorRanking(
   ctx: MemoryContext,
@@ -288,13 +289,11 @@ async function vectorRanking(
 ): Promise<VectorLeg> {
   if (!ctx.embeddingModel) return NO_VECTOR_LEG;
   // A vector of another length (the model's dimensions changed under one name) is left out by the CASE, not by a
-  // filter on the scan: the planner reads such a filter as dropping nearly every row, and then looked each vector's
-  // memory up by index (1,000 lookups at 1,000 memories) instead of hashing the user's memories once. OFFSET 0 keeps
-  // the subquery whole, so each distance is computed once, in it, and the window keeps narrow rows: flattened, the
-  // window carried every vector (2 MB at 1,000 memories) and the sort computed the distance again
+  // filter on the scan, which the planner misestimates as keeping almost no row and so joins by one index lookup per
+  // vector. OFFSET 0 keeps the subquery whole: each distance is computed once, and the window's rows stay narrow
   // (docs/performance.md, "What keeps search fast").
   const rows = await unit.rows<{ id: string; similarity: number; mean: number; spread: number; scanned: number }>(sql`
-    -- The window's aggregates are over every row scanned, before the limit.
+    -- The window's aggregates are over every vector compared, before the limit.
     select scanned.id, scanned.similarity, avg(scanned.similarity) over () as mean,
            coalesce(stddev_pop(scanned.similarity) over (), 0) as spread, count(*) over () as scanned
     from (

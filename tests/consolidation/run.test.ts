@@ -471,6 +471,56 @@ describeEachDatabase("consolidation runs", (use, backend) => {
       }
     });
 
+    it("after a run that showed every group, pairs a new memory with an old nearest only if it is that one's nearest", async () => {
+      const vectors: Record<string, number[]> = {
+        // Old: the first's nearest is the second (0.7), whose nearest is the third (0.71): the run shows that pair.
+        "User likes trail running": [1, 0, 0, 0, 0],
+        "User runs on forest paths": [0.7, 0.714, 0, 0, 0],
+        "User owns trail shoes": [0, 1, 0, 0, 0],
+        // Old, alone: nothing is near it.
+        "User keeps bees": [0, 0, 0, 0, 1],
+        // New: nearest to the first (0.6), whose nearest stays the second.
+        "User jogs in the hills": [0.6, 0, 0.8, 0, 0],
+        // New: nearest to the bees (0.6), whose nearest it now is.
+        "User collects honey from the hives": [0, 0, 0, 0.8, 0.6],
+      };
+      const { ctx, extractor } = await setup();
+      // Ahead of the database's clock, as ahead() is, and moved on an hour before the first run: the old memories are
+      // then older than the window a run allows for writes in flight (UNSEEN_WRITES_MS), so the second run does not
+      // probe them.
+      const stepping = ahead();
+      let later = 0;
+      const clock = () => new Date(stepping().getTime() + later);
+      const embeddingModel = new MockEmbeddingModelV4({
+        provider: "toy",
+        modelId: "fixed",
+        maxEmbeddingsPerCall: 16,
+        doEmbed: async ({ values }) => ({ embeddings: values.map((value) => vectors[value]!), warnings: [] }),
+      });
+      const embedded = withEmbedding({ ...extractor, clock }, embeddingModel);
+      const [liking, paths, shoes, bees, hills, honey] = Object.keys(vectors);
+      const memories = new Map<string, Memory>();
+      for (const content of [liking, paths, shoes, bees] as string[]) {
+        memories.set(content, await createMemory(embedded, { content }));
+      }
+      const deps = { ctx: { ...ctx, clock, embeddingModel }, modelId: "mock" };
+      later = 3_600_000;
+      const first = await runConsolidation({ ...deps, model: rawManager("{}") }, job());
+      expect(first).toMatchObject({ status: "succeeded", groups: 1 });
+      expect(await getConsolidationRun(ctx, first.runId!)).toMatchObject({ complete: true });
+
+      for (const content of [hills, honey] as string[]) {
+        memories.set(content, await createMemory(embedded, { content }));
+      }
+      const manager = rawManager(JSON.stringify({ ops: [] }), JSON.stringify({ ops: [] }));
+      const second = await runConsolidation({ ...deps, model: manager }, job());
+      expect(second).toMatchObject({ status: "succeeded", groups: 1 });
+      const shown = JSON.stringify(manager.doGenerateCalls[0]?.prompt);
+      expect(shown).toContain(memories.get(bees!)!.id);
+      expect(shown).toContain(memories.get(honey!)!.id);
+      expect(shown).not.toContain(memories.get(hills!)!.id);
+    });
+
     it("after a run cut at its group limit, the next run looks at every memory again", async () => {
       const { ctx, extractor } = await setup();
       const clock = ahead();

@@ -32,8 +32,7 @@ export function closeLeg(userId: string, close: { model: string; since: Date | n
     since === null
       ? sql`true`
       : sql`(${sql.raw(memory)}.updated_at > ${since}::timestamptz or ${sql.raw(embedding)}.created_at > ${since}::timestamptz)`;
-  const pair = sql`least(a.id, n.id), case when a.id < n.id then a.version else n.version end,
-        greatest(a.id, n.id), case when a.id < n.id then n.version else a.version end, 'close'`;
+  const pair = pairOf("a.id", "a.version", "n.id", "n.version");
   return sql`
       union
       select ${pair}
@@ -52,23 +51,46 @@ export function closeLeg(userId: string, close: { model: string; since: Date | n
         limit ${CLOSE_NEIGHBOURS}) n
       where ${probed("a", "ea")}
       union
-      select ${pair}
-      from live a
-      join memory_embeddings ea on ea.user_id = ${userId} and ea.memory_id = a.id and ea.model = ${close.model}
-        and ea.content_hash = a.content_hash
-      cross join lateral (${nearestOf(userId, close.model, "a", "ea")}) n
-      cross join lateral (${nearestOf(userId, close.model, "n", "n")}) back
-      where ${probed("a", "ea")} and back.id = a.id and n.distance <= ${1 - MUTUAL_SIMILARITY}`;
+      select ${pairOf("m.id", "m.version", "m.n_id", "m.n_version")}
+      from (
+        -- Each probed memory's nearest, scanned once: a nearest that was probed too reads its own nearest from here,
+        -- so a run that probes every memory scans each once for this, not twice (docs/performance.md, "Memory
+        -- hygiene"); only a nearest left unprobed is scanned for its own.
+        with nearest as materialized (
+          select a.id, a.version, a.namespace, a.kind, n.id as n_id, n.version as n_version, n.distance
+          from live a
+          join memory_embeddings ea on ea.user_id = ${userId} and ea.memory_id = a.id and ea.model = ${close.model}
+            and ea.content_hash = a.content_hash
+          cross join lateral (${nearestOf(userId, close.model, "a", "ea")}) n
+          where ${probed("a", "ea")}
+        )
+        select a.id, a.version, a.n_id, a.n_version from nearest a
+        where a.distance <= ${1 - MUTUAL_SIMILARITY}
+          and coalesce(
+            (select back.n_id from nearest back where back.id = a.n_id),
+            (select back.id from live n
+             join memory_embeddings en on en.user_id = ${userId} and en.memory_id = n.id and en.model = ${close.model}
+               and en.content_hash = n.content_hash
+             cross join lateral (${nearestOf(userId, close.model, "n", "en")}) back
+             where n.id = a.n_id)) = a.id
+      ) m`;
+}
+
+/** A pair as the finder's legs give it: the lower id and its version first, then the other, labelled "close". */
+function pairOf(aId: string, aVersion: string, nId: string, nVersion: string): SQL {
+  const [a, av, n, nv] = [aId, aVersion, nId, nVersion].map((column) => sql.raw(column)) as [SQL, SQL, SQL, SQL];
+  return sql`least(${a}, ${n}), case when ${a} < ${n} then ${av} else ${nv} end,
+        greatest(${a}, ${n}), case when ${a} < ${n} then ${nv} else ${av} end, 'close'`;
 }
 
 /**
- * The live memory of `a`'s namespace and kind, other than `other`, nearest to `vector`.embedding, with its version,
- * vector and distance.
+ * The live memory of `a`'s namespace and kind, other than `other`, nearest to `vector`.embedding, with its version
+ * and distance.
  */
 function nearestOf(userId: string, model: string, other: string, vector: string): SQL {
   const [o, v] = [sql.raw(other), sql.raw(vector)];
   return sql`
-        select b.id, b.version, eb.embedding, eb.embedding <=> ${v}.embedding as distance from live b
+        select b.id, b.version, eb.embedding <=> ${v}.embedding as distance from live b
         join memory_embeddings eb on eb.user_id = ${userId} and eb.memory_id = b.id and eb.model = ${model}
           and eb.content_hash = b.content_hash
         where b.namespace = a.namespace and b.kind = a.kind and b.id <> ${o}.id

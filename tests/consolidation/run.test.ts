@@ -471,9 +471,10 @@ describeEachDatabase("consolidation runs", (use, backend) => {
       }
     });
 
-    it("after a run that showed every group, pairs a new memory with an old nearest only if it is that one's nearest", async () => {
+    it("after a complete run, pairs a new memory with an old nearest only if it is that one's nearest", async () => {
       const vectors: Record<string, number[]> = {
-        // Old: the first's nearest is the second (0.7), whose nearest is the third (0.71): the run shows that pair.
+        // Old: the first's nearest is the second (0.7), whose nearest is the third (0.71): the first run shows the
+        // second and the third, and the model keeping them apart, they are no candidates again.
         "User likes trail running": [1, 0, 0, 0, 0],
         "User runs on forest paths": [0.7, 0.714, 0, 0, 0],
         "User owns trail shoes": [0, 1, 0, 0, 0],
@@ -514,6 +515,7 @@ describeEachDatabase("consolidation runs", (use, backend) => {
       }
       const manager = rawManager(JSON.stringify({ ops: [] }), JSON.stringify({ ops: [] }));
       const second = await runConsolidation({ ...deps, model: manager }, job());
+      // The new memories are probed, the old ones not: each new one's old nearest is asked for its own nearest.
       expect(second).toMatchObject({ status: "succeeded", groups: 1 });
       const shown = JSON.stringify(manager.doGenerateCalls[0]?.prompt);
       expect(shown).toContain(memories.get(bees!)!.id);

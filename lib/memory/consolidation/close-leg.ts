@@ -32,17 +32,15 @@ export function closeLeg(userId: string, close: { model: string; since: Date | n
     since === null
       ? sql`true`
       : sql`(${sql.raw(memory)}.updated_at > ${since}::timestamptz or ${sql.raw(embedding)}.created_at > ${since}::timestamptz)`;
-  const pair = pairOf("a.id", "a.version", "n.id", "n.version");
+  const withVector = (memory: string, embedding: string) => vectorJoin(userId, close.model, memory, embedding);
   return sql`
       union
-      select ${pair}
+      select ${pairOf("a.id", "a.version", "n.id", "n.version")}
       from live a
-      join memory_embeddings ea on ea.user_id = ${userId} and ea.memory_id = a.id and ea.model = ${close.model}
-        and ea.content_hash = a.content_hash
+      ${withVector("a", "ea")}
       cross join lateral (
         select b.id, b.version from live b
-        join memory_embeddings eb on eb.user_id = ${userId} and eb.memory_id = b.id and eb.model = ${close.model}
-          and eb.content_hash = b.content_hash
+        ${withVector("b", "eb")}
         where b.namespace = a.namespace and b.kind = a.kind and b.id <> a.id
           and (b.id > a.id or not ${probed("b", "eb")})
           and vector_dims(eb.embedding) = vector_dims(ea.embedding)
@@ -56,45 +54,50 @@ export function closeLeg(userId: string, close: { model: string; since: Date | n
         -- Each probed memory's nearest, scanned once: a nearest that was probed too reads its own nearest from here,
         -- so a run that probes every memory scans each once for this, not twice (docs/performance.md, "Memory
         -- hygiene"); only a nearest left unprobed is scanned for its own.
-        with nearest as materialized (
+        with nearest as (
           select a.id, a.version, a.namespace, a.kind, n.id as n_id, n.version as n_version, n.distance
           from live a
-          join memory_embeddings ea on ea.user_id = ${userId} and ea.memory_id = a.id and ea.model = ${close.model}
-            and ea.content_hash = a.content_hash
+          ${withVector("a", "ea")}
           cross join lateral (${nearestOf(userId, close.model, "a", "ea")}) n
           where ${probed("a", "ea")}
         )
         select a.id, a.version, a.n_id, a.n_version from nearest a
+        left join nearest back on back.id = a.n_id
         where a.distance <= ${1 - MUTUAL_SIMILARITY}
-          and coalesce(
-            (select back.n_id from nearest back where back.id = a.n_id),
-            (select back.id from live n
-             join memory_embeddings en on en.user_id = ${userId} and en.memory_id = n.id and en.model = ${close.model}
-               and en.content_hash = n.content_hash
-             cross join lateral (${nearestOf(userId, close.model, "n", "en")}) back
+          and coalesce(back.n_id,
+            (select own.id from live n
+             ${withVector("n", "en")}
+             cross join lateral (${nearestOf(userId, close.model, "n", "en")}) own
              where n.id = a.n_id)) = a.id
       ) m`;
 }
 
 /** A pair as the finder's legs give it: the lower id and its version first, then the other, labelled "close". */
 function pairOf(aId: string, aVersion: string, nId: string, nVersion: string): SQL {
-  const [a, av, n, nv] = [aId, aVersion, nId, nVersion].map((column) => sql.raw(column)) as [SQL, SQL, SQL, SQL];
+  const [a, av, n, nv] = [sql.raw(aId), sql.raw(aVersion), sql.raw(nId), sql.raw(nVersion)];
   return sql`least(${a}, ${n}), case when ${a} < ${n} then ${av} else ${nv} end,
         greatest(${a}, ${n}), case when ${a} < ${n} then ${nv} else ${av} end, 'close'`;
 }
 
+/** Joins `memory`'s current vector for the model, as `embedding`. */
+function vectorJoin(userId: string, model: string, memory: string, embedding: string): SQL {
+  const [m, e] = [sql.raw(memory), sql.raw(embedding)];
+  return sql`join memory_embeddings ${e} on ${e}.user_id = ${userId} and ${e}.memory_id = ${m}.id
+        and ${e}.model = ${model} and ${e}.content_hash = ${m}.content_hash`;
+}
+
 /**
- * The live memory of `a`'s namespace and kind, other than `other`, nearest to `vector`.embedding, with its version
- * and distance.
+ * The live memory of the namespace and kind of the memory the caller names `a`, other than `other`, nearest to
+ * `vector`.embedding, with its version and distance; of two as near, the lower id, so a memory has one nearest however
+ * often it is asked.
  */
 function nearestOf(userId: string, model: string, other: string, vector: string): SQL {
   const [o, v] = [sql.raw(other), sql.raw(vector)];
   return sql`
         select b.id, b.version, eb.embedding <=> ${v}.embedding as distance from live b
-        join memory_embeddings eb on eb.user_id = ${userId} and eb.memory_id = b.id and eb.model = ${model}
-          and eb.content_hash = b.content_hash
+        ${vectorJoin(userId, model, "b", "eb")}
         where b.namespace = a.namespace and b.kind = a.kind and b.id <> ${o}.id
           and vector_dims(eb.embedding) = vector_dims(${v}.embedding)
-        order by eb.embedding <=> ${v}.embedding
+        order by eb.embedding <=> ${v}.embedding, b.id
         limit 1`;
 }

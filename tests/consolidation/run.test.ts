@@ -432,9 +432,19 @@ describeEachDatabase("consolidation runs", (use, backend) => {
   if (backend === "pglite") {
     /**
      * A clock a day ahead of the database's: the vectors an embedding job writes carry the database's time, so an
-     * old memory's vector reads as written before a run this clock started, as it would have been.
+     * old memory's vector reads as written before a run this clock started, as it would have been. `passAnHour`
+     * moves it on: memories written before are then older than the window a run allows for writes in flight
+     * (UNSEEN_WRITES_MS), so a run after a complete one does not probe them.
      */
-    const ahead = () => steppingClock(Date.now() + 86_400_000);
+    const ahead = () => {
+      const stepping = steppingClock(Date.now() + 86_400_000);
+      let passed = 0;
+      return Object.assign(() => new Date(stepping().getTime() + passed), {
+        passAnHour: () => {
+          passed += 3_600_000;
+        },
+      });
+    };
 
     it("after a run that showed every group, probes only what changed since: a new memory still meets an old one", async () => {
       const { ctx, extractor } = await setup();
@@ -446,6 +456,7 @@ describeEachDatabase("consolidation runs", (use, backend) => {
         await createMemory(embedded, { content: "User drives an old vehicle" }),
         await createMemory(embedded, { content: "User starts the day with an espresso" }),
       ];
+      clock.passAnHour();
       const first = await runConsolidation(
         { ctx: { ...ctx, clock, embeddingModel }, model: rawManager("{}"), modelId: "mock" },
         job(),
@@ -486,12 +497,7 @@ describeEachDatabase("consolidation runs", (use, backend) => {
         "User collects honey from the hives": [0, 0, 0, 0.8, 0.6],
       };
       const { ctx, extractor } = await setup();
-      // Ahead of the database's clock, as ahead() is, and moved on an hour before the first run: the old memories are
-      // then older than the window a run allows for writes in flight (UNSEEN_WRITES_MS), so the second run does not
-      // probe them.
-      const stepping = ahead();
-      let later = 0;
-      const clock = () => new Date(stepping().getTime() + later);
+      const clock = ahead();
       const embeddingModel = new MockEmbeddingModelV4({
         provider: "toy",
         modelId: "fixed",
@@ -505,7 +511,7 @@ describeEachDatabase("consolidation runs", (use, backend) => {
         memories.set(content, await createMemory(embedded, { content }));
       }
       const deps = { ctx: { ...ctx, clock, embeddingModel }, modelId: "mock" };
-      later = 3_600_000;
+      clock.passAnHour();
       const first = await runConsolidation({ ...deps, model: rawManager("{}") }, job());
       expect(first).toMatchObject({ status: "succeeded", groups: 1 });
       expect(await getConsolidationRun(ctx, first.runId!)).toMatchObject({ complete: true });

@@ -45,7 +45,7 @@ export function closeLeg(userId: string, close: { model: string; since: Date | n
           and (b.id > a.id or not ${probed("b", "eb")})
           and vector_dims(eb.embedding) = vector_dims(ea.embedding)
           and eb.embedding <=> ea.embedding <= ${1 - CLOSE_SIMILARITY}
-        order by eb.embedding <=> ea.embedding
+        order by eb.embedding <=> ea.embedding, b.id
         limit ${CLOSE_NEIGHBOURS}) n
       where ${probed("a", "ea")}
       union

@@ -23,12 +23,12 @@ export const LOCAL_EMBEDDING_DIMENSIONS = 512;
  */
 const DEFAULT_BATCH_SIZE = 16;
 
-/** What a call embeds: a search's query goes ahead of memories waiting for their vectors. */
+/** What a call embeds: a search's query has a thread of its own, memories the others. */
 export type EmbeddingPurpose = "query" | "document";
 
 /**
- * The most texts of queries waiting together that go to a worker as one batch: 8 short questions embed in ~3x the
- * time of one. A batch that fails fails every query in it; a search whose query fails stays lexical (embedQuery).
+ * The most texts of queries waiting together that go to their worker as one batch: 8 short questions embed in ~3x
+ * the time of one. A batch that fails fails every query in it; a search whose query fails stays lexical (embedQuery).
  */
 const QUERY_TEXTS_PER_BATCH = 8;
 
@@ -53,18 +53,52 @@ interface Job {
 
 /**
  * The encoder's worker threads (docs/architecture.md, "Embed locally"): each loads the model once (~100 MB) and
- * embeds one batch at a time, off the event loop of the process that asked. Batches wait here rather than in the
- * pool, queries ahead of documents, so a search's query waits at most for the batches already running; queries that
- * waited together go to the worker together, since a batch costs far less per text than texts one by one.
+ * embeds one batch at a time, off the event loop of the process that asked. Searches' queries have a thread of their
+ * own, so a query never waits behind memories' batches (16 memories take ~160 ms); memories have `threads` threads.
+ * Queries that waited together go to their thread together, since a batch costs far less per text than texts one by
+ * one.
  */
 export class LocalEncoderPool {
-  readonly #pool: Piscina;
-  readonly #threads: number;
-  readonly #waiting: Record<EmbeddingPurpose, Job[]> = { query: [], document: [] };
-  #running = 0;
+  readonly #lanes: Record<EmbeddingPurpose, Lane>;
 
   constructor(threads: number) {
+    this.#lanes = {
+      query: new Lane(1, QUERY_TEXTS_PER_BATCH),
+      document: new Lane(threads, 0),
+    };
+    // The query thread loads its model and runs it once now: the first search would otherwise wait for the load
+    // (~0.7 s) and the first inference (~0.2 s). A model that cannot load fails the first real batch the same way.
+    this.#lanes.query.embed(["Where do I live?"]).catch(() => {});
+  }
+
+  embed(texts: string[], purpose: EmbeddingPurpose, signal?: AbortSignal) {
+    return this.#lanes[purpose].embed(texts, signal);
+  }
+
+  /** Batches the workers have embedded since the pool started, by purpose. */
+  get completed(): Record<EmbeddingPurpose, number> {
+    return { query: this.#lanes.query.completed, document: this.#lanes.document.completed };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.#lanes.query.close(), this.#lanes.document.close()]);
+  }
+}
+
+/**
+ * The threads of one purpose and the batches waiting for them, in order. `mergeUpTo`: jobs waiting together go as one
+ * batch of up to that many texts (0: one job per batch).
+ */
+class Lane {
+  readonly #pool: Piscina;
+  readonly #threads: number;
+  readonly #mergeUpTo: number;
+  readonly #waiting: Job[] = [];
+  #running = 0;
+
+  constructor(threads: number, mergeUpTo: number) {
     this.#threads = threads;
+    this.#mergeUpTo = mergeUpTo;
     this.#pool = new Piscina({
       // Resolved from the app's root: a server bundle cannot carry a worker's entry file.
       filename: pathToFileURL(path.join(process.cwd(), "lib/ai/local-embedding-worker.mjs")).href,
@@ -74,9 +108,9 @@ export class LocalEncoderPool {
     });
   }
 
-  embed(texts: string[], purpose: EmbeddingPurpose, signal?: AbortSignal) {
+  embed(texts: string[], signal?: AbortSignal) {
     return new Promise<EncodedTexts>((resolve, reject) => {
-      this.#waiting[purpose].push({ texts, signal, resolve, reject });
+      this.#waiting.push({ texts, signal, resolve, reject });
       this.#next();
     });
   }
@@ -88,38 +122,39 @@ export class LocalEncoderPool {
       this.#running += 1;
       this.#pool
         .run({ texts: jobs.flatMap((job) => job.texts) })
-        .then((result: EncodedBatch) => settleEach(jobs, result))
-        // A job already resolved ignores the rejection.
+        // The thread is free before its jobs' callers resume, so what they ask next can start on it at once.
+        .finally(() => {
+          this.#running -= 1;
+        })
+        .then(
+          (result: EncodedBatch) => settleEach(jobs, result),
+          (error: unknown) => {
+            for (const job of jobs) job.reject(error);
+          },
+        )
+        // A job already resolved ignores a rejection from settling.
         .catch((error: unknown) => {
           for (const job of jobs) job.reject(error);
         })
-        .finally(() => {
-          this.#running -= 1;
-          this.#next();
-        });
+        .finally(() => this.#next());
     }
   }
 
-  /** The next batch's jobs: the waiting queries (up to QUERY_TEXTS_PER_BATCH texts), else one document batch. */
+  /** The next batch's jobs: the first waiting job, with those after it while the batch stays within mergeUpTo. */
   #takeBatch(): Job[] {
     const taken: Job[] = [];
     let texts = 0;
-    const queries = this.#waiting.query;
-    while (queries.length > 0) {
-      const job = queries[0] as Job;
-      if (taken.length > 0 && texts + job.texts.length > QUERY_TEXTS_PER_BATCH) break;
-      queries.shift();
+    while (this.#waiting.length > 0) {
+      const job = this.#waiting[0] as Job;
+      if (taken.length > 0 && texts + job.texts.length > this.#mergeUpTo) break;
+      this.#waiting.shift();
       if (rejectedAsAborted(job)) continue;
       taken.push(job);
       texts += job.texts.length;
     }
-    if (taken.length > 0) return taken;
-    let document = this.#waiting.document.shift();
-    while (document && rejectedAsAborted(document)) document = this.#waiting.document.shift();
-    return document ? [document] : [];
+    return taken;
   }
 
-  /** Batches the workers have embedded since the pool started. */
   get completed(): number {
     return this.#pool.completed;
   }

@@ -153,7 +153,7 @@ export const VARIABLES = {
     ...defaulted(wholeNumber(1, 16), 1),
     group: "Models",
     description:
-      "Worker threads of the local embedding model per process, each with its own copy (~100 MB); inference never runs on the event loop",
+      "Worker threads of the local embedding model per process for memories' vectors, each with its own copy (~100 MB); searches' queries have one more; inference never runs on the event loop",
   },
   MODEL_TIMEOUT_MS: {
     ...defaulted(wholeNumber(100, 600_000), 30_000),

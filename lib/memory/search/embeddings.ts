@@ -113,7 +113,7 @@ export function embedQuery(ctx: MemoryContext, query: string): Promise<number[] 
   const key = trimEnd(query.trim(), "?.!").toLowerCase();
   const cached = ctx.queryEmbeddings?.get(key);
   if (cached) return cached;
-  // The local encoder (lib/ai/local-embedding.ts) embeds a query ahead of memories waiting for vectors; other
+  // The local encoder (lib/ai/local-embedding.ts) embeds a query in a thread of its own, never behind memories; other
   // providers ignore options keyed to another provider.
   const vector = embed({
     model: ctx.embeddingModel,

@@ -66,8 +66,9 @@ export class LocalEncoderPool {
       query: new Lane(1, QUERY_TEXTS_PER_BATCH),
       document: new Lane(threads, 0),
     };
-    // The query thread loads its model and runs it once now: the first search would otherwise wait for the load
-    // (~0.7 s) and the first inference (~0.2 s). A model that cannot load fails the first real batch the same way.
+    // The query thread loads its model and runs it once now (a server starts the pool as it starts), so that no
+    // search waits for the load (~0.7 s) and the first inference (~0.2 s). A model that cannot load fails the first
+    // real batch the same way.
     this.#lanes.query.embed(["Where do I live?"]).catch(() => {});
   }
 
@@ -208,7 +209,7 @@ export function lengthGroupedBatches(lengths: readonly number[], size: number): 
 /**
  * An AI SDK embedding model that runs Universal Sentence Encoder Lite in worker threads of this process
  * (LocalEncoderPool): no key, no network. 512 dimensions, unit-length vectors. A call whose provider options say
- * `{ local: { purpose: "query" } }` is a search's query and goes first.
+ * `{ local: { purpose: "query" } }` is a search's query and goes to the query thread.
  */
 export class LocalEmbeddingModel implements EmbeddingModelV4 {
   readonly specificationVersion = "v4" as const;

@@ -1,3 +1,5 @@
+import { embeddingModelId } from "@/lib/ai/config";
+import { LOCAL_EMBEDDING_MODEL_ID, localEncoderPool } from "@/lib/ai/local-embedding";
 import { recordSocketAddresses } from "@/lib/api/client-address";
 import { resolveAuthSecret } from "@/lib/auth/secret";
 import { config } from "@/lib/config";
@@ -9,9 +11,9 @@ import { startProcessTelemetry } from "./telemetry";
 
 /**
  * Runs once when a Next.js server process starts: fail fast on bad configuration, open and migrate the database, read
- * the word tables search consults before the first request (about a second), then warm its word lexemes in the
- * background (requests are served meanwhile; until it ends, a noun's first question costs a few milliseconds more); on
- * PGlite, keep the planner's statistics as autovacuum would.
+ * the word tables search consults before the first request (about a second), then warm its word lexemes and the local
+ * encoder in the background (requests are served meanwhile; until it ends, a noun's first question costs a few
+ * milliseconds more); on PGlite, keep the planner's statistics as autovacuum would.
  */
 export async function startServer() {
   // First, before anything is awaited: the sign-in limits count per socket address from the first request on.
@@ -28,6 +30,9 @@ export async function startServer() {
   const telemetry = startProcessTelemetry();
   const database = await getDatabase();
   void warmSearch(database).catch((error) => logFailure("Warming search", error, "warn"));
+  // The local encoder's query thread loads its model now rather than in the first search (docs/architecture.md,
+  // "Embed locally").
+  if (embeddingModelId() === LOCAL_EMBEDDING_MODEL_ID) localEncoderPool(config().LOCAL_EMBEDDING_THREADS);
   // PostgreSQL's autovacuum keeps its planner statistics; PGlite has none, so its one process does.
   if (database.kind === "pglite") keepPlannerStatistics(database);
   if (config().WORKER === "inline") {

@@ -318,7 +318,8 @@ function renderConfigured(runs: readonly HttpRun[]): string[] {
   );
   out.push(
     `\nRequests over HTTP (sequential keep-alive requests after a warm-up, one API key; search in the server's default ` +
-      "mode; at once: the same searches from several clients, each its own connection; " +
+      "mode; at once: the same searches from several clients, each its own connection; while POSTs: one client " +
+      "searching while the single-POST clients send new memories; " +
       `ratio = p50 ÷ the same database's p50 with ${reference})\n`,
   );
   out.push(
@@ -330,6 +331,7 @@ function renderConfigured(runs: readonly HttpRun[]): string[] {
         "GET /api/v1/me p50 / p95 / p99 ms",
         "POST /api/v1/memories/search p50 / p95 / p99 ms",
         `search, ${singleClients} clients at once, p50 / p95 ms`,
+        `search while ${singleClients} clients POST, p50 / p95 ms`,
         "search p50 ratio",
         "search recall@10",
       ],
@@ -340,6 +342,9 @@ function renderConfigured(runs: readonly HttpRun[]): string[] {
         triple(figure.search),
         figure.searchAtOnce
           ? `${ms(figure.searchAtOnce.latencyMs.p50)} / ${ms(figure.searchAtOnce.latencyMs.p95)}`
+          : "–",
+        figure.searchWhilePosting
+          ? `${ms(figure.searchWhilePosting.latencyMs.p50)} / ${ms(figure.searchWhilePosting.latencyMs.p95)}`
           : "–",
         ratio(figure.search.p50, base(figure)?.search.p50),
         pct(figure.searchRecallAt10),

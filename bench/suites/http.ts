@@ -136,6 +136,11 @@ export interface HttpFigure extends HttpRunOf {
     /** The server's event-loop delay while the single POSTs ran (absent in runs recorded before it was measured). */
     loopDelay?: LoopDelay | null;
   };
+  /**
+   * Searches from one client, one after another, while the single-POST clients send a burst of new memories again
+   * (absent in runs recorded before it was measured).
+   */
+  searchWhilePosting?: { posters: number; searches: number; latencyMs: LatencySummary };
   searchable: WriteToSearchable;
   /** People chatting at once with the offline model, last (absent in runs recorded before it was measured). */
   chat?: ChatLoadFigure & { loopDelay: LoopDelay | null };
@@ -532,6 +537,13 @@ async function exercise(
     ),
   );
   await quiet("the vectors of the single POSTs");
+  const whilePosting = await searchWhilePosting(
+    keys.single.map((key) => caller(key)),
+    caller(keys.search),
+    search,
+    options,
+  );
+  await quiet("the vectors of the burst searched during");
   options.log(`write-to-searchable: ${options.searchableWrites} writes`);
   const searchable = await writeToSearchable(
     { write: call, lexical: caller(keys.search), vector: health.vector ? caller(keys.search) : undefined },
@@ -556,6 +568,7 @@ async function exercise(
     searchRecallAt10: mean(recalls),
     searchLegs: [...legs].sort(),
     singlePost: { ...singlePost, loopDelay: singleLoopDelay },
+    searchWhilePosting: whilePosting,
     searchable,
     chat: { ...chat, loopDelay: chatLoopDelay },
   };
@@ -585,14 +598,43 @@ async function searchesAtOnce(
 }
 
 /**
+ * One client searching, one search after another, while the single-POST clients send a burst of new memories again:
+ * how long a search waits behind writes and the vectors they ask for (docs/performance.md, "What keeps search fast").
+ */
+async function searchWhilePosting(
+  posters: Call[],
+  searcher: Call,
+  search: (index: number, through: Call) => Promise<unknown>,
+  options: HttpOptions,
+): Promise<NonNullable<HttpFigure["searchWhilePosting"]>> {
+  let posting = true;
+  const latencies: number[] = [];
+  const searching = (async () => {
+    for (let index = 0; posting; index++) latencies.push((await timed(() => search(index, searcher))).ms);
+  })();
+  const posted = postAtOnce(posters, options, { name: "burst", seed: 200 }).finally(() => {
+    posting = false;
+  });
+  await Promise.all([posted, searching]);
+  return { posters: posters.length, searches: latencies.length, latencyMs: summarize(latencies) };
+}
+
+/**
  * Each client sends its own user's memories one POST at a time, all clients at once: memories written per second, and
  * each request's time. Every client's first POST is untimed, as the batch loads' first request is.
  */
-async function postAtOnce(callers: Call[], options: HttpOptions): Promise<HttpFigure["singlePost"]> {
+async function postAtOnce(
+  callers: Call[],
+  options: HttpOptions,
+  burst: { name: string; seed: number } = { name: "single", seed: 100 },
+): Promise<HttpFigure["singlePost"]> {
   const memories = callers.map(
     (_, client) =>
-      generateUser(options.seed + 100 + client, { name: `http single ${client}`, memories: options.singlePosts + 1 }, 0)
-        .memories,
+      generateUser(
+        options.seed + burst.seed + client,
+        { name: `http ${burst.name} ${client}`, memories: options.singlePosts + 1 },
+        0,
+      ).memories,
   );
   const post = async (call: Call, memory: GeneratedMemory | undefined) => {
     if (!memory) return;

@@ -12,6 +12,7 @@ function measured(
   vector: boolean,
   searchP50: number,
   atOnceP50?: number,
+  whilePostingP50?: number,
 ): HttpFigure {
   return {
     database,
@@ -31,6 +32,9 @@ function measured(
     me: latency(1.5),
     search: latency(searchP50),
     ...(atOnceP50 === undefined ? {} : { searchAtOnce: { clients: 8, latencyMs: latency(atOnceP50) } }),
+    ...(whilePostingP50 === undefined
+      ? {}
+      : { searchWhilePosting: { posters: 8, searches: 60, latencyMs: latency(whilePostingP50) } }),
     searchRecallAt10: 0.6,
     searchLegs: vector ? ["lexical", "vector"] : ["lexical"],
     singlePost: {
@@ -60,7 +64,7 @@ function measured(
 }
 
 const runs: HttpRun[] = [
-  measured("PGlite", "default", true, 30, 45),
+  measured("PGlite", "default", true, 30, 45, 120),
   measured("PGlite", "EMBEDDING_MODEL=none", false, 12),
   {
     database: "PostgreSQL 15",
@@ -124,6 +128,13 @@ describe("the HTTP report", () => {
     const column = requests[0]!.indexOf("search, 8 clients at once, p50 / p95 ms");
     expect(column).toBeGreaterThan(0);
     expect(requests.slice(1).map((row) => row[column])).toEqual(["45 / 90", "–", "–"]);
+  });
+
+  it("shows the searches while the single-POST clients wrote where they were measured, a dash for a run before them", () => {
+    const requests = rowsOf(text, "Requests over HTTP");
+    const column = requests[0]!.indexOf("search while 8 clients POST, p50 / p95 ms");
+    expect(column).toBeGreaterThan(0);
+    expect(requests.slice(1).map((row) => row[column])).toEqual(["120 / 240", "–", "–"]);
   });
 
   it("shows both write-to-searchable times where vectors ran, and how many were found when not all", () => {

@@ -31,8 +31,10 @@ export async function startServer() {
   const database = await getDatabase();
   void warmSearch(database).catch((error) => logFailure("Warming search", error, "warn"));
   // The local encoder's query thread loads its model now rather than in the first search (docs/architecture.md,
-  // "Embed locally").
-  if (embeddingModelId() === LOCAL_EMBEDDING_MODEL_ID) localEncoderPool(config().LOCAL_EMBEDDING_THREADS);
+  // "Embed locally"); without pgvector nothing is embedded.
+  if (database.vector && embeddingModelId() === LOCAL_EMBEDDING_MODEL_ID) {
+    localEncoderPool(config().LOCAL_EMBEDDING_THREADS);
+  }
   // PostgreSQL's autovacuum keeps its planner statistics; PGlite has none, so its one process does.
   if (database.kind === "pglite") keepPlannerStatistics(database);
   if (config().WORKER === "inline") {

@@ -19,8 +19,9 @@ const nextConfig: NextConfig = {
   allowedDevOrigins: localHosts(),
   // PGlite ships WASM and data files it loads from its own package directory; bundling breaks those paths. The local
   // embedding model does the same: TF.js finds its .wasm next to its own file, the weights sit beside the model package.
-  // The English word list is a text file beside its module. Piscina starts the local encoder's worker threads from a
-  // file it resolves at run time (lib/ai/local-embedding-worker.mjs). The standalone worker's bundle leaves the same
+  // The English word list is a text file beside its module. Piscina starts the local encoder's worker threads and the
+  // consolidation finder's comparing thread from files it resolves at run time (lib/ai/local-embedding-worker.mjs,
+  // lib/memory/consolidation/close-pairs-worker.mjs). The standalone worker's bundle leaves the same
   // packages out (scripts/worker-bundle.mjs).
   serverExternalPackages: [...externalPackages],
   poweredByHeader: false,

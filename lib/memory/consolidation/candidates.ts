@@ -12,7 +12,7 @@ import { FIXED_SLOT_PATTERNS, MANY_VALUED_PATTERN, slotOf } from "@/lib/text/slo
 import { MAY_HOLD_A_HOME, MAY_HOLD_A_JOB, STANDING_SLOT_KEYS, standingValueOf } from "@/lib/text/standing-values";
 import { isBeginning, isPlannedEvent, isRecurringDay } from "@/lib/text/word-kinds";
 import { isMostlyAdjective } from "@/lib/text/wordnet";
-import { closeLeg } from "./close-leg";
+import { type ClosePair, closeLeg, closePairs } from "./close-leg";
 import { nearIdentical, trigramSignature } from "./near-identical";
 import { phraseLeg, phraseStatements } from "./phrase-leg";
 
@@ -101,23 +101,21 @@ function wordCountOf(alias: string): string {
  * similarity ≥ DUPLICATE_SIMILARITY between memories ending in the same two words, near-identical.ts), fill the same
  * subject slot with another value (same first three words, a value after them, or one fixed slot however it is
  * worded, as `slots` says lib/text/slots.ts reads it: "lives in Lisbon", "moved to Porto", "is a nurse by trade"), or,
- * when `close` names the embedding model, lie within CLOSE_SIMILARITY of each other (close-leg.ts); memories that
- * hold one phrase few others hold are shown together too (phrase-leg.ts). Each lexical leg is an equality join, so a
- * user's memories are paired within those blocks, never all with all; the vector leg keeps the CLOSE_NEIGHBOURS
- * nearest of each memory changed since `close.since` (every memory when it is null), so a run's exact scans follow
- * what changed, not the square of what the user holds. A pair a succeeded run already judged and kept apart at these
+ * when a run found `close` pairs by their vectors, are near in meaning (close-leg.ts); memories that hold one phrase
+ * few others hold are shown together too (phrase-leg.ts). Each lexical leg is an equality join, so a user's memories
+ * are paired within those blocks, never all with all. A pair a succeeded run already judged and kept apart at these
  * versions is not a candidate.
  */
 function pairsStatement(
   userId: string,
   now: Date,
   slots: SlottedMemory[],
-  close: { model: string; since: Date | null } | null,
+  close: readonly ClosePair[] | null,
   judged: boolean,
 ): SQL {
   const today = now.toISOString();
   // The legs only a model judges (close, one phrase): a run finds them, the health card does not count them.
-  const leg = sql`${judged ? phraseLeg() : sql``}${close ? closeLeg(userId, close) : sql``}`;
+  const leg = sql`${judged ? phraseLeg() : sql``}${close ? closeLeg(close) : sql``}`;
   return sql`
     with normalized as (
       select m.id, m.version, m.namespace, m.kind, m.text, m.content_hash, m.updated_at, ${slotText("m")} as n
@@ -306,9 +304,15 @@ export type CloseProbe = "every" | "changed";
 export async function findCandidates(ctx: MemoryContext, now: Date, close?: CloseProbe): Promise<Candidates> {
   const userId = ctx.principal.userId;
   const model = close && ctx.database.vector && ctx.embeddingModel ? embeddingModelKey(ctx.embeddingModel) : null;
+  const today = now.toISOString();
+  const leg = model
+    ? await closePairs(ctx, {
+        model,
+        since: close === "changed" ? await asUser(ctx, (unit) => lastCompleteRun(unit, userId)) : null,
+        live: (alias) => live(alias, today),
+      })
+    : null;
   return asUser(ctx, async (unit) => {
-    const since = close === "changed" ? await lastCompleteRun(unit, userId) : null;
-    const leg = model ? { model, since } : null;
     const slots = await slottedMemories(unit, userId, now);
     return {
       pairs: await unit.rows<CandidatePair>(pairsStatement(userId, now, slots, leg, close !== undefined)),

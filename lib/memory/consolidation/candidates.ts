@@ -291,7 +291,7 @@ export interface Candidates {
 
 /**
  * Which memories a run probes for neighbours by meaning: every one, or those changed since the last complete run
- * (pairsStatement). A daily run probes every one, so a pair that becomes close without either memory changing (a
+ * (close-leg.ts, closePairs). A daily run probes every one, so a pair that becomes close without either memory changing (a
  * nearer neighbour of one merged away) waits a day at most.
  */
 export type CloseProbe = "every" | "changed";
@@ -336,7 +336,7 @@ const UNSEEN_WRITES_MS = 10 * 60_000;
 /**
  * When the user's latest run that showed the model every group it found (and was not reverted) began, less
  * UNSEEN_WRITES_MS; null when no run did. Without it, every memory is probed for its neighbours by meaning
- * (pairsStatement).
+ * (close-leg.ts, closePairs).
  */
 async function lastCompleteRun(unit: UnitOfWork, userId: string): Promise<Date | null> {
   const [row] = await unit.rows<{ since: string | Date | null }>(sql`

@@ -5,6 +5,9 @@ import { Piscina } from "piscina";
 import { asUser } from "@/lib/db/unit-of-work";
 import { intArray, type MemoryContext, textArray } from "@/lib/memory/core";
 import { processState } from "@/lib/process-state";
+import type { ClosePair, VectorRow } from "./close-pairs-worker.mjs";
+
+export type { ClosePair };
 
 // The vector leg of the candidate finder (lib/memory/consolidation/candidates.ts, docs/memory-model.md,
 // "Consolidation"): pairs of memories near in meaning, "close", for the model to judge. The database only reads the
@@ -12,27 +15,11 @@ import { processState } from "@/lib/process-state";
 // a user, which grows with the square of what they hold, neither holds PGlite's one connection nor runs on the
 // server's thread (docs/performance.md, "Memory hygiene").
 
-/** A pair the vector leg found: the lower id and its version first. */
-export interface ClosePair {
-  a: string;
-  av: number;
-  b: string;
-  bv: number;
-}
-
-/** A live memory with a current vector, as the worker reads it (close-pairs-worker.mjs, VectorRow). */
-interface VectorRow {
-  id: string;
-  version: number;
-  block: string;
-  probed: boolean;
-  vector: string;
-}
-
 /**
- * The vector leg's pairs among the user's memories `live` at `today` with a current vector for `model`: each memory
- * probed (changed, or its vector written, since `since`; every one when it is null) with its nearest neighbours
- * within CLOSE_SIMILARITY, and with its nearest when that one's nearest is it in turn (close-pairs-worker.mjs).
+ * The vector leg's pairs among the user's `live` memories with a current vector for `model`: each memory probed
+ * (changed, or its vector written, since `since`; every one when it is null) with its nearest neighbours close in
+ * meaning, and with its nearest when that one's nearest is it in turn (close-pairs-worker.mjs). The vectors are read
+ * once, whatever is probed; none is compared when nothing is.
  */
 export async function closePairs(
   ctx: MemoryContext,
@@ -48,11 +35,11 @@ export async function closePairs(
       select m.id::text as id, m.version, array_to_json(m.namespace)::text || ' ' || m.kind as block,
         ${probed} as probed, e.embedding::text as vector
       from memories m
-      join memory_embeddings e on e.user_id = m.user_id and e.memory_id = m.id
+      join memory_embeddings e on e.user_id = ${unit.userId} and e.memory_id = m.id
         and e.model = ${model} and e.content_hash = m.content_hash
       where m.user_id = ${unit.userId} and ${live("m")}`),
   );
-  if (rows.length < 2) return [];
+  if (rows.length < 2 || !rows.some((row) => row.probed)) return [];
   return closePairsPool().run({ rows: rows.map((row) => ({ ...row, version: Number(row.version) })) });
 }
 

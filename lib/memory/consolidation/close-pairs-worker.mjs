@@ -1,4 +1,4 @@
-// A worker thread of the candidate finder's vector leg (lib/memory/consolidation/close-pairs.ts): it compares one
+// A worker thread of the candidate finder's vector leg (lib/memory/consolidation/close-leg.ts): it compares one
 // user's vectors, every two of a block, off the event loop and off the database's connection, which on PGlite are
 // the server's own (docs/performance.md, "Memory hygiene"). Plain JavaScript: worker threads load it with Node itself,
 // in the dev server, the production server, the queue's workers and the tests alike.
@@ -7,9 +7,9 @@
  * Cosine similarity of two memories' vectors from which they are shown to the model together ("close"): with the
  * bundled encoder, restatements in other words score 0.76–0.92 and unrelated facts of one user 0.4–0.5.
  */
-export const CLOSE_SIMILARITY = 0.75;
+const CLOSE_SIMILARITY = 0.75;
 /** Nearest neighbours per memory the vector leg pairs it with at most. */
-export const CLOSE_NEIGHBOURS = 4;
+const CLOSE_NEIGHBOURS = 4;
 /**
  * Cosine similarity from which two memories that are each other's nearest neighbour among the user's memories of one
  * namespace and kind are shown together too ("close"), however far below CLOSE_SIMILARITY: a restatement in a style
@@ -18,12 +18,11 @@ export const CLOSE_NEIGHBOURS = 4;
  * user's other memories as each other's nearest (docs/memory-model.md, "Consolidation"). The floor only keeps a user
  * with a few unrelated memories from having them all shown.
  */
-export const MUTUAL_SIMILARITY = 0.45;
+const MUTUAL_SIMILARITY = 0.45;
 
 /**
- * @typedef {{ id: string; version: number; block: string; probed: boolean; vector: string }} VectorRow
- *   a live memory with a vector: `block` names its namespace and kind; `vector` is pgvector's text form
- * @typedef {{ a: string; av: number; b: string; bv: number }} ClosePair the lower id and its version first
+ * @typedef {import("./close-pairs-worker.d.mts").VectorRow} VectorRow
+ * @typedef {import("./close-pairs-worker.d.mts").ClosePair} ClosePair
  */
 
 /**
@@ -40,7 +39,9 @@ export default function closePairs({ rows }) {
   for (const row of rows) {
     const vector = JSON.parse(row.vector);
     const key = `${row.block}\u0000${vector.length}`;
-    blocks.set(key, [...(blocks.get(key) ?? []), { ...row, vector }]);
+    const block = blocks.get(key) ?? [];
+    block.push({ ...row, vector });
+    blocks.set(key, block);
   }
   /** @type {Map<string, ClosePair>} */
   const pairs = new Map();
@@ -105,6 +106,17 @@ function blockPairs(members) {
   return found;
 }
 
+/**
+ * The cosine distance of two vectors of one length, as the comparisons compute it (cosineDistance).
+ * @param {number[]} x
+ * @param {number[]} y
+ */
+export function cosineDistanceOf(x, y) {
+  const vectors = new Float32Array([...x, ...y]);
+  const dims = x.length;
+  return cosineDistance(vectors, 0, dims, dims, squaredNorm(vectors, 0, dims), squaredNorm(vectors, dims, dims));
+}
+
 /** `[distance, index]` becomes (d, k) when that is nearer, or as near with a lower index. */
 function keepNearest(best, d, k) {
   if (before(d, k, best[0], best[1])) {
@@ -129,7 +141,7 @@ function before(d, k, bestD, bestK) {
   return x < y || (x === y && k < bestK);
 }
 
-/** Σ v², summed in single precision in index order, as pgvector sums it. */
+/** Σ v², summed in single precision in index order, as PGlite's pgvector sums it. */
 function squaredNorm(vectors, at, dims) {
   let sum = 0;
   for (let k = 0; k < dims; k++) sum = Math.fround(sum + Math.fround(vectors[at + k] * vectors[at + k]));
@@ -137,8 +149,10 @@ function squaredNorm(vectors, at, dims) {
 }
 
 /**
- * pgvector's cosine distance (`<=>`): the dot product and the squared norms summed in single precision in index
- * order, their quotient in double precision, clamped to [-1, 1]; undefined (NaN) for a vector of zeros.
+ * pgvector's cosine distance (`<=>`) as PGlite's build computes it: the dot product and the squared norms summed in
+ * single precision in index order, their quotient in double precision, clamped to [-1, 1]; undefined (NaN) for a
+ * vector of zeros. A native build may vectorize the sums, and so differ in the last bit, which moves only a pair at
+ * an exact tie or exactly at a threshold.
  */
 function cosineDistance(vectors, x, y, dims, normX, normY) {
   let dot = 0;

@@ -3,7 +3,6 @@ import { parse, protocol } from "@electric-sql/pglite";
 
 const { serialize } = protocol;
 const { parseDescribeStatementResults, parseResults } = parse;
-type BackendMessage = Parameters<typeof parseResults>[0][number];
 
 /** How many statements one PGlite keeps prepared; the least recently used is closed beyond this. */
 const PGLITE_PREPARED_LIMIT = 256;
@@ -36,10 +35,13 @@ export function preparingPgliteStatements(client: PGlite): PGlite {
       return known;
     }
     const name = `ml_${++named}`;
-    const messages = [
-      ...(await client.execProtocolStream(serialize.parse({ name, text, types: options?.paramTypes }), NO_SYNC)),
-      ...(await client.execProtocolStream(serialize.describe({ type: "S", name }), NO_SYNC)),
-    ];
+    const messages = await client.execProtocolStream(
+      inOneExchange(
+        serialize.parse({ name, text, types: options?.paramTypes }),
+        serialize.describe({ type: "S", name }),
+      ),
+      NO_SYNC,
+    );
     const statement = { name, types: parseDescribeStatementResults(messages) };
     prepared.set(text, statement);
     if (prepared.size > PGLITE_PREPARED_LIMIT) {
@@ -51,12 +53,14 @@ export function preparingPgliteStatements(client: PGlite): PGlite {
   }
 
   /**
-   * PGlite's extended-protocol exchange, with Parse and Describe only the first time. `inTransaction`: the commit
-   * syncs to disk instead.
+   * PGlite's extended-protocol exchange, with Parse and Describe only the first time: Bind, Describe, Execute and Sync
+   * go as one message to PGlite, which reads them in turn (an error skips to the Sync, as on a server): each exchange
+   * is a call into PGlite's WASM with work of its own (docs/performance.md). `inTransaction`: the commit syncs to disk
+   * instead.
    */
   function run<T>(text: string, values: unknown[], options: QueryOptions | undefined, inTransaction: boolean) {
     return client.runExclusive(async () => {
-      let messages: BackendMessage[] = [];
+      let bind: Uint8Array;
       try {
         const { name, types } = await statementFor(text, options);
         const serialized = values.map((value, index) => {
@@ -65,14 +69,16 @@ export function preparingPgliteStatements(client: PGlite): PGlite {
           const serializer = options?.serializers?.[type] ?? client.serializers[type];
           return serializer ? serializer(value) : String(value);
         });
-        messages = [
-          ...(await client.execProtocolStream(serialize.bind({ statement: name, values: serialized }), NO_SYNC)),
-          ...(await client.execProtocolStream(serialize.describe({ type: "P" }), NO_SYNC)),
-          ...(await client.execProtocolStream(serialize.execute({}), NO_SYNC)),
-        ];
-      } finally {
-        messages.push(...(await client.execProtocolStream(serialize.sync(), NO_SYNC)));
+        bind = serialize.bind({ statement: name, values: serialized });
+      } catch (error) {
+        // A statement that did not parse, or a value no serializer took, still ends its exchange.
+        await client.execProtocolStream(serialize.sync(), NO_SYNC);
+        throw error;
       }
+      const messages = await client.execProtocolStream(
+        inOneExchange(bind, serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync()),
+        NO_SYNC,
+      );
       if (!inTransaction) await client.syncToFs();
       return parseResults(messages, parsersOf(client, options), withoutParsers(options))[0] as Results<T>;
     });
@@ -118,3 +124,14 @@ function withoutParsers(options: QueryOptions | undefined): QueryOptions | undef
 }
 
 const NO_SYNC = { syncToFs: false } as const;
+
+/** Frontend messages as one buffer, which PGlite reads one after another. */
+function inOneExchange(...messages: Uint8Array[]): Uint8Array {
+  const joined = new Uint8Array(messages.reduce((length, message) => length + message.length, 0));
+  let offset = 0;
+  for (const message of messages) {
+    joined.set(message, offset);
+    offset += message.length;
+  }
+  return joined;
+}

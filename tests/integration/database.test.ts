@@ -131,6 +131,33 @@ describeEachDatabase("database layer", (use, backend) => {
     },
   );
 
+  it.runIf(backend === "pglite")(
+    "runs a prepared statement in one exchange with PGlite, after one to prepare it",
+    async () => {
+      const { connection } = use();
+      if (connection.kind !== "pglite") throw new Error("expected PGlite");
+      const { client } = connection;
+      const exchange = client.execProtocolStream.bind(client);
+      let exchanges = 0;
+      client.execProtocolStream = (...args: Parameters<typeof exchange>) => {
+        exchanges++;
+        return exchange(...args);
+      };
+      try {
+        const text = "select $1::int * 2 as doubled";
+        const counted = async (value: number) => {
+          exchanges = 0;
+          const { rows } = await client.query<{ doubled: number }>(text, [value]);
+          return { rows, exchanges };
+        };
+        expect(await counted(20)).toEqual({ rows: [{ doubled: 40 }], exchanges: 2 });
+        expect(await counted(21)).toEqual({ rows: [{ doubled: 42 }], exchanges: 1 });
+      } finally {
+        client.execProtocolStream = exchange;
+      }
+    },
+  );
+
   it.runIf(backend === "pglite")("keeps a bounded number of statements prepared on PGlite", async () => {
     const database = use();
     for (let width = 1; width <= 300; width++) {

@@ -71,7 +71,7 @@ export function preparingPgliteStatements(client: PGlite): PGlite {
         });
         bind = serialize.bind({ statement: name, values: serialized });
       } catch (error) {
-        // A statement that did not parse, or a value no serializer took, still ends its exchange.
+        // A statement that did not parse, or a serializer that threw, still ends its exchange.
         await client.execProtocolStream(serialize.sync(), NO_SYNC);
         throw error;
       }

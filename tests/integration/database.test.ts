@@ -134,7 +134,9 @@ describeEachDatabase("database layer", (use, backend) => {
   it.runIf(backend === "pglite")(
     "runs a prepared statement in one exchange with PGlite, after one to prepare it",
     async () => {
-      const { connection } = use();
+      // A PGlite of its own: with many statements prepared before, the first call would also close the oldest.
+      const database = await openMigratedPglite();
+      const { connection } = database;
       if (connection.kind !== "pglite") throw new Error("expected PGlite");
       const { client } = connection;
       const exchange = client.execProtocolStream.bind(client);
@@ -153,7 +155,7 @@ describeEachDatabase("database layer", (use, backend) => {
         expect(await counted(20)).toEqual({ rows: [{ doubled: 40 }], exchanges: 2 });
         expect(await counted(21)).toEqual({ rows: [{ doubled: 42 }], exchanges: 1 });
       } finally {
-        client.execProtocolStream = exchange;
+        await database.close();
       }
     },
   );

@@ -63,13 +63,7 @@ export function preparingPgliteStatements(client: PGlite): PGlite {
       let bind: Uint8Array;
       try {
         const { name, types } = await statementFor(text, options);
-        const serialized = values.map((value, index) => {
-          if (value === null || value === undefined) return null;
-          const type = types[index] as number;
-          const serializer = options?.serializers?.[type] ?? client.serializers[type];
-          return serializer ? serializer(value) : String(value);
-        });
-        bind = serialize.bind({ statement: name, values: serialized });
+        bind = serialize.bind({ statement: name, values: serializedValues(client, types, values, options) });
       } catch (error) {
         // A statement that did not parse, or a serializer that threw, still ends its exchange.
         await client.execProtocolStream(serialize.sync(), NO_SYNC);
@@ -106,6 +100,16 @@ export function preparingPgliteStatements(client: PGlite): PGlite {
       }),
   });
   return client;
+}
+
+/** Each value as text by the serializer of the type PostgreSQL inferred for its parameter (the query's, else PGlite's). */
+function serializedValues(client: PGlite, types: number[], values: unknown[], options: QueryOptions | undefined) {
+  return values.map((value, index) => {
+    if (value === null || value === undefined) return null;
+    const type = types[index] as number;
+    const serializer = options?.serializers?.[type] ?? client.serializers[type];
+    return serializer ? serializer(value) : String(value);
+  });
 }
 
 /**

@@ -102,7 +102,10 @@ export function preparingPgliteStatements(client: PGlite): PGlite {
   return client;
 }
 
-/** Each value as text by the serializer of the type PostgreSQL inferred for its parameter (the query's, else PGlite's). */
+/**
+ * Each value as text, by the serializer of the type PostgreSQL inferred for its parameter (the query's own, else
+ * PGlite's).
+ */
 function serializedValues(client: PGlite, types: number[], values: unknown[], options: QueryOptions | undefined) {
   return values.map((value, index) => {
     if (value === null || value === undefined) return null;

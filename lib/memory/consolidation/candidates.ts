@@ -291,8 +291,8 @@ export interface Candidates {
 
 /**
  * Which memories a run probes for neighbours by meaning: every one, or those changed since the last complete run
- * (close-leg.ts, closePairs). A daily run probes every one, so a pair that becomes close without either memory changing (a
- * nearer neighbour of one merged away) waits a day at most.
+ * (close-leg.ts, closePairs). A daily run probes every one, so a pair that becomes close without either memory
+ * changing (a nearer neighbour of one merged away) waits a day at most.
  */
 export type CloseProbe = "every" | "changed";
 

@@ -1,9 +1,8 @@
 import { fromPglite, type JobWithMetadata, PgBoss } from "pg-boss";
 import { config } from "@/lib/config";
 import type { Database } from "@/lib/db/client";
-import { logFailure, withLogFields } from "@/lib/log";
-import { errorClass, inSpan, linksTo, traceCarrier } from "@/lib/telemetry";
-import { instruments } from "@/lib/telemetry/metrics";
+import { logFailure } from "@/lib/log";
+import { runJob, traced } from "./job-attempt";
 
 /** The schema pg-boss keeps its tables in, beside the app's. */
 export const QUEUE_SCHEMA = "pgboss";
@@ -48,6 +47,20 @@ export const CONSOLIDATION_DAILY_QUEUE = "memory-consolidation-daily";
 /** At 04:23 UTC every day; pg-boss sends one job per tick however many processes schedule it. */
 const CONSOLIDATION_DAILY_CRON = "23 4 * * *";
 
+/**
+ * How often an idle worker polls where other processes send jobs too (PostgreSQL, Citus): their jobs wake no worker
+ * of this one.
+ */
+const SHARED_POLL_SECONDS = 1;
+/**
+ * How often an idle worker polls on PGlite, where no other process can send a job: this process's sends wake its
+ * workers, and the poll is left to retries, scheduled ticks and dead letters, each due at most this late. Polling
+ * every second, the default server's twenty-odd idle workers kept 5–7% of a core busy doing nothing
+ * (docs/performance.md, "What keeps search fast").
+ */
+const ONLY_PROCESS_POLL_SECONDS = 10;
+const WAKE_SLACK_MS = 5;
+
 export interface ConsolidationJobData {
   userId: string;
   /** The run a person asked for, recorded before the job was queued. */
@@ -86,7 +99,10 @@ export interface QueueOptions {
   retryLimit?: number;
   /** First retry delay in seconds; later ones back off exponentially. */
   retryDelaySeconds?: number;
-  /** How often an idle worker polls for due jobs. */
+  /**
+   * How often an idle worker polls for due jobs. This process's own sends wake its workers when their jobs come due
+   * (JobQueue.#wakeAt); the poll finds the rest: other processes' jobs, retries, scheduled ticks, dead letters.
+   */
   pollingIntervalSeconds?: number;
   /**
    * Extraction jobs this process runs at once (EXTRACTION_CONCURRENCY): a manager call that stalls holds one slot,
@@ -116,11 +132,13 @@ export class JobQueue {
   ) {}
 
   static async open(database: Database, options: QueueOptions = {}): Promise<JobQueue> {
+    const onlyProcess = database.connection.kind === "pglite";
     const resolved: Required<QueueOptions> = {
       heartbeatSeconds: options.heartbeatSeconds ?? 30,
       retryLimit: options.retryLimit ?? 4,
       retryDelaySeconds: options.retryDelaySeconds ?? 5,
-      pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
+      pollingIntervalSeconds:
+        options.pollingIntervalSeconds ?? (onlyProcess ? ONLY_PROCESS_POLL_SECONDS : SHARED_POLL_SECONDS),
       concurrency: options.concurrency ?? config().EXTRACTION_CONCURRENCY,
     };
     // Look for silent workers several times per heartbeat, so a crashed worker's job moves on within ~1.2 beats.
@@ -177,7 +195,7 @@ export class JobQueue {
     });
     await boss.createQueue(GUEST_EXPIRY_QUEUE, { policy: "singleton" });
     await boss.createQueue(WEBHOOK_PRUNE_QUEUE, { policy: "singleton" });
-    return new JobQueue(boss, resolved, database.connection.kind === "pglite");
+    return new JobQueue(boss, resolved, onlyProcess);
   }
 
   /**
@@ -185,18 +203,17 @@ export class JobQueue {
    * pushed back instead of a second job being added, so a burst of exchanges becomes one run that reads them all.
    */
   async enqueue(job: ExtractionJobData, debounceMs: number): Promise<void> {
-    await this.boss.upsert(EXTRACTION_QUEUE, traced(job), {
-      singletonKey: `${job.userId}:${job.threadId}`,
-      startAfter: new Date(Date.now() + debounceMs),
-    });
+    const singletonKey = `${job.userId}:${job.threadId}`;
+    const startAfter = new Date(Date.now() + debounceMs);
+    await this.boss.upsert(EXTRACTION_QUEUE, traced(job), { singletonKey, startAfter });
+    this.#wakeAt(EXTRACTION_QUEUE, singletonKey, startAfter);
   }
 
   /** Schedules an optimizer pass over the user's new feedback after `debounceMs` of quiet, like enqueue. */
   async enqueueOptimizer(job: OptimizerJobData, debounceMs: number): Promise<void> {
-    await this.boss.upsert(OPTIMIZER_QUEUE, traced(job), {
-      singletonKey: job.userId,
-      startAfter: new Date(Date.now() + debounceMs),
-    });
+    const startAfter = new Date(Date.now() + debounceMs);
+    await this.boss.upsert(OPTIMIZER_QUEUE, traced(job), { singletonKey: job.userId, startAfter });
+    this.#wakeAt(OPTIMIZER_QUEUE, job.userId, startAfter);
   }
 
   /**
@@ -204,10 +221,9 @@ export class JobQueue {
    * none of its own, takes the oldest run waiting: lib/memory/consolidation/runs.ts).
    */
   async enqueueConsolidation(job: ConsolidationJobData, delayMs = 0): Promise<void> {
-    await this.boss.send(CONSOLIDATION_QUEUE, job, {
-      singletonKey: job.userId,
-      ...(delayMs > 0 ? { startAfter: new Date(Date.now() + delayMs) } : {}),
-    });
+    const startAfter = delayMs > 0 ? new Date(Date.now() + delayMs) : undefined;
+    await this.boss.send(CONSOLIDATION_QUEUE, job, { singletonKey: job.userId, ...(startAfter ? { startAfter } : {}) });
+    this.#wakeAt(CONSOLIDATION_QUEUE, job.userId, startAfter);
   }
 
   async workConsolidation(handle: (data: ConsolidationJobData, meta: AttemptMeta) => Promise<void>) {
@@ -256,23 +272,20 @@ export class JobQueue {
 
   async #sendEmbedding(userId: string): Promise<void> {
     await this.boss.send(EMBEDDING_QUEUE, traced({ userId } satisfies EmbeddingJobData), { singletonKey: userId });
-    // A worker of this process takes it now rather than at its next poll: a new memory is found by meaning as soon as
-    // its vector is computed (bench/suites/http.ts times write-to-searchable). Other processes' workers poll.
-    for (const worker of this.#embeddingWorkers) this.boss.notifyWorker(worker);
+    // A new memory is found by meaning as soon as its vector is computed (bench/suites/http.ts times
+    // write-to-searchable).
+    this.#wakeAt(EMBEDDING_QUEUE, userId, undefined);
   }
 
-  readonly #embeddingWorkers: string[] = [];
   /** Per user, the send of an embedding job no worker of this process has started since (onlyProcess). */
   readonly #embeddingWaiting = new Map<string, Promise<void>>();
 
   async workEmbeddings(handle: (data: EmbeddingJobData) => Promise<void>) {
-    const worker = await this.#workEach<EmbeddingJobData>(EMBEDDING_QUEUE, 1, (job) => {
+    await this.#workEach<EmbeddingJobData>(EMBEDDING_QUEUE, 1, (job) => {
       // From here on a memory written is one this run may have missed: the next write sends a job again.
       this.#embeddingWaiting.delete(job.data.userId);
       return handle(job.data);
     });
-    this.#embeddingWorkers.push(worker);
-    return worker;
   }
 
   /** Queues attempts of webhook deliveries, each not before `startAfter` (now when absent), grouped by user. */
@@ -289,6 +302,8 @@ export class JobQueue {
         ...(startAfter ? { startAfter } : {}),
       })),
     );
+    const [first] = jobs as [WebhookJobData, ...WebhookJobData[]];
+    this.#wakeAt(WEBHOOK_QUEUE, `${first.deliveryId}:${first.attempt}`, startAfter, jobs.length);
   }
 
   /** Works webhook delivery attempts, WEBHOOK_SLOTS at once and at most WEBHOOK_SLOTS_PER_USER of one user's. */
@@ -318,16 +333,18 @@ export class JobQueue {
   }
 
   /**
-   * Works `queue` one job per fetch, `concurrency` at once. A failure goes back to pg-boss as queueSafeError: its
-   * job rows keep whatever a thrown error carries, and they outlive a purge.
+   * Works `queue` one job per fetch, `concurrency` at once (one pg-boss worker loop each). A worker that has just
+   * finished a job looks for the next at once, so a backlog drains without a poll's wait between jobs; a job this
+   * process sends wakes an idle worker (#wakeAt). A failure goes back to pg-boss as queueSafeError: its job rows keep
+   * whatever a thrown error carries, and they outlive a purge.
    */
   async #workEach<T extends object>(
     queue: string,
     concurrency: number,
     handle: (job: JobWithMetadata<T>) => Promise<void>,
     grouped: Pick<WorkOptions, "localGroupConcurrency"> = {},
-  ) {
-    return this.boss.work<T, void, WorkOptions>(
+  ): Promise<void> {
+    await this.boss.work<T, void, WorkOptions>(
       queue,
       {
         batchSize: 1,
@@ -338,28 +355,49 @@ export class JobQueue {
       },
       async ([job]) => {
         if (!job) return;
-        // Linked to the request that queued it, not its child: a job may run long after that request ended. pg-boss
-        // runs the handler in its own `process` span, which starts a trace of its own; this one goes under it.
-        // A job the scheduler sent (guest expiry, the daily passes) carries no data at all: null, not {}.
-        const links = linksTo((job.data as Traced | null)?.trace);
-        await withLogFields({ job_id: job.id, queue }, () =>
-          inSpan(
-            `job ${queue}`,
-            { "job.id": job.id, "job.queue": queue, "job.retry_count": job.retryCount },
-            async () => {
-              try {
-                await handle(job);
-                instruments().jobs.add(1, { queue, outcome: "completed" });
-              } catch (error) {
-                instruments().jobs.add(1, { queue, outcome: "failed", "error.type": errorClass(error) });
-                throw queueSafeError(error);
-              }
-            },
-            { links },
-          ),
-        );
+        try {
+          await runJob(queue, job, handle);
+        } finally {
+          // pg-boss does not say which of the queue's workers holds this job. Told now, a worker with a job in hand
+          // fetches again when it is done instead of waiting out its interval, which is this one's draining.
+          for (const worker of this.#workers(queue)) if (worker.count > 0) this.boss.notifyWorker(worker.id);
+        }
       },
     );
+  }
+
+  /** This process's pg-boss workers of `queue`, each with the jobs it holds (`count`). */
+  #workers(queue: string) {
+    return this.boss.getWipData().filter((worker) => worker.name === queue);
+  }
+
+  /** Per queue and job key, the timer that wakes a worker when this process's job of that key comes due. */
+  readonly #wakeTimers = new Map<string, NodeJS.Timeout>();
+
+  /**
+   * Wakes up to `count` idle workers of this process for `queue` when a job it sent comes due (now when `startAfter`
+   * is absent), rather than at their next poll. A debounced job sent again moves its timer with it.
+   */
+  #wakeAt(queue: string, key: string, startAfter: Date | undefined, count = 1): void {
+    const timerKey = `${queue}/${key}`;
+    clearTimeout(this.#wakeTimers.get(timerKey));
+    this.#wakeTimers.delete(timerKey);
+    const wake = () => {
+      const idle = this.#workers(queue).filter((worker) => worker.count === 0);
+      for (const worker of idle.slice(0, count)) this.boss.notifyWorker(worker.id);
+    };
+    const delay = startAfter ? startAfter.getTime() - Date.now() : 0;
+    if (delay <= 0) {
+      wake();
+      return;
+    }
+    // Node may fire a timer a millisecond early; a worker that looked too soon would wait for its next poll.
+    const timer = setTimeout(() => {
+      this.#wakeTimers.delete(timerKey);
+      wake();
+    }, delay + WAKE_SLACK_MS);
+    timer.unref();
+    this.#wakeTimers.set(timerKey, timer);
   }
 
   /** Jobs waiting (created, retry) or running (active) per queue and state, read from pg-boss's job table. */
@@ -373,16 +411,10 @@ export class JobQueue {
 
   /** Stops taking jobs and waits for the running one; an unfinished job returns to the queue for another worker. */
   async stop(timeoutMs = 30_000): Promise<void> {
+    for (const timer of this.#wakeTimers.values()) clearTimeout(timer);
+    this.#wakeTimers.clear();
     await this.boss.stop({ graceful: true, timeout: timeoutMs, close: true });
   }
-}
-
-/** A job's data with the trace context of the request that queued it, when that request was traced. */
-type Traced = { trace?: Record<string, string> };
-
-function traced<T extends object>(data: T): T & Traced {
-  const carrier = traceCarrier();
-  return carrier ? { ...data, trace: carrier } : data;
 }
 
 type AttemptMeta = { jobId: string; finalAttempt: boolean };
@@ -392,20 +424,3 @@ const attemptMeta = (job: JobWithMetadata<object>): AttemptMeta => ({
   jobId: job.id,
   finalAttempt: job.retryCount >= job.retryLimit,
 });
-
-/**
- * What the queue keeps of a failed attempt: the error's class and, for a provider error, its HTTP status — never its
- * message or fields. pg-boss stores every enumerable property of a thrown error in its job rows, a provider error
- * carries the whole request (the prompt: memories, deleted facts, messages), and those rows outlive a purge. The
- * run record keeps the readable reason.
- */
-export function queueSafeError(error: unknown): Error {
-  const name = error instanceof Error ? error.name || "Error" : typeof error;
-  const status = (error as { statusCode?: unknown } | null)?.statusCode;
-  const safe = new Error(
-    `job attempt failed: ${name}${typeof status === "number" ? ` (HTTP ${status})` : ""}; the app's own records have the details`,
-  );
-  safe.name = "ExtractionAttemptFailed";
-  safe.stack = `${safe.name}: ${safe.message}`;
-  return safe;
-}

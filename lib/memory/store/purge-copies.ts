@@ -42,7 +42,7 @@ export interface PurgedMemory {
  * those tool calls), proposals and the payloads of its webhook deliveries (reduced to its id, whether sent or still
  * waiting). An op or tool call is erased when it is about the memory (its id) or states the same fact (the same
  * content hash), however short the text. The user's own messages stay: they are the user's words, removed by deleting
- * the chat. The job queue never holds user text (see queueSafeError in lib/server/queue.ts), so there is nothing
+ * the chat. The job queue never holds user text (see queueSafeError in lib/server/job-attempt.ts), so there is nothing
  * to erase there.
  */
 export async function eraseCopies(tx: Db, userId: string, purged: PurgedMemory, now: Date) {

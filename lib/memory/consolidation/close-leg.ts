@@ -1,10 +1,9 @@
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { type SQL, sql } from "drizzle-orm";
 import { Piscina } from "piscina";
 import { asUser } from "@/lib/db/unit-of-work";
 import { intArray, type MemoryContext, textArray } from "@/lib/memory/core";
 import { processState } from "@/lib/process-state";
+import { workerEntry } from "@/lib/worker-entry";
 import type { ClosePair, VectorRow } from "./close-pairs-worker.mjs";
 
 export type { ClosePair };
@@ -66,8 +65,7 @@ function closePairsPool(): Piscina<{ rows: VectorRow[] }, ClosePair[]> {
     POOL,
     () =>
       new Piscina({
-        // Resolved from the app's root: a server bundle cannot carry a worker's entry file.
-        filename: pathToFileURL(path.join(process.cwd(), "lib/memory/consolidation/close-pairs-worker.mjs")).href,
+        filename: workerEntry("lib/memory/consolidation/close-pairs-worker.mjs"),
         minThreads: 0,
         maxThreads: 1,
         idleTimeout: IDLE_MS,

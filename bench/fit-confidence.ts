@@ -25,8 +25,15 @@ interface Line {
 const featuresOf = (mode: SearchMode, hit: Hit) =>
   Object.values(CONFIDENCE_FEATURES[mode]).map((feature) => (feature as (signals: ConfidenceSignals) => number)(hit));
 const namesOf = (mode: SearchMode) => Object.keys(CONFIDENCE_FEATURES[mode]);
-/** The share of unanswerable questions that must get no confident hit, in each speaker style of the tune half. */
-const SILENT_SHARE = 0.9;
+/** The share of unanswerable questions that must get no confident hit on the report half, in each speaker style. */
+const SILENT_TARGET = 0.9;
+/**
+ * The share aimed at on the tune half's `questions`: the target plus one standard error of a share measured on that
+ * many questions. A floor that just meets the target on the tune half lands below it on the other half about as
+ * often as above (docs/performance.md, "Confidence").
+ */
+const silentShareOf = (questions: number) =>
+  SILENT_TARGET + Math.sqrt((SILENT_TARGET * (1 - SILENT_TARGET)) / questions);
 
 const lines: Line[] = readFileSync(process.argv[2] ?? "/tmp/confidence-signals.jsonl", "utf8")
   .split("\n")
@@ -79,7 +86,7 @@ const confidence = (line: Line, hit: Hit) =>
 const best = (line: Line) => Math.max(0, ...line.hits.map((hit) => confidence(line, hit)));
 const logit = (p: number) => Math.log(p / (1 - p));
 
-/** The confidence below which SILENT_SHARE of the tune half's unanswerable questions fall, in each speaker style. */
+/** The confidence below which silentShareOf(them) of the tune half's unanswerable questions fall, in each style. */
 function floorOf(mode: SearchMode): number {
   let floor = 0;
   for (const style of ["named", "bare"]) {
@@ -87,7 +94,7 @@ function floorOf(mode: SearchMode): number {
       .filter((l) => l.half === "tune" && l.mode === mode && l.style === style && !l.answerable)
       .map(best)
       .sort((a, b) => a - b);
-    floor = Math.max(floor, maxima[Math.ceil(SILENT_SHARE * maxima.length) - 1] ?? 0);
+    floor = Math.max(floor, maxima[Math.ceil(silentShareOf(maxima.length) * maxima.length) - 1] ?? 0);
   }
   return floor;
 }

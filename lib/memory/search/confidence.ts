@@ -33,14 +33,14 @@ type Weights<M extends SearchMode> = { bias: number } & Record<keyof (typeof CON
  * Each mode's logistic model, confidence = 1 / (1 + e^-(bias + Σ weight × feature)): the chance that a hit is
  * evidence of its question. Fitted on the tune half of the bench's conversations, every hit in the top 20 of every
  * question labelled by whether it is evidence, unanswerable questions' hits never; then the lexical and vector modes'
- * biases are moved so that, like hybrid's, nine in ten of the tune half's unanswerable questions get nothing at or
- * above LIMITS.confidenceFloor (`npx tsx bench/tune-confidence.ts` writes the signals, `npx tsx
- * bench/fit-confidence.ts` fits these and chooses the floor).
+ * biases are moved so that the same share of the tune half's unanswerable questions as hybrid's (nine in ten and one
+ * standard error more) get nothing at or above LIMITS.confidenceFloor (`npx tsx bench/tune-confidence.ts` writes the
+ * signals, `npx tsx bench/fit-confidence.ts` fits these and chooses the floor).
  */
 export const CONFIDENCE_MODELS: { [M in SearchMode]: Weights<M> } = {
-  lexical: { bias: -6.5417, coverage: 5.0422, exact: 4.1102 },
-  hybrid: { bias: -8.4491, coverage: 5.4634, exact: 2.3215, standing: 0.9993 },
-  vector: { bias: -11.3641, cosine: 6.6784, standing: 1.2806 },
+  lexical: { bias: -6.3602, coverage: 5.0453, exact: 4.1336 },
+  hybrid: { bias: -8.449, coverage: 5.4635, exact: 2.3209, standing: 0.9993 },
+  vector: { bias: -11.3457, cosine: 6.6784, standing: 1.2806 },
 };
 
 /** The chance that `weights` give for `signals` in `mode` (see CONFIDENCE_MODELS). */

@@ -40,8 +40,8 @@ export const LIMITS = {
   /**
    * The confidence (lib/memory/search/confidence.ts) at or above which a search hit is confident: the chat recalls
    * only confident hits, and `minConfidence` asks for them. Chosen on the tune half of the bench's conversations so
-   * that nine questions in ten that nothing answers, and one standard error more, get no hit this confident: the
-   * held-out half is to keep nine in ten (docs/performance.md, "Confidence").
+   * that nine questions in ten that nothing answers, and one standard error more, get no hit this confident: a margin
+   * that aims to keep nine in ten on questions it was not chosen on (docs/performance.md, "Confidence").
    */
   confidenceFloor: 0.065,
   /** What one search_memory call may return to a model (./vocabulary.ts). */

@@ -54,7 +54,8 @@ const CONSOLIDATION_DAILY_CRON = "23 4 * * *";
 const SHARED_POLL_SECONDS = 1;
 /**
  * How often an idle worker polls on PGlite, where no other process can send a job: this process's sends wake its
- * workers, and the poll is left to retries, scheduled ticks and dead letters, each due at most this late. Polling
+ * workers, and the poll is left to retries, scheduled ticks, dead letters and jobs sent for later before a restart,
+ * each run at most this long after it comes due. Polling
  * every second, the default server's twenty-odd idle workers kept 5–7% of a core busy doing nothing
  * (docs/performance.md, "What keeps search fast").
  */
@@ -101,7 +102,8 @@ export interface QueueOptions {
   retryDelaySeconds?: number;
   /**
    * How often an idle worker polls for due jobs. This process's own sends wake its workers when their jobs come due
-   * (JobQueue.#wakeAt); the poll finds the rest: other processes' jobs, retries, scheduled ticks, dead letters.
+   * (JobQueue.#wakeAt); the poll finds the rest: other processes' jobs, retries, scheduled ticks, dead letters, and
+   * jobs sent for later by this process before it restarted.
    */
   pollingIntervalSeconds?: number;
   /**
@@ -222,8 +224,12 @@ export class JobQueue {
    */
   async enqueueConsolidation(job: ConsolidationJobData, delayMs = 0): Promise<void> {
     const startAfter = delayMs > 0 ? new Date(Date.now() + delayMs) : undefined;
-    await this.boss.send(CONSOLIDATION_QUEUE, job, { singletonKey: job.userId, ...(startAfter ? { startAfter } : {}) });
-    this.#wakeAt(CONSOLIDATION_QUEUE, job.userId, startAfter);
+    const sent = await this.boss.send(CONSOLIDATION_QUEUE, job, {
+      singletonKey: job.userId,
+      ...(startAfter ? { startAfter } : {}),
+    });
+    // Refused, the send leaves the job already waiting, and that job's wake, as they were.
+    if (sent) this.#wakeAt(CONSOLIDATION_QUEUE, job.userId, startAfter);
   }
 
   async workConsolidation(handle: (data: ConsolidationJobData, meta: AttemptMeta) => Promise<void>) {
@@ -302,8 +308,10 @@ export class JobQueue {
         ...(startAfter ? { startAfter } : {}),
       })),
     );
-    const [first] = jobs as [WebhookJobData, ...WebhookJobData[]];
-    this.#wakeAt(WEBHOOK_QUEUE, `${first.deliveryId}:${first.attempt}`, startAfter, jobs.length);
+    // No more workers than may take these jobs at once: the rest would claim a job of a user at their limit and hand
+    // it back.
+    const users = new Set(jobs.map((job) => job.userId)).size;
+    this.#wakeAt(WEBHOOK_QUEUE, undefined, startAfter, Math.min(jobs.length, users * WEBHOOK_SLOTS_PER_USER));
   }
 
   /** Works webhook delivery attempts, WEBHOOK_SLOTS at once and at most WEBHOOK_SLOTS_PER_USER of one user's. */
@@ -355,13 +363,11 @@ export class JobQueue {
       },
       async ([job]) => {
         if (!job) return;
-        try {
-          await runJob(queue, job, handle);
-        } finally {
-          // pg-boss does not say which of the queue's workers holds this job. Told now, a worker with a job in hand
-          // fetches again when it is done instead of waiting out its interval, which is this one's draining.
-          for (const worker of this.#workers(queue)) if (worker.count > 0) this.boss.notifyWorker(worker.id);
-        }
+        await runJob(queue, job, handle);
+        // pg-boss does not say which of the queue's workers holds this job. Told now, a worker with a job in hand
+        // fetches again when it is done instead of waiting out its interval, which is this one's draining. A failed
+        // attempt does not drain: a queue without a retry delay would spend its attempts back to back.
+        for (const worker of this.#workers(queue)) if (worker.count > 0) this.boss.notifyWorker(worker.id);
       },
     );
   }
@@ -373,13 +379,18 @@ export class JobQueue {
 
   /** Per queue and job key, the timer that wakes a worker when this process's job of that key comes due. */
   readonly #wakeTimers = new Map<string, NodeJS.Timeout>();
+  #unkeyedWakes = 0;
+  #stopped = false;
 
   /**
    * Wakes up to `count` idle workers of this process for `queue` when a job it sent comes due (now when `startAfter`
-   * is absent), rather than at their next poll. A debounced job sent again moves its timer with it.
+   * is absent), rather than at their next poll. A debounced job sent again under its `key` moves its timer with it;
+   * jobs sent without a key each keep their own. A worker counted idle may be in the middle of a fetch that finds it
+   * another job; this one then waits for the next worker to finish a job or poll.
    */
-  #wakeAt(queue: string, key: string, startAfter: Date | undefined, count = 1): void {
-    const timerKey = `${queue}/${key}`;
+  #wakeAt(queue: string, key: string | undefined, startAfter: Date | undefined, count = 1): void {
+    if (this.#stopped) return;
+    const timerKey = `${queue}/${key ?? `#${++this.#unkeyedWakes}`}`;
     clearTimeout(this.#wakeTimers.get(timerKey));
     this.#wakeTimers.delete(timerKey);
     const wake = () => {
@@ -411,6 +422,7 @@ export class JobQueue {
 
   /** Stops taking jobs and waits for the running one; an unfinished job returns to the queue for another worker. */
   async stop(timeoutMs = 30_000): Promise<void> {
+    this.#stopped = true;
     for (const timer of this.#wakeTimers.values()) clearTimeout(timer);
     this.#wakeTimers.clear();
     await this.boss.stop({ graceful: true, timeout: timeoutMs, close: true });

@@ -17,6 +17,9 @@ describeEachDatabase("job queue wakes", (use) => {
       await gate;
       ran.set(data.threadId, Date.now());
     });
+    await queue.workConsolidation(async (data) => {
+      ran.set(`consolidation ${data.userId}`, Date.now());
+    });
   });
   afterAll(async () => {
     await queue.stop(5_000);
@@ -41,5 +44,17 @@ describeEachDatabase("job queue wakes", (use) => {
       timeout: 15_000,
       interval: 50,
     });
+  });
+
+  it("keeps the wake of a job waiting when a second send for it is refused", async () => {
+    const sent = Date.now();
+    await queue.enqueueConsolidation({ userId: "wakes-refused", trigger: "manual" }, 800);
+    // One consolidation job per user may wait: this one is refused, and must not carry the first one's wake away.
+    await queue.enqueueConsolidation({ userId: "wakes-refused", trigger: "manual" }, 120_000);
+    await vi.waitFor(() => expect(ran.has("consolidation wakes-refused")).toBe(true), {
+      timeout: 15_000,
+      interval: 50,
+    });
+    expect(ran.get("consolidation wakes-refused")).toBeGreaterThanOrEqual(sent + 800);
   });
 });

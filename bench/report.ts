@@ -425,13 +425,14 @@ function renderRecall(results: BenchResults): string[] {
   const out: string[] = [];
   const figures = results.recall ?? [];
   const datasets = [...new Set(figures.map((figure) => figure.dataset))];
-  const floored = figures.some((figure) => figure.confident);
+  // Named, because the floor is chosen again when the confidence is refitted: a run is read at its own.
+  const floors = [...new Set(figures.flatMap((figure) => (figure.confident ? [figure.confident.floor] : [])))];
   out.push(
     "\nRecall of the evidence (top 20 asked once per question; recall@k = evidence found in the first k; the " +
       "conversations' questions that nothing answers count when a store returns nothing for them" +
-      (floored
-        ? ", and for Memory Ledger when it returns nothing at or above its confidence floor; evidence above the " +
-          "floor is recall@10 counting only hits at or above it)\n"
+      (floors.length > 0
+        ? `, and for Memory Ledger when it returns nothing at or above its confidence floor (${floors.join(", ")} in ` +
+          "this run); evidence above the floor is recall@10 counting only hits at or above it)\n"
         : ")\n"),
   );
   for (const dataset of results.recallDatasets ?? []) {

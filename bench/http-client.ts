@@ -82,7 +82,10 @@ export class HttpConnection {
   static keptOpen(origin: string) {
     let current: HttpConnection | undefined;
     let lastAnswer = 0;
+    let resent = 0;
     return {
+      /** Requests sent again on a new connection, so that a run can say how many there were. */
+      resent: () => resent,
       async request(method: string, path: string, headers: Record<string, string>, body?: unknown) {
         if (current && !current.closed && performance.now() - lastAnswer > REUSE_IDLE_MS) current.close();
         const reused = current !== undefined && !current.closed;
@@ -93,6 +96,7 @@ export class HttpConnection {
           if (!reused || !(error instanceof Error && "beforeAnswer" in error && error.beforeAnswer)) throw error;
           current.close();
           current = await HttpConnection.open(origin);
+          resent += 1;
           return await current.request(method, path, headers, body);
         } finally {
           lastAnswer = performance.now();

@@ -448,7 +448,7 @@ async function exercise(
   health: HttpHealth,
   options: HttpOptions,
 ): Promise<Omit<HttpFigure, keyof HttpRunOf>> {
-  const connections: Array<{ close(): void }> = [];
+  const connections: Array<{ close(): void; resent(): number }> = [];
   const caller = (key: string): Call => {
     const connection = HttpConnection.keptOpen(server.url);
     connections.push(connection);
@@ -557,6 +557,8 @@ async function exercise(
     ),
   );
   for (const connection of connections) connection.close();
+  const resent = connections.reduce((sum, connection) => sum + connection.resent(), 0);
+  if (resent > 0) options.log(`${resent} requests were sent again: their reused connection was reset before an answer`);
   return {
     memories: options.memories,
     startupMs: server.startupMs,

@@ -39,6 +39,7 @@ describe("a kept-open connection", () => {
       await connection.request("GET", "/first", {});
       expect(await connection.request("POST", "/second", {}, { text: "x" })).toEqual({ status: 200, body: {} });
       expect(server.requests).toEqual(["GET /first HTTP/1.1", "POST /second HTTP/1.1"]);
+      expect(connection.resent()).toBe(1);
     } finally {
       connection.close();
     }

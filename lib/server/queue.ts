@@ -55,9 +55,8 @@ const SHARED_POLL_SECONDS = 1;
 /**
  * How often an idle worker polls on PGlite, where no other process can send a job: this process's sends wake its
  * workers, and the poll is left to retries, scheduled ticks, dead letters and jobs sent for later before a restart,
- * each run at most this long after it comes due. Polling
- * every second, the default server's twenty-odd idle workers kept 5–7% of a core busy doing nothing
- * (docs/performance.md, "What keeps search fast").
+ * each run at most this long after it comes due. Polling every second, the default server's twenty-odd idle workers
+ * kept 5–7% of a core busy doing nothing (docs/performance.md, "What keeps search fast").
  */
 const ONLY_PROCESS_POLL_SECONDS = 10;
 const WAKE_SLACK_MS = 5;

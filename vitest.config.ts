@@ -36,7 +36,9 @@ export default defineConfig({
     // directory from nothing, twice, took over 30 s on a loaded two-core machine.
     testTimeout: 90_000,
     // Tests that want vectors give their contexts an embedding model; nothing else loads the local encoder.
-    env: { EMBEDDING_MODEL: "none" },
+    // The local encoder's threads for memories at the process's priority: beside vitest's other workers, on CI's two
+    // busy cores, threads below it crawled (its test file took 118 s instead of about 10, docs/performance.md).
+    env: { EMBEDDING_MODEL: "none", LOCAL_EMBEDDING_NICENESS: "0" },
     hookTimeout: 120_000,
     setupFiles: ["tests/support/file-setup.ts"],
     reporters: ["default", "json"],

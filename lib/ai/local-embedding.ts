@@ -55,15 +55,18 @@ interface Job {
  * embeds one batch at a time, off the event loop of the process that asked. Searches' queries have a thread of their
  * own, so a query never waits behind memories' batches (16 memories take ~160 ms); memories have `threads` threads.
  * Queries that waited together go to their thread together, since a batch costs far less per text than texts one by
- * one.
+ * one. Memories' vectors are background work: their threads run `niceness` steps below the process (nice(2) through
+ * Piscina and `@napi-rs/nice`; on Linux a thread's niceness is its own), so that on a machine with few cores they
+ * yield the CPU to the requests the server answers (docs/performance.md, "What keeps search fast"). A query's vector,
+ * which a request waits for, keeps the process's priority.
  */
 export class LocalEncoderPool {
   readonly #lanes: Record<EmbeddingPurpose, Lane>;
 
-  constructor(threads: number) {
+  constructor(threads: number, niceness: number) {
     this.#lanes = {
-      query: new Lane(1, QUERY_TEXTS_PER_BATCH),
-      document: new Lane(threads, 0),
+      query: new Lane(1, QUERY_TEXTS_PER_BATCH, 0),
+      document: new Lane(threads, 0, niceness),
     };
     // The query thread loads its model and runs it once now (a server starts the pool as it starts), so that no
     // search waits for the load (~0.7 s) and the first inference (~0.2 s). A model that cannot load fails the first
@@ -87,7 +90,8 @@ export class LocalEncoderPool {
 
 /**
  * The threads of one purpose and the batches waiting for them, in order. `mergeUpTo`: jobs waiting together go as one
- * batch of up to that many texts (0: one job per batch).
+ * batch of up to that many texts (0: one job per batch). `niceIncrement`: how much lower than the process its threads
+ * are scheduled.
  */
 class Lane {
   readonly #pool: Piscina;
@@ -96,7 +100,7 @@ class Lane {
   readonly #waiting: Job[] = [];
   #running = 0;
 
-  constructor(threads: number, mergeUpTo: number) {
+  constructor(threads: number, mergeUpTo: number, niceIncrement: number) {
     this.#threads = threads;
     this.#mergeUpTo = mergeUpTo;
     this.#pool = new Piscina({
@@ -104,6 +108,7 @@ class Lane {
       minThreads: threads,
       maxThreads: threads,
       idleTimeout: Number.POSITIVE_INFINITY,
+      niceIncrement,
     });
   }
 
@@ -184,9 +189,12 @@ function settleEach(jobs: readonly Job[], result: EncodedBatch): void {
 
 const POOL = "local-encoder-pool";
 
-/** The process's encoder pool, started on first use with `threads` workers (later callers share it). */
-export function localEncoderPool(threads = 1): LocalEncoderPool {
-  return processState(POOL, () => new LocalEncoderPool(threads));
+/**
+ * The process's encoder pool, started on first use with `threads` workers for memories, `niceness` steps below the
+ * process (later callers share it).
+ */
+export function localEncoderPool(threads = 1, niceness = 0): LocalEncoderPool {
+  return processState(POOL, () => new LocalEncoderPool(threads, niceness));
 }
 
 /** Stops the process's encoder workers, if any (a process that must exit, a test). */
@@ -219,10 +227,12 @@ export class LocalEmbeddingModel implements EmbeddingModelV4 {
   readonly supportsParallelCalls = true;
   private readonly batchSize: number;
   private readonly threads: number;
+  private readonly niceness: number;
 
-  constructor(options: { batchSize?: number; threads?: number } = {}) {
+  constructor(options: { batchSize?: number; threads?: number; niceness?: number } = {}) {
     this.batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
     this.threads = options.threads ?? 1;
+    this.niceness = options.niceness ?? 0;
   }
 
   async doEmbed({
@@ -248,7 +258,7 @@ export class LocalEmbeddingModel implements EmbeddingModelV4 {
         : [{ type: "unsupported", feature: "dimensions", details: `${this.modelId} always returns 512 dimensions.` }];
     if (values.length === 0) return { embeddings: [], usage: { tokens: 0 }, warnings };
 
-    const pool = localEncoderPool(this.threads);
+    const pool = localEncoderPool(this.threads, this.niceness);
     const purpose: EmbeddingPurpose = providerOptions?.local?.purpose === "query" ? "query" : "document";
     const batches = lengthGroupedBatches(
       values.map((value) => value.length),

@@ -19,7 +19,10 @@ export function createModelRegistry(settings: Config = config()) {
     offline: customProvider({ languageModels: { default: new OfflineLanguageModel() } }),
     local: customProvider({
       embeddingModels: {
-        [LOCAL_EMBEDDING_MODEL]: new LocalEmbeddingModel({ threads: settings.LOCAL_EMBEDDING_THREADS }),
+        [LOCAL_EMBEDDING_MODEL]: new LocalEmbeddingModel({
+          threads: settings.LOCAL_EMBEDDING_THREADS,
+          niceness: settings.LOCAL_EMBEDDING_NICENESS,
+        }),
       },
     }),
     openai: createOpenAI({ apiKey: settings.OPENAI_API_KEY }),

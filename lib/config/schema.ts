@@ -155,6 +155,12 @@ export const VARIABLES = {
     description:
       "Worker threads of the local embedding model per process for memories' vectors, each with its own copy (~100 MB); searches' queries have one more; inference never runs on the event loop",
   },
+  LOCAL_EMBEDDING_NICENESS: {
+    ...defaulted(wholeNumber(0, 19), 19),
+    group: "Models",
+    description:
+      "How many steps of `nice` below the process the local embedding model's threads for memories' vectors run, so that they yield the CPU to requests; 0 keeps the process's priority (the searches' query thread always does)",
+  },
   MODEL_TIMEOUT_MS: {
     ...defaulted(wholeNumber(100, 600_000), 30_000),
     group: "Models",

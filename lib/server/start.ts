@@ -33,7 +33,7 @@ export async function startServer() {
   // The local encoder's query thread loads its model now rather than in the first search (docs/architecture.md,
   // "Embed locally"); without pgvector nothing is embedded.
   if (database.vector && embeddingModelId() === LOCAL_EMBEDDING_MODEL_ID) {
-    localEncoderPool(config().LOCAL_EMBEDDING_THREADS);
+    localEncoderPool(config().LOCAL_EMBEDDING_THREADS, config().LOCAL_EMBEDDING_NICENESS);
   }
   // PostgreSQL's autovacuum keeps its planner statistics; PGlite has none, so its one process does.
   if (database.kind === "pglite") keepPlannerStatistics(database);

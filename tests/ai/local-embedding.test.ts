@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from "node:fs";
 import net from "node:net";
 import { InvalidArgumentError } from "@ai-sdk/provider";
 import { cosineSimilarity, embed, embedMany } from "ai";
@@ -9,6 +10,7 @@ import {
   LOCAL_EMBEDDING_DIMENSIONS,
   LOCAL_EMBEDDING_MODEL_ID,
   LocalEmbeddingModel,
+  LocalEncoderPool,
   lengthGroupedBatches,
   localEncoderPool,
 } from "@/lib/ai/local-embedding";
@@ -16,7 +18,8 @@ import { configuredEmbeddingModel } from "@/lib/ai/models";
 import { createModelRegistry } from "@/lib/ai/registry";
 import { parseConfig } from "@/lib/config";
 
-const model = createModelRegistry(parseConfig({})).embeddingModel("local:use-lite");
+// At the process's priority: beside vitest's other workers, a thread below it would crawl (docs/testing.md, "Time").
+const model = createModelRegistry(parseConfig({ LOCAL_EMBEDDING_NICENESS: "0" })).embeddingModel("local:use-lite");
 const networkAttempts: string[] = [];
 const consoleCalls: unknown[][] = [];
 
@@ -196,12 +199,36 @@ describe("local embedding model", () => {
     await expect.poll(() => pool.completed, { timeout: 60_000 }).toEqual({ query: 1, document: 0 });
   });
 
+  it("runs the memories' threads the configured steps below the process's priority", async () => {
+    const before = new Set(threadIds());
+    const pool = new LocalEncoderPool(1, 7);
+    try {
+      await Promise.all([pool.embed(["a memory"], "document"), pool.embed(["a query?"], "query")]);
+      const started = threadIds().filter((tid) => !before.has(tid));
+      const below = Math.min(19, niceness(String(process.pid)) + 7);
+      expect(started.filter((tid) => niceness(tid) === below).length).toBeGreaterThan(0);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it("warns that it cannot change the number of dimensions", async () => {
     const result = await model.doEmbed({ values: ["hello"], dimensions: 256 });
     expect(result.embeddings[0]).toHaveLength(512);
     expect(result.warnings).toEqual([expect.objectContaining({ type: "unsupported", feature: "dimensions" })]);
   });
 });
+
+/** This process's threads (Linux: /proc/self/task). */
+function threadIds(): string[] {
+  return readdirSync("/proc/self/task");
+}
+
+/** A thread's niceness: the 19th field of its stat line, counted after the name in parentheses. */
+function niceness(tid: string): number {
+  const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+}
 
 describe("length-grouped batches", () => {
   it("groups indices of similar length, every index once", () => {

@@ -26,6 +26,7 @@ describe("the configuration", () => {
       ADMIN_EMAILS: [],
       GUEST_TTL_DAYS: 30,
       LOCAL_EMBEDDING_THREADS: 1,
+      LOCAL_EMBEDDING_NICENESS: 19,
       CHAT_MODEL: "offline",
       CHAT_MODELS: [],
       CHAT_CONTEXT_TOKENS: 8_000,

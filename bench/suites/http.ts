@@ -358,6 +358,7 @@ async function startServer(
         // encoder thread. The configuration sets EMBEDDING_MODEL.
         WORKER: "",
         LOCAL_EMBEDDING_THREADS: "",
+        LOCAL_EMBEDDING_NICENESS: "",
         // Sequential requests from one key would otherwise hit the default 300 a minute.
         API_RATE_LIMIT_PER_MINUTE: "10000000",
         // The bench reads the server's event-loop delay from its metrics (bench/suites/loop-delay.ts), in windows as

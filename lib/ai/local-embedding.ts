@@ -1,3 +1,5 @@
+import { stat } from "node:fs";
+import { createRequire } from "node:module";
 import {
   type EmbeddingModelV4,
   type EmbeddingModelV4CallOptions,
@@ -6,6 +8,7 @@ import {
   type SharedV4Warning,
 } from "@ai-sdk/provider";
 import { Piscina } from "piscina";
+import { logFailure } from "@/lib/log";
 import { clearProcessState, processState } from "@/lib/process-state";
 import { workerEntry } from "@/lib/worker-entry";
 
@@ -55,18 +58,23 @@ interface Job {
  * embeds one batch at a time, off the event loop of the process that asked. Searches' queries have a thread of their
  * own, so a query never waits behind memories' batches (16 memories take ~160 ms); memories have `threads` threads.
  * Queries that waited together go to their thread together, since a batch costs far less per text than texts one by
- * one. Memories' vectors are background work: their threads run `niceness` steps below the process (nice(2) through
- * Piscina and `@napi-rs/nice`; on Linux a thread's niceness is its own), so that on a machine with few cores they
+ * one. Memories' vectors are background work: on Linux their threads run `niceness` steps below the process (nice(2)
+ * through Piscina and `@napi-rs/nice`; a thread's niceness is its own there), so that on a machine with few cores they
  * yield the CPU to the requests the server answers (docs/performance.md, "What keeps search fast"). A query's vector,
- * which a request waits for, keeps the process's priority.
+ * which a request waits for, keeps the process's priority. Elsewhere nice(2) lowers the whole process (macOS) or
+ * takes no such value (Windows), so the threads keep the process's priority.
  */
 export class LocalEncoderPool {
   readonly #lanes: Record<EmbeddingPurpose, Lane>;
 
   constructor(threads: number, niceness: number) {
+    const below = process.platform === "linux" && niceness > 0 && canNice() ? niceness : 0;
+    // A thread inherits its creator's niceness: libuv's shared pool, should a niced worker start it, would run every
+    // file and DNS call of the process at that niceness. Queuing work starts the pool now, from this thread.
+    if (below > 0) stat(".", () => {});
     this.#lanes = {
       query: new Lane(1, QUERY_TEXTS_PER_BATCH, 0),
-      document: new Lane(threads, 0, niceness),
+      document: new Lane(threads, 0, below),
     };
     // The query thread loads its model and runs it once now (a server starts the pool as it starts), so that no
     // search waits for the load (~0.7 s) and the first inference (~0.2 s). A model that cannot load fails the first
@@ -89,9 +97,23 @@ export class LocalEncoderPool {
 }
 
 /**
+ * Whether Piscina can lower its threads' priority: it loads `@napi-rs/nice` itself and, where the addon cannot load,
+ * leaves the threads at the process's priority without a word.
+ */
+function canNice(): boolean {
+  try {
+    createRequire(import.meta.url)("@napi-rs/nice");
+    return true;
+  } catch (error) {
+    logFailure("the local encoder's threads for memories keep the server's priority (@napi-rs/nice)", error, "warn");
+    return false;
+  }
+}
+
+/**
  * The threads of one purpose and the batches waiting for them, in order. `mergeUpTo`: jobs waiting together go as one
- * batch of up to that many texts (0: one job per batch). `niceIncrement`: how much lower than the process its threads
- * are scheduled.
+ * batch of up to that many texts (0: one job per batch). `niceness`: how many steps below the process its threads are
+ * scheduled.
  */
 class Lane {
   readonly #pool: Piscina;
@@ -100,7 +122,7 @@ class Lane {
   readonly #waiting: Job[] = [];
   #running = 0;
 
-  constructor(threads: number, mergeUpTo: number, niceIncrement: number) {
+  constructor(threads: number, mergeUpTo: number, niceness: number) {
     this.#threads = threads;
     this.#mergeUpTo = mergeUpTo;
     this.#pool = new Piscina({
@@ -108,7 +130,7 @@ class Lane {
       minThreads: threads,
       maxThreads: threads,
       idleTimeout: Number.POSITIVE_INFINITY,
-      niceIncrement,
+      niceIncrement: niceness,
     });
   }
 

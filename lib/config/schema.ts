@@ -159,7 +159,7 @@ export const VARIABLES = {
     ...defaulted(wholeNumber(0, 19), 19),
     group: "Models",
     description:
-      "How many steps of `nice` below the process the local embedding model's threads for memories' vectors run, so that they yield the CPU to requests; 0 keeps the process's priority (the searches' query thread always does)",
+      "On Linux, how many steps of `nice` below the process the local embedding model's threads for memories' vectors run, so that they yield the CPU to requests; 0 keeps the process's priority (the searches' query thread always does; so do the threads elsewhere)",
   },
   MODEL_TIMEOUT_MS: {
     ...defaulted(wholeNumber(100, 600_000), 30_000),

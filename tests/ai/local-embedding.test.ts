@@ -199,18 +199,22 @@ describe("local embedding model", () => {
     await expect.poll(() => pool.completed, { timeout: 60_000 }).toEqual({ query: 1, document: 0 });
   });
 
-  it("runs the memories' threads the configured steps below the process's priority", async () => {
-    const before = new Set(threadIds());
-    const pool = new LocalEncoderPool(1, 7);
-    try {
-      await Promise.all([pool.embed(["a memory"], "document"), pool.embed(["a query?"], "query")]);
-      const started = threadIds().filter((tid) => !before.has(tid));
-      const below = Math.min(19, niceness(String(process.pid)) + 7);
-      expect(started.filter((tid) => niceness(tid) === below).length).toBeGreaterThan(0);
-    } finally {
-      await pool.close();
-    }
-  });
+  // Linux only: a thread's niceness is its own there. A process already near 19 could not tell the two apart.
+  it.runIf(process.platform === "linux" && niceness(String(process.pid)) <= 12)(
+    "runs the memories' threads the configured steps below the process's priority, the query's thread at it",
+    async () => {
+      const before = new Set(threadIds());
+      const pool = new LocalEncoderPool(1, 7);
+      try {
+        await Promise.all([pool.embed(["a memory"], "document"), pool.embed(["a query?"], "query")]);
+        const own = niceness(String(process.pid));
+        const started = threadIds().filter((tid) => !before.has(tid));
+        expect(new Set(started.map(niceness))).toEqual(new Set([own, own + 7]));
+      } finally {
+        await pool.close();
+      }
+    },
+  );
 
   it("warns that it cannot change the number of dimensions", async () => {
     const result = await model.doEmbed({ values: ["hello"], dimensions: 256 });

@@ -73,7 +73,10 @@ export async function workerBundle(outDir = ".worker") {
       sourcemap: true,
       keepNames: true,
       // Bundled CommonJS packages call require() for Node's own modules, which an ES module has no binding for.
-      banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+      banner: {
+        // Named apart from what the bundled sources import themselves (lib/ai/local-embedding.ts imports createRequire).
+        js: "import { createRequire as bundleRequireFor } from 'node:module'; const require = bundleRequireFor(import.meta.url);",
+      },
       metafile: true,
       logLevel: "warning",
     });

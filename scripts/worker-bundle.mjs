@@ -73,9 +73,11 @@ export async function workerBundle(outDir = ".worker") {
       sourcemap: true,
       keepNames: true,
       // Bundled CommonJS packages call require() for Node's own modules, which an ES module has no binding for.
+      // The shim's import is named apart from the sources' own (lib/ai/local-embedding.ts imports createRequire).
       banner: {
-        // Named apart from what the bundled sources import themselves (lib/ai/local-embedding.ts imports createRequire).
-        js: "import { createRequire as bundleRequireFor } from 'node:module'; const require = bundleRequireFor(import.meta.url);",
+        js:
+          "import { createRequire as bundleRequireFor } from 'node:module';" +
+          " const require = bundleRequireFor(import.meta.url);",
       },
       metafile: true,
       logLevel: "warning",

@@ -1,4 +1,4 @@
-import { stat } from "node:fs";
+import { randomFill } from "node:crypto";
 import { createRequire } from "node:module";
 import {
   type EmbeddingModelV4,
@@ -70,8 +70,8 @@ export class LocalEncoderPool {
   constructor(threads: number, niceness: number) {
     const below = process.platform === "linux" && niceness > 0 && canNice() ? niceness : 0;
     // A thread inherits its creator's niceness: libuv's shared pool, should a niced worker start it, would run every
-    // file and DNS call of the process at that niceness. Queuing work starts the pool now, from this thread.
-    if (below > 0) stat(".", () => {});
+    // file, DNS and crypto call of the process at that niceness. Work queued on it starts it now, from this thread.
+    if (below > 0) randomFill(new Uint8Array(1), () => {});
     this.#lanes = {
       query: new Lane(1, QUERY_TEXTS_PER_BATCH, 0),
       document: new Lane(threads, 0, below),

@@ -18,7 +18,7 @@ import { configuredEmbeddingModel } from "@/lib/ai/models";
 import { createModelRegistry } from "@/lib/ai/registry";
 import { parseConfig } from "@/lib/config";
 
-// At the process's priority: beside vitest's other workers, a thread below it would crawl (docs/testing.md, "Time").
+// At the process's priority: beside vitest's other workers, a thread below it crawls (docs/performance.md).
 const model = createModelRegistry(parseConfig({ LOCAL_EMBEDDING_NICENESS: "0" })).embeddingModel("local:use-lite");
 const networkAttempts: string[] = [];
 const consoleCalls: unknown[][] = [];

@@ -47,7 +47,7 @@ export async function runJob<T extends object>(
  * carries the whole request (the prompt: memories, deleted facts, messages), and those rows outlive a purge. The
  * run record keeps the readable reason.
  */
-export function queueSafeError(error: unknown): Error {
+function queueSafeError(error: unknown): Error {
   const name = error instanceof Error ? error.name || "Error" : typeof error;
   const status = (error as { statusCode?: unknown } | null)?.statusCode;
   const safe = new Error(

@@ -5,6 +5,7 @@
  */
 
 import { BLIND_WORDINGS } from "./hygiene-wordings-blind";
+import { BLIND_WORDINGS_2 } from "./hygiene-wordings-blind-2";
 
 export interface Planted {
   /** The message the person sends, and the memories a hosted manager would write from it, each with its words. */
@@ -393,4 +394,5 @@ export const TUNE_WORDINGS = [
   eighthTuneMonths,
   ninthTuneMonths,
   ...BLIND_WORDINGS,
+  ...BLIND_WORDINGS_2,
 ];

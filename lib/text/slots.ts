@@ -40,7 +40,8 @@ const SINGLE_VALUED: SlotRule[] = [
   },
   {
     key: "residence",
-    pattern: /^user (?:just |recently )?(?:moved|relocated) to (?!(?:a|an|another|their|the new)\b)(.+)$/,
+    pattern:
+      /^user (?:(?:has|have) )?(?:just |recently )?(?:moved|relocated) to (?!(?:a|an|another|their|the new)\b)(.+)$/,
   },
   { key: "residence", pattern: /^user's home is in (.+)$/ },
   {

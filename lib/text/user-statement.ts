@@ -48,13 +48,15 @@ const LABELS: Record<string, (value: string) => string> = {
 function labelledStatement(words: string[]): string | null | undefined {
   const end = words.findIndex((word) => word.endsWith(":"));
   if (end < 0 || end > 2 || end === words.length - 1) return undefined;
+  // A profile's keys are written "current_residence" or "profile.job" as often as "Current residence".
   const label = words
     .slice(0, end + 1)
-    .map((word) => word.replace(/:$/, "").toLowerCase())
+    .map((word) => word.replace(/:$/, "").replace(/[_.]/g, " ").toLowerCase())
     .join(" ");
   if (!/^[\p{L} -]+$/u.test(label)) return undefined;
   const value = words.slice(end + 1);
-  const statement = LABELS[label];
+  // Every label of the table is of the value now: "current" or "present" before one says it again.
+  const statement = LABELS[label] ?? LABELS[label.replace(/^(?:current|present) /, "")];
   if (statement) {
     const text = value.join(" ");
     const plain = text
@@ -99,9 +101,10 @@ function limits(value: string, verb?: string): boolean {
 }
 // Words that limit a label's value or a report's; heldForAWhileOrAhead reads the limits of time a statement has too.
 // A value has no predicate to tell "until they find a place" from "until further notice", or what is "temporary":
-// here any "until" or "temporary" limits.
+// here any "until" or "temporary" limits. A start yet to come limits ("starting next month"); one that came holds
+// ("started three weeks ago", as "moved … ago" does).
 const LIMITING =
-  /\b(?:until|till|temporar\w*|visit\w*|travel\w*|vacation|holiday|part-time|side|volunteer\w*|retired|former\w*|previous\w*|not|no longer|from|start\w*|plan\w*|maybe|moving|quit|laid off|ex|leave|never|next|years? ago|decades? ago|before|while|as a child|semester|contract|placement|internship|stint)\b/i;
+  /\b(?:until|till|temporar\w*|visit\w*|travel\w*|vacation|holiday|part-time|side|volunteer\w*|retired|former\w*|previous\w*|not|no longer|from|start(?:s|ing)?|plan\w*|maybe|moving|quit|laid off|ex|leave|never|next|years? ago|decades? ago|before|while|as a child|semester|contract|placement|internship|stint)\b/i;
 
 /**
  * "Lives in Porto", "Is a nurse", "Now works as a chef": a verb of the third person opens the statement, after an

@@ -355,6 +355,21 @@ describe("offline consolidation of a pair close in meaning", () => {
     expect(opsForPair(a, b, "slot")).toEqual(["merge"]);
   });
 
+  // Whose time ("their free time", "their week") is no time of the habit; "on Sundays" is how often, "to clear head"
+  // why, "can't stop" a habit kept and "the best part of" a favourite.
+  it.each([
+    [
+      "User spends most of their free time sailing small boats.",
+      "User still considers sailing small boats the best part of their week; it is how they unwind after work.",
+    ],
+    [
+      "Loves baking sourdough bread, does it early on Sundays to clear head",
+      "Can't stop baking sourdough bread; joined a local group that meets on weekends",
+    ],
+  ])("merges %j and %j: one habit, framed two ways", (a, b) => {
+    expect(opsForPair(a, b)).toEqual(["merge"]);
+  });
+
   it.each([
     ["User goes to the gym on Mondays", "User goes to the gym on Fridays"],
     ["User goes running every morning", "User goes running every evening"],
@@ -378,6 +393,7 @@ describe("offline consolidation of a pair close in meaning", () => {
     "User loved hiking in the mountains back then",
     "User is eager to go hiking in the mountains",
     "User hardly ever goes hiking in the mountains",
+    "User is keen to go hiking in the mountains to clear their head",
   ])("keeps %j apart from the liking: a person, a thing, a place, a time, a former time or another verb", (text) => {
     expect(opsForPair(text, "User loves hiking in the mountains")).toEqual([]);
   });

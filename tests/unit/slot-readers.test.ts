@@ -187,6 +187,10 @@ describe("a fact written without the user as its subject (lib/text/user-statemen
     ["User mentioned they moved to Lyon a few weeks ago.", { key: "residence", value: "lyon" }],
     ["User mentioned living in Lisbon for a few years", { key: "residence", value: "lisbon" }],
     ["User said they are based in Porto", { key: "residence", value: "porto" }],
+    // A profile's keys, and a start that came.
+    ["current_residence: Seville", { key: "residence", value: "seville" }],
+    ["Current occupation: chef (started ~3 weeks ago)", { key: "job", value: "chef" }],
+    ["The user has recently relocated to Porto.", { key: "residence", value: "porto" }],
   ])("reads %j as the user's", (text, slot) => {
     expect(slotOf(text)).toEqual(slot);
   });
@@ -224,6 +228,8 @@ describe("a fact written without the user as its subject (lib/text/user-statemen
     "Location: at the office",
     "Location: Berlin?",
     "Occupation: nurse (laid off last week)",
+    "Occupation: nurse (starting next month)",
+    "previous_job: chef",
     "User mentioned living in Lyon years ago",
     "User mentioned they moved to Lyon for a semester",
     "Wants a job as a pilot",

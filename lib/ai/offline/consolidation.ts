@@ -107,14 +107,21 @@ function twoTimes(a: string, b: string): boolean {
     new Set(
       normalized(text)
         .split(" ")
-        // "go" is a time period too ("it's your go"), and a framing verb here.
-        .filter((word) => isTimePeriod(word) && !HOW_LONG.test(word) && !FRAMING.has(word))
+        // "go" is a time period too ("it's your go"), and a framing verb here. "their free time", "the best part of
+        // their week": whose time, not when.
+        .filter(
+          (word, at, words) =>
+            isTimePeriod(word) && !HOW_LONG.test(word) && !FRAMING.has(word) && !ownersTime(words, at),
+        )
         .map((word) => word.replace(/s$/, "")),
     );
   const [left, right] = [timesOf(a), timesOf(b)];
   return left.size > 0 && right.size > 0 && [...left].some((time) => !right.has(time));
 }
 const HOW_LONG = /^(?:years?|decades?|months?|ages?|lifetimes?)$/;
+const ownersTime = (words: string[], at: number) =>
+  OWNERS.has(words[at - 1] ?? "") || (/^(?:free|spare)$/.test(words[at - 1] ?? "") && OWNERS.has(words[at - 2] ?? ""));
+const OWNERS = new Set(["their", "his", "her", "my", "our", "your"]);
 const asidesOf = (text: string) => clausesOf(text).slice(1).join(" ");
 const TAKES_BACK =
   /\b(?:no|not|never|longer|anymore|rarely|seldom|hardly|barely|occasionally|sometimes|quit|quitting|stopped|former|formerly|used|trying|once)\b|n't\b/i;

@@ -51,6 +51,8 @@ export function restates(a: string, b: string, frames: (word: string) => boolean
           ({ word, at }) =>
             frames(word) ||
             habitWord(word) ||
+            // "keeps baking bread", "continues to sail": a habit kept.
+            isContinuing(word) ||
             beingInto(side.words, at) ||
             inHowOftenClause(side.words, at) ||
             // "since childhood", "for years", "twice a month": a habit kept; "started" one taken up that holds.
@@ -212,14 +214,16 @@ function tokensOf(text: string): Tokens {
 }
 
 /**
- * Idioms of a liking or a habit, read as the plain words they stand for: "can't get enough of" is loving, "these days"
- * now, a "go-to" or "happy place" a favourite, "took up" a beginning, "makes time for" and "tries to" a habit kept,
- * "a lot of their free time" their free time.
+ * Idioms of a liking or a habit, read as the plain words they stand for: "can't get enough of" is loving, "can't
+ * stop" keeping on, "these days" now, a "go-to", "happy place" or "the best part of" a favourite, "took up" a
+ * beginning, "makes time for" and "tries to" a habit kept, "a lot of their free time" their free time.
  */
 const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bcan(?:'t|not| not) get enough of\b/gi, "loves"],
+  [/\bcan(?:'t|not| not) stop\b/gi, "keeps"],
   [/\b(?:these days|nowadays|lately|at the moment)\b/gi, "now"],
   [/\bgo-to\b/gi, "favourite"],
+  [/\bthe best part of\b/gi, "the favourite part of"],
   [/\bhappy place\b/gi, "favourite place"],
   [/\b(?:took|takes|has taken|have taken) up\b/gi, "started"],
   [/\b(?:makes|make|made) time for\b/gi, "spends their time on"],
@@ -274,6 +278,17 @@ function isHowOften(words: string[], at: number): boolean {
 const COUNTS = new Set(["once", "twice", "thrice", "times"]);
 
 /**
+ * Why the user does it ("… on Sundays to clear their head"): an infinitive after a noun or a pronoun, not
+ * after a verb or an adjective, which would make it a wish ("wants to try", "is keen to start").
+ */
+function inPurposeOf(words: string[], at: number): boolean {
+  const opens = words.lastIndexOf("to", at - 1);
+  if (opens < 1 || !isBaseVerb(words[opens + 1] ?? "")) return false;
+  const before = words[opens - 1]!;
+  return !isVerbForm(before) && !isMostlyAdjective(adjectiveBase(before)) && !MODALS.has(before);
+}
+
+/**
  * Part of how long a habit has lasted: "for (about) ten years", "for over a decade", "for 10 years": a period, or the
  * count before one, after "for" and words that only hedge the count.
  */
@@ -326,8 +341,12 @@ function names(side: Tokens, word: string, at: number, frames: (word: string) =>
   const next = side.words[at + 1] ?? "";
   // "most weekends", "every free weekend": qualifiers of a time period tell how often; "likes all dogs" quantifies.
   if (TIME_QUALIFIERS.has(word) && isTimePeriod(periodAfter(side.words, at))) return false;
+  // "most of their free time": a share of the user's time, as "most weekends" is.
+  if (word === "most" && next === "of" && isTimePeriod(periodAfter(side.words, at + 2))) return false;
   if (isTimePeriod(word) && TIME_QUALIFIERS.has(side.words[at - 1] ?? "")) return false;
-  if (isHowOften(side.words, at)) return false;
+  // "on Sundays": a habit, as the consolidation reads it; "on Sunday" may be one day.
+  if (isTimePeriod(word) && word.endsWith("s") && side.words[at - 1] === "on") return false;
+  if (isHowOften(side.words, at) || inPurposeOf(side.words, at)) return false;
   // "every chance they get"; a name or a negation there still counts ("whenever Ana visits", "whenever it's not raining").
   if (inHowOftenClause(side.words, at) && !side.named.has(at) && !NEGATORS.test(word)) return false;
   // "used to love", "loved it back then": a liking the user had, not has ("has loved … for years" they still have).

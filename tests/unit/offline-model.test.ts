@@ -207,8 +207,18 @@ describe("offline reading of where the user lives", () => {
     ["We settled in Lyon.", "User settled in Lyon"],
     ["I reside in Porto.", "User resides in Porto"],
     ["I've settled in Ghent.", "User has settled in Ghent"],
+    ["We've settled in Ghent.", "User settled in Ghent"],
+    ["Big news, we finally did it — we moved to Porto last week!", "User lives in Porto"],
+    // "our" includes the user, as "we" does.
+    ["I live in Porto with my partner and our dog.", "User lives in Porto with their partner and their dog"],
   ])("reads %j as %j", (message, fact) => {
     expect(factsOf(message)).toEqual([fact]);
+  });
+
+  it("ends a fact at a dash between blanks: what follows is a thought of its own", () => {
+    expect(factsOf("I've been a nurse for years and we've settled in Porto — the kids love their new school.")).toEqual(
+      ["User has been a nurse for years", "User settled in Porto"],
+    );
   });
 
   it("keeps no passing mention of where the user stayed", () => {

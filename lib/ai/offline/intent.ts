@@ -50,6 +50,8 @@ export function readablePart(message: string): string {
 }
 
 const BLANK = /\s/;
+// One blank on each side: a run of blanks before a dash would be scanned again from each of its blanks.
+const SPACED_DASH = /\s[—–-]\s/;
 
 export function readMessage(message: string): Reading {
   const reading: Reading = { facts: [] };
@@ -68,7 +70,9 @@ export function readMessage(message: string): Reading {
       reading.question ??= { query: searchQuery(core), quote: sentence };
       continue;
     }
-    const facts = readStatement(text, { greeted });
+    // A dash between blanks ends what was said before it ("I've been a nurse for years and we've settled in Porto — the
+    // kids love it"): each side is read as a statement of its own, so no fact runs on into the next thought.
+    const facts = text.split(SPACED_DASH).flatMap((piece) => readStatement(piece, { greeted }));
     reading.facts.push(...(facts.length > 0 ? facts : readParts(text, { greeted })));
   }
   return reading;

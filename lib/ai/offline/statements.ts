@@ -98,12 +98,13 @@ const HAVE_DISCOURSE = /^(?:to\b|got to\b|no idea\b|an? (?:quick |small |other )
 const I_AM = /^i(?:['’]m|\s+am)\s+(\S.*)$/i;
 const I_WAS = /^i\s+was\s+(\S.*)$/i;
 const I_HAVE = /^i(?:['’]ve|\s+have)\s+(?:got\s+)?(\S.*)$/i;
+const WE_HAVE = /^we(?:['’]ve|\s+have)\s+(?=(\S+))/i;
 const I_WOULD_RATHER = /^i(?:['’]d|\s+would)\s+rather\s+(\S.*)$/i;
 const NAME =
   /^(?:my\s+(?:(?:full|first)\s+)?name(?:\s+is|['’]s)|call\s+me|i\s+go\s+by|i(?:['’]m|\s+am)\s+called|people\s+call\s+me)\s+(\S.*)$/i;
 const CAPITALIZED_NAME = /^\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*)?$/u;
 const MOVED =
-  /^i(?:['’]ve|\s+have)?\s+(?:(?:just|recently|finally|also|actually)\s+)*(?:moved|relocated)\s+(?:back\s+)?to\s+(\S.*)$/i;
+  /^(?:i|we)(?:['’]ve|\s+have)?\s+(?:(?:just|recently|finally|also|actually)\s+)*(?:moved|relocated)\s+(?:back\s+)?to\s+(\S.*)$/i;
 const MY_THING =
   /^my\s+([\p{L}\p{N}'’-]+(?:\s+[\p{L}\p{N}'’-]+){0,3}?)\s+(is|are|was|were|has|have|lives|works|likes|loves|hates|prefers|speaks|plays|studies|goes|comes|teaches)\s+(\S.*)$/iu;
 /** "My flight to Bologna leaves on …": any verb WordNet knows, in the third person (constructions.ts). */
@@ -277,7 +278,11 @@ function firstPerson(clause: string, options: ReadOptions): string | null {
  * user: "We settled in Lyon" is where the user lives.
  */
 function verbStatement(clause: string): string | null {
-  const words = clause.split(/\s+/);
+  // "We've settled in Porto": the perfect of taking up a home says the home as its past does.
+  const perfect = WE_HAVE.exec(clause)?.[1];
+  const words = (perfect && isResidenceVerb(perfect.toLowerCase()) ? clause.replace(WE_HAVE, "we ") : clause).split(
+    /\s+/,
+  );
   if (!/^(?:i|we)$/i.test(words[0] ?? "")) return null;
   let index = 1;
   const kept: string[] = [];

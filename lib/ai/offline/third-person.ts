@@ -10,6 +10,14 @@ const INNER: Array<[RegExp, string]> = [
   [/\bi(?:['’]m|\s+am)\b/gi, "they are"],
   [/\bi['’]ve\b/gi, "they have"],
   [/\bI\b/g, "they"],
+  // "we" and "our" include the user: "with my partner and our cat" → "with their partner and their cat".
+  [/\bours\b/gi, "theirs"],
+  [/\bour\b/gi, "their"],
+  [/\bwe(?:['’]re|\s+are)\b/gi, "they are"],
+  [/\bwe['’]ve\b/gi, "they have"],
+  [/\bwe\b/gi, "they"],
+  // Lower case only: "US" is a country.
+  [/\bus\b/g, "them"],
 ];
 
 /** Pronouns inside a fact about the user: "with my sister" → "with their sister". */

@@ -7,7 +7,7 @@
 import type { Facts, Planted } from "./hygiene-wordings";
 
 /** "a nurse", "an architect": the indefinite article a person would say before a job noun. */
-function a(noun: string): string {
+export function withArticle(noun: string): string {
   return /^[aeiou]/i.test(noun) ? `an ${noun}` : `a ${noun}`;
 }
 
@@ -15,9 +15,9 @@ function a(noun: string): string {
 export function fourteenthTuneMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
   return [
     {
-      message: `Hi! Quick intro so you know me: I'm ${a(job(0))} and I live in ${city(0)} with my partner and our cat, Pepper. Outside of work, ${hobby} is basically my whole personality lol. And we're flying to ${destination} on ${past} for a long weekend, mostly for the food.`,
+      message: `Hi! Quick intro so you know me: I'm ${withArticle(job(0))} and I live in ${city(0)} with my partner and our cat, Pepper. Outside of work, ${hobby} is basically my whole personality lol. And we're flying to ${destination} on ${past} for a long weekend, mostly for the food.`,
       inserts: [
-        { text: `The user works as ${a(job(0))}.`, quote: `I'm ${a(job(0))}` },
+        { text: `The user works as ${withArticle(job(0))}.`, quote: `I'm ${withArticle(job(0))}` },
         {
           text: `The user currently lives in ${city(0)} together with their partner.`,
           quote: `I live in ${city(0)} with my partner`,
@@ -43,11 +43,11 @@ export function fourteenthTuneMonths({ hobby, city, job, destination, past, futu
       ],
     },
     {
-      message: `Work update: I handed in my notice and started a new role as ${a(job(1))} at a smaller company closer to home. The hours are way better, so I've been ${hobby} with my old college friends on Sunday mornings again. Also finally caved and bought a standing desk.`,
+      message: `Work update: I handed in my notice and started a new role as ${withArticle(job(1))} at a smaller company closer to home. The hours are way better, so I've been ${hobby} with my old college friends on Sunday mornings again. Also finally caved and bought a standing desk.`,
       inserts: [
         {
-          text: `The user has started a new position as ${a(job(1))} at a smaller company closer to home, with better working hours.`,
-          quote: `started a new role as ${a(job(1))} at a smaller company closer to home`,
+          text: `The user has started a new position as ${withArticle(job(1))} at a smaller company closer to home, with better working hours.`,
+          quote: `started a new role as ${withArticle(job(1))} at a smaller company closer to home`,
         },
         {
           text: `The user mentioned that they have gone back to ${hobby} with their old college friends on Sunday mornings, which the better hours of their new role have made possible.`,
@@ -78,7 +78,7 @@ export function fifteenthTuneMonths({ hobby, city, job, destination, past, futur
     {
       message: `ok so context for future chats: ${job(0)} by day, based in ${city(0)}, and I spend most of my free time ${hobby}. also I'm vegetarian, in case you ever suggest recipes. trip to ${destination} on ${past}, first real holiday in ages.`,
       inserts: [
-        { text: `User works as ${a(job(0))}.`, quote: `${job(0)} by day` },
+        { text: `User works as ${withArticle(job(0))}.`, quote: `${job(0)} by day` },
         { text: `User lives in ${city(0)}.`, quote: `based in ${city(0)}` },
         { text: `User spends most of their free time ${hobby}.`, quote: `I spend most of my free time ${hobby}` },
         { text: "User is vegetarian; avoid meat in recipe suggestions.", quote: "I'm vegetarian" },
@@ -86,11 +86,11 @@ export function fifteenthTuneMonths({ hobby, city, job, destination, past, futur
       ],
     },
     {
-      message: `Big news: I accepted an offer — I'm going to be ${a(job(1))} at a much bigger organisation starting next month, and we're relocating to ${city(1)} for it.`,
+      message: `Big news: I accepted an offer — I'm going to be ${withArticle(job(1))} at a much bigger organisation starting next month, and we're relocating to ${city(1)} for it.`,
       inserts: [
         {
-          text: `User has accepted a position as ${a(job(1))} at a larger organisation, starting next month.`,
-          quote: `I'm going to be ${a(job(1))} at a much bigger organisation`,
+          text: `User has accepted a position as ${withArticle(job(1))} at a larger organisation, starting next month.`,
+          quote: `I'm going to be ${withArticle(job(1))} at a much bigger organisation`,
         },
         { text: `User is relocating to ${city(1)} for the new job.`, quote: `we're relocating to ${city(1)} for it` },
       ],
@@ -116,9 +116,9 @@ export function fifteenthTuneMonths({ hobby, city, job, destination, past, futur
 export function sixteenthTuneMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
   return [
     {
-      message: `Hey, setting up this assistant. Some basics: I'm ${a(job(0))}, I live in ${city(0)}, I've got two kids (7 and 10), and my favourite thing to do on weekends is ${hobby}. Next up: a client visit to ${destination}, flying in on ${past}, two nights.`,
+      message: `Hey, setting up this assistant. Some basics: I'm ${withArticle(job(0))}, I live in ${city(0)}, I've got two kids (7 and 10), and my favourite thing to do on weekends is ${hobby}. Next up: a client visit to ${destination}, flying in on ${past}, two nights.`,
       inserts: [
-        { text: `occupation: ${job(0)}`, quote: `I'm ${a(job(0))}` },
+        { text: `occupation: ${job(0)}`, quote: `I'm ${withArticle(job(0))}` },
         { text: `residence: ${city(0)}`, quote: `I live in ${city(0)}` },
         { text: "family: two children, ages 7 and 10", quote: "I've got two kids (7 and 10)" },
         { text: `hobbies: ${hobby} (weekends)`, quote: `my favourite thing to do on weekends is ${hobby}` },
@@ -133,11 +133,11 @@ export function sixteenthTuneMonths({ hobby, city, job, destination, past, futur
       inserts: [{ text: "preferences.units: metric", quote: "I prefer everything in metric" }],
     },
     {
-      message: `New chapter! I've been working as ${a(job(1))} for about three weeks now and we've settled in ${city(1)} — the kids love their new school. Still ${hobby} every Saturday, now with my neighbour, which really helps me feel at home here.`,
+      message: `New chapter! I've been working as ${withArticle(job(1))} for about three weeks now and we've settled in ${city(1)} — the kids love their new school. Still ${hobby} every Saturday, now with my neighbour, which really helps me feel at home here.`,
       inserts: [
         {
           text: `current_occupation: ${job(1)} (started ~3 weeks ago)`,
-          quote: `I've been working as ${a(job(1))} for about three weeks now`,
+          quote: `I've been working as ${withArticle(job(1))} for about three weeks now`,
         },
         { text: `current_residence: ${city(1)}`, quote: `we've settled in ${city(1)}` },
         {
@@ -166,13 +166,13 @@ export function sixteenthTuneMonths({ hobby, city, job, destination, past, futur
 export function seventeenthTuneMonths({ hobby, city, job, destination, past, future }: Facts): Planted[] {
   return [
     {
-      message: `lol my coworkers think I'm crazy but I'm up at 5 most Sundays ${hobby}. being ${a(job(0))} in ${city(0)} is stressful and it clears my head. also I'm really into pour-over coffee lately. flying to ${destination} on ${past} for my cousin's wedding btw`,
+      message: `lol my coworkers think I'm crazy but I'm up at 5 most Sundays ${hobby}. being ${withArticle(job(0))} in ${city(0)} is stressful and it clears my head. also I'm really into pour-over coffee lately. flying to ${destination} on ${past} for my cousin's wedding btw`,
       inserts: [
         {
           text: `Loves ${hobby}, does it early on Sundays to clear head`,
           quote: `I'm up at 5 most Sundays ${hobby}`,
         },
-        { text: `Is ${a(job(0))}`, quote: `being ${a(job(0))}` },
+        { text: `Is ${withArticle(job(0))}`, quote: `being ${withArticle(job(0))}` },
         { text: `Lives in ${city(0)}`, quote: `in ${city(0)} is stressful` },
         { text: "Into pour-over coffee", quote: "I'm really into pour-over coffee lately" },
         {
@@ -191,9 +191,12 @@ export function seventeenthTuneMonths({ hobby, city, job, destination, past, fut
       ],
     },
     {
-      message: `new city, new job: I'm ${a(job(1))} now, started Monday. can't stop ${hobby} either, found a group here that meets on weekends. speaking at a conference in ${city(2)} on ${future} too which is terrifying. btw I'm lactose intolerant so skip dairy in recipes`,
+      message: `new city, new job: I'm ${withArticle(job(1))} now, started Monday. can't stop ${hobby} either, found a group here that meets on weekends. speaking at a conference in ${city(2)} on ${future} too which is terrifying. btw I'm lactose intolerant so skip dairy in recipes`,
       inserts: [
-        { text: `Is ${a(job(1))} now, started Monday`, quote: `I'm ${a(job(1))} now, started Monday` },
+        {
+          text: `Is ${withArticle(job(1))} now, started Monday`,
+          quote: `I'm ${withArticle(job(1))} now, started Monday`,
+        },
         {
           text: `Can't stop ${hobby}; joined a local group that meets on weekends`,
           quote: `can't stop ${hobby} either, found a group here that meets on weekends`,

@@ -6,6 +6,7 @@
 
 import { BLIND_WORDINGS } from "./hygiene-wordings-blind";
 import { BLIND_WORDINGS_2 } from "./hygiene-wordings-blind-2";
+import { BLIND_WORDINGS_3 } from "./hygiene-wordings-blind-3";
 
 export interface Planted {
   /** The message the person sends, and the memories a hosted manager would write from it, each with its words. */
@@ -395,4 +396,5 @@ export const TUNE_WORDINGS = [
   ninthTuneMonths,
   ...BLIND_WORDINGS,
   ...BLIND_WORDINGS_2,
+  ...BLIND_WORDINGS_3,
 ];

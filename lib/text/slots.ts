@@ -44,6 +44,7 @@ const SINGLE_VALUED: SlotRule[] = [
       /^user (?:(?:has|have) )?(?:just |recently )?(?:moved|relocated) to (?!(?:a|an|another|their|the new)\b)(.+)$/,
   },
   { key: "residence", pattern: /^user's home is in (.+)$/ },
+  { key: "residence", pattern: /^user's (?:current )?home city is (.+)$/ },
   {
     key: "job",
     pattern:
@@ -94,15 +95,28 @@ export const MANY_VALUED_PATTERN = MANY_VALUED.source.replaceAll("\\b", "\\y");
  * by grammar and WordNet (lib/text/slot-kinds.ts), which the consolidation finder pairs in TypeScript.
  */
 export function slotOf(written: string): Slot | undefined {
-  return slotOfStatement(asUserStatement(written));
+  return slotOfStatement(statementOf(written));
 }
 
+/**
+ * The memory as a statement about the user, up to a ";" or a dash between blanks: what follows is a thought of its
+ * own ("Lives in Porto; finds it lovely", "Works as a teacher; the job keeps them busy"). A sentence's end is left to
+ * the readers: a stop may end an abbreviation ("(approx. 8 years)"), a question mark make a value no value.
+ */
+const statementOf = (written: string) => asUserStatement(written.split(ASIDE_AFTER)[0]!);
+const ASIDE_AFTER = /;|\s[–—-]\s/;
+
 /** slotOf of a text already put as a statement about the user. */
-function slotOfStatement(text: string): Slot | undefined {
-  const normalized = normalize(text);
+function slotOfStatement(written: string): Slot | undefined {
   // "User is also a photographer", "User's side hustle is…": a value beside the one the slot holds, not instead of it;
-  // "User lives in Porto temporarily", "moves to Berlin next month": one for a while or ahead, not the one now.
-  if (BESIDE_ANOTHER.test(normalized) || heldBefore(text) || statementHeldForAWhileOrAhead(text)) return undefined;
+  // "User lives in Porto temporarily", "moves to Berlin next month": one for a while or ahead, not the one now. A
+  // bracket is read for those ("(part-time)", "(until June)"), then left out of the value: "was hired as an architect
+  // (a couple of weeks ago)" holds an architect.
+  if (BESIDE_ANOTHER.test(normalize(written)) || heldBefore(written) || statementHeldForAWhileOrAhead(written)) {
+    return undefined;
+  }
+  const text = written.replace(BRACKETED, " ").replace(/\s+/g, " ").trim();
+  const normalized = normalize(text);
   for (const rule of SINGLE_VALUED) {
     const match = normalized.match(rule.pattern);
     if (match) {
@@ -118,6 +132,8 @@ function slotOfStatement(text: string): Slot | undefined {
   return kindSlotOf(text, normalized);
 }
 
+// A bracket, one deep; an unclosed one is left as it is.
+const BRACKETED = /\([^()]*\)/g;
 const BESIDE_ANOTHER = /\b(?:also|too|as well|side|second|amateur|hobby|volunteer\w*)\b/;
 const lastWord = (text: string) => text.split(" ").at(-1) ?? "";
 /** Who is at a place without working there: a learner, a guest, a customer, a patient, a member. */
@@ -168,7 +184,7 @@ function homeOf(text: string, value: string): string {
  * at the end ("prefers dark mode" / "prefers light mode").
  */
 export function sameSlot(writtenA: string, writtenB: string): boolean {
-  const [a, b] = [asUserStatement(writtenA), asUserStatement(writtenB)];
+  const [a, b] = [statementOf(writtenA), statementOf(writtenB)];
   const left = slotOfStatement(a);
   const right = slotOfStatement(b);
   if (left && right) return left.key === right.key;

@@ -9,13 +9,46 @@ import { baseForms, isBaseVerb, isOfFormerTime, isPlannedEvent, isReporting, isV
  * fact it is reads nothing. Capitals are kept: the readers take a capital for a name.
  */
 export function asUserStatement(text: string): string {
-  const words = text.trim().split(/\s+/).filter(Boolean);
+  const written = asManagersWrite(text);
+  const words = written.split(/\s+/).filter(Boolean);
   if (words.length === 0) return text;
   const labelled = labelledStatement(words);
   if (labelled !== undefined) return labelled ?? text;
-  if (opensWithTheUser(words)) return reported(words) ?? text;
+  if (opensWithTheUser(words)) return reported(words) ?? hedged(words) ?? written;
   return withoutSubject(words) ?? text;
 }
+
+/**
+ * A memory without the marks managers put around a statement (asManagersWrite) and without a hedge ("User appears to
+ * live in Madrid" → "User lives in Madrid"), for readers that compare two memories' words (the offline consolidation).
+ */
+export function withoutManagersMarks(text: string): string {
+  const written = asManagersWrite(text);
+  const words = written.split(/\s+/).filter(Boolean);
+  return (words.length > 0 && opensWithTheUser(words) && hedged(words)) || written;
+}
+
+/**
+ * What managers write around a statement, put the way the readers read one: a bullet ("- hobby: …"), a key set with
+ * "=" or "->" ("home_city=Porto", "job -> chef"), "the human" for the user (a persona block's word for them: "Human:
+ * lives in Porto", "The human has…"), and a lead-in of when a value began ("As of this month, user's …").
+ */
+function asManagersWrite(text: string): string {
+  return text
+    .trim()
+    .replace(BULLET, "")
+    .replace(AS_OF, "")
+    .replace(KEY_SET, "$1: ")
+    .replace(
+      HUMAN,
+      (_, the: string | undefined, owned: string | undefined) => `${the ? "The user" : "User"}${owned ?? ""}`,
+    );
+}
+const BULLET = /^[-*•]\s+/;
+// A time of a few words before the first comma: "As of this month, …", "As of March 2026, …".
+const AS_OF = /^as of [^,]{1,30},\s*/i;
+const KEY_SET = /^([\p{L}_.]{1,30})\s*(?:=|->|→)\s*/u;
+const HUMAN = /^(the )?human('s)?\b/i;
 
 /** "User …", "User's …", "The user …". */
 const opensWithTheUser = (words: string[]) =>
@@ -31,6 +64,7 @@ const LABELS: Record<string, (value: string) => string> = {
   home: (value) => `User lives in ${value}`,
   residence: (value) => `User lives in ${value}`,
   "current city": (value) => `User lives in ${value}`,
+  "home city": (value) => `User lives in ${value}`,
   occupation: (value) => `User works as ${value}`,
   job: (value) => `User works as ${value}`,
   "current job": (value) => `User works as ${value}`,
@@ -71,7 +105,8 @@ function labelledStatement(words: string[]): string | null | undefined {
   if (opensWithTheUser(value)) return asUserStatement(value.join(" "));
   return withoutSubject(value) ?? null;
 }
-const NEUTRAL_LABELS = new Set(["note", "notes", "update", "fyi", "info", "fact", "memory", "important"]);
+// "User:" and "Human:" (put so by asManagersWrite) name whose statement follows: the user's.
+const NEUTRAL_LABELS = new Set(["note", "notes", "update", "fyi", "info", "fact", "memory", "important", "user"]);
 
 /**
  * A labelled value that is one: not a question or a choice ("Berlin?", "Berlin or Munich"), not opening with a
@@ -141,6 +176,9 @@ function reported(words: string[]): string | undefined {
   if (words[rest]?.toLowerCase() === "that") rest += 1;
   const pronoun = /^(?:they|he|she)$/i.test(words[rest] ?? "");
   if (pronoun) rest += 1;
+  // "… that they recently became a chef": the adverb stays with the verb.
+  const adverbs = pronoun ? leadingAdverbs(words, rest) : [];
+  rest += adverbs.length;
   const verb = words[rest]?.toLowerCase() ?? "";
   if (!isVerbForm(verb)) return undefined;
   // "… living in Lyon years ago", "… moved to Lyon for a semester": a report of what held for a while or before.
@@ -152,8 +190,32 @@ function reported(words: string[]): string | undefined {
       : undefined;
   }
   const spoken = isBaseVerb(verb) || PLURAL_PRESENT.has(verb) ? thirdPerson(baseForms(verb)[0] ?? verb) : verb;
-  return ["User", spoken, ...words.slice(rest + 1)].join(" ");
+  return ["User", ...adverbs, spoken, ...words.slice(rest + 1)].join(" ");
 }
+
+/**
+ * "User appears to live in Madrid" → "User lives in Madrid"; "User seems to be settled in Seville" → "User is settled
+ * in Seville": a manager's hedge is no limit on the fact.
+ */
+function hedged(words: string[]): string | undefined {
+  const at = words[0]!.toLowerCase() === "the" ? 2 : 1;
+  if (words[at - 1]!.toLowerCase() !== "user" || !HEDGES.has(words[at]?.toLowerCase() ?? "")) return undefined;
+  if (words[at + 1]?.toLowerCase() !== "to") return undefined;
+  const adverbs = leadingAdverbs(words, at + 2);
+  const verb = words[at + 2 + adverbs.length]?.toLowerCase() ?? "";
+  if (!isBaseVerb(verb)) return undefined;
+  return ["User", ...adverbs, thirdPerson(verb), ...words.slice(at + 3 + adverbs.length)].join(" ");
+}
+const HEDGES = new Set(["appears", "seems"]);
+
+/** The adverbs of now or of a recent change from `from` on ("still", "now", "recently", "just"). */
+function leadingAdverbs(words: string[], from: number): string[] {
+  const adverbs: string[] = [];
+  while (RECENT_OR_NOW.has(words[from + adverbs.length]?.toLowerCase() ?? ""))
+    adverbs.push(words[from + adverbs.length]!);
+  return adverbs;
+}
+const RECENT_OR_NOW = new Set([...NOW_ADVERBS, "recently", "just"]);
 
 /** Verbs of holding a home or a job, the gerunds a report is read by ("mentioned living in", "working as"). */
 const HOLDING = new Set(["live", "work", "reside"]);

@@ -237,10 +237,11 @@ export function isBeginning(word: string): boolean {
 
 /**
  * A verb of working for pay or training for a profession: one of its two usual senses says so ("earn": "earn on some
- * commercial or business transaction", "train": "undergo training … for a particular role, function, or profession"),
- * or, with "re-", the verb it repeats ("retrain"). "volunteer" ("do volunteer work") and "serve" are neither.
+ * commercial or business transaction", "train": "undergo training … for a particular role, function, or profession",
+ * "hire": "engage or hire for work"), or, with "re-", the verb it repeats ("retrain"). "volunteer" ("do volunteer
+ * work") and "serve" are neither.
  */
-const WORK_GLOSS = /\b(?:salary|wages|commercial|business|profession|employ\w*|occupation)\b/;
+const WORK_GLOSS = /\b(?:salary|wages|commercial|business|profession|employ\w*|occupation|for work)\b/;
 
 export function isWorkVerb(word: string): boolean {
   const lower = word.toLowerCase();
@@ -293,7 +294,10 @@ export function isVerbForm(word: string): boolean {
 
 /** A verb in its base form ("live", "go", "try"), not one inflected ("lives", "worked", "living"). */
 export function isBaseVerb(word: string): boolean {
-  return isVerbForm(word) && baseForms(word.toLowerCase()).includes(word.toLowerCase()) && !/(?:ing|ed)$/.test(word);
+  const lower = word.toLowerCase();
+  // "came", "became": a past the irregular list (or a prefix and it) gives another base.
+  const irregular = irregularVerbs[lower] ?? prefixedIrregular(lower);
+  return isVerbForm(word) && (irregular === undefined || irregular === lower) && !/(?:ing|ed)$/.test(word);
 }
 
 /**
@@ -317,9 +321,22 @@ export function isOfFrequency(word: string): boolean {
 
 /** A verb's base forms: the regular ones verbLemmas gives and, for an irregular form, its base ("left" → leave). */
 export function baseForms(word: string): string[] {
-  const irregular = irregularVerbs[word];
+  const irregular = irregularVerbs[word] ?? prefixedIrregular(word);
   return irregular ? [...verbLemmas(word), irregular] : verbLemmas(word);
 }
+
+/**
+ * The base of an irregular past made of a prefix and one the list holds ("became" → "become", "understood" →
+ * "understand", "withdrew" → "withdraw"), which the list leaves out; only when WordNet has the verb so made.
+ */
+function prefixedIrregular(word: string): string | undefined {
+  for (const prefix of VERB_PREFIXES) {
+    const base = word.startsWith(prefix) ? irregularVerbs[word.slice(prefix.length)] : undefined;
+    if (base && isVerb(prefix + base)) return prefix + base;
+  }
+  return undefined;
+}
+const VERB_PREFIXES = ["be", "over", "under", "with", "mis", "for", "fore", "re", "un", "out", "up"];
 
 /** The base forms an inflected verb may have: "lives" → live, "moved" → move, "settled" → settle, "stays" → stay. */
 function verbLemmas(word: string): string[] {

@@ -376,6 +376,11 @@ describe("offline consolidation of a pair close in meaning", () => {
       "Loves baking sourdough bread, does it early on Sundays to clear head",
       "Can't stop baking sourdough bread; joined a local group that meets on weekends",
     ],
+    // A day of the weekend is within it.
+    [
+      "User's pastime: hiking in the mountains, usually on weekends.",
+      "User continues hiking in the mountains on Saturday mornings; user's sister now joins.",
+    ],
   ])("merges %j and %j: one habit, framed two ways", (a, b) => {
     expect(opsForPair(a, b)).toEqual(["merge"]);
   });
@@ -384,6 +389,7 @@ describe("offline consolidation of a pair close in meaning", () => {
     ["User goes to the gym on Mondays", "User goes to the gym on Fridays"],
     ["User goes running every morning", "User goes running every evening"],
     ["User loves hiking in the mountains most weekends", "User loves hiking in the mountains every summer"],
+    ["User goes hiking in the mountains on Saturdays", "User goes hiking in the mountains on Sundays"],
   ])("keeps %j and %j apart: two times of one habit are two habits", (a, b) => {
     expect(opsForPair(a, b, "slot")).toEqual([]);
   });

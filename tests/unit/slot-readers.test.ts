@@ -191,6 +191,17 @@ describe("a fact written without the user as its subject (lib/text/user-statemen
     ["current_residence: Seville", { key: "residence", value: "seville" }],
     ["Current occupation: chef (started ~3 weeks ago)", { key: "job", value: "chef" }],
     ["The user has recently relocated to Porto.", { key: "residence", value: "porto" }],
+    // What managers write around a statement: a key set with "=" or "->", a bullet, a persona block's "human", a
+    // lead-in of when, a hedge, an aside after ";", a bracket; a report of an irregular past.
+    ["home_city=Lyon (moved last month)", { key: "residence", value: "lyon" }],
+    ["job -> pilot (better hours)", { key: "job", value: "pilot" }],
+    ["- occupation: nurse", { key: "job", value: "nurse" }],
+    ["Human: lives in Porto; finds it lovely this time of year.", { key: "residence", value: "porto" }],
+    ["The human works as a teacher.", { key: "job", value: "teacher" }],
+    ["As of this month, user's home city is Porto.", { key: "residence", value: "porto" }],
+    ["User appears to live in Madrid and is worried about rising rent.", { key: "residence", value: "madrid" }],
+    ["User has been hired as an architect (a couple of weeks ago)", { key: "job", value: "architect" }],
+    ["User mentioned that they recently became a chef.", { key: "job", value: "chef" }],
   ])("reads %j as the user's", (text, slot) => {
     expect(slotOf(text)).toEqual(slot);
   });
@@ -230,6 +241,8 @@ describe("a fact written without the user as its subject (lib/text/user-statemen
     "Occupation: nurse (laid off last week)",
     "Occupation: nurse (starting next month)",
     "previous_job: chef",
+    "User seems to be moving to Berlin next month.",
+    "User appears to want to live in Madrid.",
     "User mentioned living in Lyon years ago",
     "User mentioned they moved to Lyon for a semester",
     "Wants a job as a pilot",

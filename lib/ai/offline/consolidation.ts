@@ -3,6 +3,7 @@ import { clausesOf, mainClause } from "@/lib/text/clauses";
 import { TIME_PREPOSITIONS, TIME_QUALIFIERS } from "@/lib/text/function-words";
 import { sameSlot, slotOf } from "@/lib/text/slots";
 import { differentStandingValues } from "@/lib/text/standing-values";
+import { withoutManagersMarks } from "@/lib/text/user-statement";
 import {
   baseForms,
   isAttitudeAdjective,
@@ -25,7 +26,10 @@ type Shown = ConsolidationInput["memories"][number];
  * the newest; a time-bound fact whose date has passed expires the day after it.
  */
 export function consolidate(input: ConsolidationInput): { ops: ConsolidationWireOp[] } {
-  const byId = new Map(input.memories.map((memory) => [memory.id, memory]));
+  // Read without a manager's marks ("- hobby: …", "The human …", "User seems to …"); the ops name memories by id.
+  const byId = new Map(
+    input.memories.map((memory) => [memory.id, { ...memory, text: withoutManagersMarks(memory.text) }]),
+  );
   const used = new Set<string>();
   const ops: ConsolidationWireOp[] = [];
 
@@ -116,8 +120,12 @@ function twoTimes(a: string, b: string): boolean {
         .map((word) => word.replace(/s$/, "")),
     );
   const [left, right] = [timesOf(a), timesOf(b)];
-  return left.size > 0 && right.size > 0 && [...left].some((time) => !right.has(time));
+  // "on weekends" / "on Saturday mornings": a day of the weekend is within it.
+  const meets = (time: string, side: Set<string>) =>
+    side.has(time) || [...side].some((other) => within(time, other) || within(other, time));
+  return left.size > 0 && right.size > 0 && [...left].some((time) => !meets(time, right));
 }
+const within = (part: string, whole: string) => whole === "weekend" && (part === "saturday" || part === "sunday");
 const HOW_LONG = /^(?:years?|decades?|months?|ages?|lifetimes?)$/;
 const ownersTime = (words: string[], at: number) =>
   OWNERS.has(words[at - 1] ?? "") || (/^(?:free|spare)$/.test(words[at - 1] ?? "") && OWNERS.has(words[at - 2] ?? ""));

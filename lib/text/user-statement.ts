@@ -39,16 +39,16 @@ function asManagersWrite(text: string): string {
     .replace(BULLET, "")
     .replace(AS_OF, "")
     .replace(KEY_SET, "$1: ")
-    .replace(
-      HUMAN,
-      (_, the: string | undefined, owned: string | undefined) => `${the ? "The user" : "User"}${owned ?? ""}`,
-    );
+    .replace(HUMAN_LABEL, "User")
+    .replace(THE_HUMAN, "The user");
 }
 const BULLET = /^[-*•]\s+/;
 // A time of a few words before the first comma: "As of this month, …", "As of March 2026, …".
 const AS_OF = /^as of [^,]{1,30},\s*/i;
 const KEY_SET = /^([\p{L}_.]{1,30})\s*(?:=|->|→)\s*/u;
-const HUMAN = /^(the )?human('s)?\b/i;
+// "Human:", "Human's …", and "The human" before a verb ("has", "works", "will …"): not "Human rights", "The human body".
+const HUMAN_LABEL = /^human(?=:|'s\b)/i;
+const THE_HUMAN = /^the human(?='s\b| (?:\w+s|will|would|can|could|may|might|should|must|did|had)\b)/i;
 
 /** "User …", "User's …", "The user …". */
 const opensWithTheUser = (words: string[]) =>

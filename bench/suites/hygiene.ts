@@ -218,8 +218,8 @@ function managerFor(manager: HygieneManager, planted: Planted, messageId: string
 }
 
 /**
- * For each half and manager: plants `count` people's months through extraction, measures, runs consolidation once
- * per person, measures again.
+ * For each half and manager: plants `count` people's months (the tune half at least one per wording) through
+ * extraction, measures, runs consolidation once per person, measures again.
  */
 export async function measureHygiene(
   contextOf: (user: string) => Promise<MemoryContext>,
@@ -245,7 +245,9 @@ export async function measureVariant(
 ): Promise<HygieneFigure> {
   const now = new Date();
   const start = new Date(now.getTime() - 90 * DAY);
-  const people = Array.from({ length: count }, (_, index) => personOf(index, half, start, now, only));
+  // The tune half cycles through its wordings: at least one person each, so none is left out of its figures.
+  const planted = half === "tune" && !only ? Math.max(count, TUNE_WORDINGS.length) : count;
+  const people = Array.from({ length: planted }, (_, index) => personOf(index, half, start, now, only));
   const contexts: MemoryContext[] = [];
   for (const [index, person] of people.entries()) {
     const base = await contextOf(`hygiene-${half}-${manager}-${index}`);
@@ -308,8 +310,8 @@ export async function measureVariant(
   return {
     half,
     manager,
-    people: count,
-    planted: { paraphrases: count, changedValues: 2 * count, pastPlans: count },
+    people: planted,
+    planted: { paraphrases: planted, changedValues: 2 * planted, pastPlans: planted },
     before,
     after,
     run,

@@ -2,7 +2,7 @@ import { statementHeldForAWhileOrAhead } from "@/lib/text/held-for-a-while";
 import { placeNameAt, placeValue } from "@/lib/text/place-names";
 import { attributeHome, attributeJob, kindSlotOf } from "@/lib/text/slot-kinds";
 import { trimEnd } from "@/lib/text/trim";
-import { asUserStatement } from "@/lib/text/user-statement";
+import { asUserStatement, limitsAValue } from "@/lib/text/user-statement";
 import { baseForms, isBeginning, isKindOf, isTimePeriod, verbSenseMatches } from "@/lib/text/word-kinds";
 
 /**
@@ -95,7 +95,8 @@ export const MANY_VALUED_PATTERN = MANY_VALUED.source.replaceAll("\\b", "\\y");
  * by grammar and WordNet (lib/text/slot-kinds.ts), which the consolidation finder pairs in TypeScript.
  */
 export function slotOf(written: string): Slot | undefined {
-  return slotOfStatement(statementOf(written));
+  const statement = statementOf(written);
+  return statement === undefined ? undefined : slotOfStatement(statement);
 }
 
 /**
@@ -103,7 +104,12 @@ export function slotOf(written: string): Slot | undefined {
  * own ("Lives in Porto; finds it lovely", "Works as a teacher; the job keeps them busy"). A sentence's end is left to
  * the readers: a stop may end an abbreviation ("(approx. 8 years)"), a question mark make a value no value.
  */
-const statementOf = (written: string) => asUserStatement(written.split(ASIDE_AFTER)[0]!);
+function statementOf(written: string): string | undefined {
+  const [first, ...asides] = written.split(ASIDE_AFTER);
+  // An aside that limits the value ("Occupation: nurse; retired", "Location: Tokyo — on a business trip"): no value of
+  // a slot now, undefined.
+  return asides.some(limitsAValue) ? undefined : asUserStatement(first!);
+}
 const ASIDE_AFTER = /;|\s[–—-]\s/;
 
 /** slotOf of a text already put as a statement about the user. */
@@ -112,7 +118,13 @@ function slotOfStatement(written: string): Slot | undefined {
   // "User lives in Porto temporarily", "moves to Berlin next month": one for a while or ahead, not the one now. A
   // bracket is read for those ("(part-time)", "(until June)"), then left out of the value: "was hired as an architect
   // (a couple of weeks ago)" holds an architect.
-  if (BESIDE_ANOTHER.test(normalize(written)) || heldBefore(written) || statementHeldForAWhileOrAhead(written)) {
+  const limited = [...written.matchAll(BRACKETED)].some(([bracket]) => limitsAValue(bracket));
+  if (
+    limited ||
+    BESIDE_ANOTHER.test(normalize(written)) ||
+    heldBefore(written) ||
+    statementHeldForAWhileOrAhead(written)
+  ) {
     return undefined;
   }
   const text = written.replace(BRACKETED, " ").replace(/\s+/g, " ").trim();
@@ -185,6 +197,7 @@ function homeOf(text: string, value: string): string {
  */
 export function sameSlot(writtenA: string, writtenB: string): boolean {
   const [a, b] = [statementOf(writtenA), statementOf(writtenB)];
+  if (a === undefined || b === undefined) return false;
   const left = slotOfStatement(a);
   const right = slotOfStatement(b);
   if (left && right) return left.key === right.key;

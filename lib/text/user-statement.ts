@@ -1,5 +1,13 @@
 import { heldForAWhileOrAhead } from "@/lib/text/held-for-a-while";
-import { baseForms, isBaseVerb, isOfFormerTime, isPlannedEvent, isReporting, isVerbForm } from "@/lib/text/word-kinds";
+import {
+  baseForms,
+  endsHolding,
+  isBaseVerb,
+  isOfFormerTime,
+  isPlannedEvent,
+  isReporting,
+  isVerbForm,
+} from "@/lib/text/word-kinds";
 
 /**
  * A memory as a statement with the user as its subject, "User …", the shape the slot readers read (lib/text/slots.ts,
@@ -44,9 +52,11 @@ function asManagersWrite(text: string): string {
 }
 const BULLET = /^[-*•]\s+/;
 // A time of a few words before the first comma: "As of this month, …", "As of March 2026, …".
-const AS_OF = /^as of [^,]{1,30},\s*/i;
+// Not a time ahead ("As of next month, …"), which says when a value will begin.
+const AS_OF = /^as of (?!(?:the )?(?:next|coming|upcoming)\b)[^,]{1,30},\s*/i;
 const KEY_SET = /^([\p{L}_.]{1,30})\s*(?:=|->|→)\s*/u;
-// "Human:", "Human's …", and "The human" before a verb ("has", "works", "will …"): not "Human rights", "The human body".
+// "Human:", "Human's …", and "The human" before a word ending in "s" ("has", "works") or a modal: not "Human rights"
+// or "The human body"; "The human rights lawyer" is read so too, and fills no slot either way.
 const HUMAN_LABEL = /^human(?=:|'s\b)/i;
 const THE_HUMAN = /^the human(?='s\b| (?:\w+s|will|would|can|could|may|might|should|must|did|had)\b)/i;
 
@@ -82,7 +92,7 @@ const LABELS: Record<string, (value: string) => string> = {
 function labelledStatement(words: string[]): string | null | undefined {
   const end = words.findIndex((word) => word.endsWith(":"));
   if (end < 0 || end > 2 || end === words.length - 1) return undefined;
-  // A profile's keys are written "current_residence" or "profile.job" as often as "Current residence".
+  // A profile's keys are written "current_residence" or "preferences.units" as often as "Current residence".
   const label = words
     .slice(0, end + 1)
     .map((word) => word.replace(/:$/, "").replace(/[_.]/g, " ").toLowerCase())
@@ -114,7 +124,8 @@ const NEUTRAL_LABELS = new Set(["note", "notes", "update", "fyi", "info", "fact"
  */
 function aValue(words: string[]): boolean {
   const first = words[0]?.toLowerCase() ?? "";
-  if (words.length === 0 || words.some((word) => word.includes("?") || /^or$/i.test(word))) return false;
+  // "Lyon -> Porto": a change written in the value, not one value.
+  if (words.length === 0 || words.some((word) => word.includes("?") || /^(?:or|->|→)$/i.test(word))) return false;
   return !/^(?:at|in|on|to|from|for|with|unknown|none|tbd|not)$/.test(first) && !first.endsWith("ing");
 }
 
@@ -131,9 +142,17 @@ function limits(value: string, verb?: string): boolean {
     LIMITING.test(value) ||
     // The reported verb tells a perfect ("they have lived in Berlin for eight months": how long so far).
     heldForAWhileOrAhead(verb ? [verb, ...words] : words) ||
-    words.some((word) => former(word) || isPlannedEvent(word) || word === "trip")
+    words.some(
+      (word, at) => former(word) || isPlannedEvent(word) || word === "trip" || endsHolding(word, words[at + 1]),
+    )
   );
 }
+
+/**
+ * Whether words said beside a value (an aside after ";", a bracket) limit it as a label's own words would: "; retired",
+ * "(part-time)", "(started 2015, left 2020)", "; on a business trip".
+ */
+export const limitsAValue = (words: string): boolean => limits(words);
 // Words that limit a label's value or a report's; heldForAWhileOrAhead reads the limits of time a statement has too.
 // A value has no predicate to tell "until they find a place" from "until further notice", or what is "temporary":
 // here any "until" or "temporary" limits. A start yet to come limits ("starting next month"); one that came holds
@@ -177,7 +196,7 @@ function reported(words: string[]): string | undefined {
   const pronoun = /^(?:they|he|she)$/i.test(words[rest] ?? "");
   if (pronoun) rest += 1;
   // "… that they recently became a chef": the adverb stays with the verb.
-  const adverbs = pronoun ? leadingAdverbs(words, rest) : [];
+  const adverbs = pronoun ? leadingAdverbs(words, rest, RECENT_OR_NOW) : [];
   rest += adverbs.length;
   const verb = words[rest]?.toLowerCase() ?? "";
   if (!isVerbForm(verb)) return undefined;
@@ -201,21 +220,22 @@ function hedged(words: string[]): string | undefined {
   const at = words[0]!.toLowerCase() === "the" ? 2 : 1;
   if (words[at - 1]!.toLowerCase() !== "user" || !HEDGES.has(words[at]?.toLowerCase() ?? "")) return undefined;
   if (words[at + 1]?.toLowerCase() !== "to") return undefined;
-  const adverbs = leadingAdverbs(words, at + 2);
+  const adverbs = leadingAdverbs(words, at + 2, HEDGED_ADVERBS);
   const verb = words[at + 2 + adverbs.length]?.toLowerCase() ?? "";
   if (!isBaseVerb(verb)) return undefined;
   return ["User", ...adverbs, thirdPerson(verb), ...words.slice(at + 3 + adverbs.length)].join(" ");
 }
 const HEDGES = new Set(["appears", "seems"]);
 
-/** The adverbs of now or of a recent change from `from` on ("still", "now", "recently", "just"). */
-function leadingAdverbs(words: string[], from: number): string[] {
-  const adverbs: string[] = [];
-  while (RECENT_OR_NOW.has(words[from + adverbs.length]?.toLowerCase() ?? ""))
-    adverbs.push(words[from + adverbs.length]!);
-  return adverbs;
+/** The words of `adverbs` from `from` on: "still", "now", "recently" ("… they recently became"), "really". */
+function leadingAdverbs(words: string[], from: number, adverbs: ReadonlySet<string>): string[] {
+  const found: string[] = [];
+  while (adverbs.has(words[from + found.length]?.toLowerCase() ?? "")) found.push(words[from + found.length]!);
+  return found;
 }
 const RECENT_OR_NOW = new Set([...NOW_ADVERBS, "recently", "just"]);
+/** After a hedge the fact may be stressed too: "seems to really enjoy". */
+const HEDGED_ADVERBS = new Set([...RECENT_OR_NOW, "really", "truly"]);
 
 /** Verbs of holding a home or a job, the gerunds a report is read by ("mentioned living in", "working as"). */
 const HOLDING = new Set(["live", "work", "reside"]);

@@ -295,9 +295,11 @@ export function isVerbForm(word: string): boolean {
 /** A verb in its base form ("live", "go", "try"), not one inflected ("lives", "worked", "living"). */
 export function isBaseVerb(word: string): boolean {
   const lower = word.toLowerCase();
-  // "came", "became": a past the irregular list (or a prefix and it) gives another base.
+  // A verb WordNet has as it is, not the past of another ("came", "became", "found": the irregular list, or a prefix
+  // and it, gives another verb). The list's "have" gives "has", no verb of WordNet's, so "have" is a base.
   const irregular = irregularVerbs[lower] ?? prefixedIrregular(lower);
-  return isVerbForm(word) && (irregular === undefined || irregular === lower) && !/(?:ing|ed)$/.test(word);
+  const pastOfAnother = irregular !== undefined && irregular !== lower && isVerb(irregular);
+  return isVerb(lower) && !pastOfAnother && !/(?:ing|ed)$/.test(lower);
 }
 
 /**

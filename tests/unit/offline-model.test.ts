@@ -207,7 +207,11 @@ describe("offline reading of where the user lives", () => {
     ["We settled in Lyon.", "User settled in Lyon"],
     ["I reside in Porto.", "User resides in Porto"],
     ["I've settled in Ghent.", "User has settled in Ghent"],
-    ["We've settled in Ghent.", "User settled in Ghent"],
+    ["We've settled in Ghent.", "User has settled in Ghent"],
+    ["We've lived in Lyon since 2019.", "User has lived in Lyon since 2019"],
+    // A move for a while or in a childhood is no home now.
+    ["We moved to Porto when I was a kid.", "User moved to Porto when they was a kid"],
+    ["We moved to Lyon for a semester.", "User moved to Lyon for a semester"],
     ["Big news, we finally did it — we moved to Porto last week!", "User lives in Porto"],
     // "our" includes the user, as "we" does.
     ["I live in Porto with my partner and our dog.", "User lives in Porto with their partner and their dog"],
@@ -217,8 +221,16 @@ describe("offline reading of where the user lives", () => {
 
   it("ends a fact at a dash between blanks: what follows is a thought of its own", () => {
     expect(factsOf("I've been a nurse for years and we've settled in Porto — the kids love their new school.")).toEqual(
-      ["User has been a nurse for years", "User settled in Porto"],
+      ["User has been a nurse for years", "User has settled in Porto"],
     );
+  });
+
+  it("keeps a sentence whole where what follows a dash takes it back, and a dash between numbers", () => {
+    expect(factsOf("I live in Berlin — actually no, I moved to Lisbon last month.")).not.toContain(
+      "User lives in Berlin",
+    );
+    expect(factsOf("I'm a nurse — or I was, until I retired last year.")).not.toContain("User is a nurse");
+    expect(factsOf("I work 9 - 5 as a nurse.")).toEqual(["User works 9 - 5 as a nurse"]);
   });
 
   it("keeps no passing mention of where the user stayed", () => {
@@ -376,6 +388,9 @@ describe("offline consolidation of a pair close in meaning", () => {
       "Loves baking sourdough bread, does it early on Sundays to clear head",
       "Can't stop baking sourdough bread; joined a local group that meets on weekends",
     ],
+    // A manager's hedge or a persona block's "the human" (lib/text/user-statement.ts).
+    ["User seems to love hiking in the mountains", "User loves hiking in the mountains most weekends"],
+    ["User appears to really enjoy hiking in the mountains", "User goes hiking in the mountains most weekends"],
     // A day of the weekend is within it.
     [
       "User's pastime: hiking in the mountains, usually on weekends.",
@@ -390,6 +405,10 @@ describe("offline consolidation of a pair close in meaning", () => {
     ["User goes running every morning", "User goes running every evening"],
     ["User loves hiking in the mountains most weekends", "User loves hiking in the mountains every summer"],
     ["User goes hiking in the mountains on Saturdays", "User goes hiking in the mountains on Sundays"],
+    ["User spends their weekends hiking in the mountains", "User goes hiking in the mountains on weekday evenings"],
+    // A purpose that names someone or something is part of a habit of its own.
+    ["User goes to yoga on Mondays", "User goes to yoga on Mondays to relax with their friend Ana"],
+    ["User goes running every morning", "User goes running every morning to train for the Berlin marathon"],
   ])("keeps %j and %j apart: two times of one habit are two habits", (a, b) => {
     expect(opsForPair(a, b, "slot")).toEqual([]);
   });

@@ -203,6 +203,8 @@ describe("a fact written without the user as its subject (lib/text/user-statemen
     ["User appears to live in Madrid and is worried about rising rent.", { key: "residence", value: "madrid" }],
     ["User has been hired as an architect (a couple of weeks ago)", { key: "job", value: "architect" }],
     ["User mentioned that they recently became a chef.", { key: "job", value: "chef" }],
+    ["User mentioned they have been working as a nurse", { key: "job", value: "nurse" }],
+    ["Works as a teacher; the job keeps them busy", { key: "job", value: "teacher" }],
   ])("reads %j as the user's", (text, slot) => {
     expect(slotOf(text)).toEqual(slot);
   });
@@ -244,6 +246,15 @@ describe("a fact written without the user as its subject (lib/text/user-statemen
     "previous_job: chef",
     "User seems to be moving to Berlin next month.",
     "User appears to want to live in Madrid.",
+    // What an aside, a bracket or a lead-in says of the value.
+    "Occupation: nurse — retired",
+    "Location: Tokyo; on a business trip",
+    "User is a nurse (retired)",
+    "User works as a nurse (part-time)",
+    "Occupation: nurse (started 2015, left 2020)",
+    "home_city=Lyon -> Porto",
+    "As of next month, the user works as a pilot.",
+    "Parents have moved to Porto",
     "User mentioned living in Lyon years ago",
     "User mentioned they moved to Lyon for a semester",
     "Wants a job as a pilot",

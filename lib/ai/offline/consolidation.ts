@@ -132,8 +132,10 @@ function twoTimes(a: string, b: string): boolean {
 }
 const within = (part: string, whole: string) => whole === "weekend" && (part === "saturday" || part === "sunday");
 const HOW_LONG = /^(?:years?|decades?|months?|ages?|lifetimes?)$/;
+// Only "their free time" and "the (favourite) part of their week": "spends their weekends …" says when.
 const ownersTime = (words: string[], at: number) =>
-  OWNERS.has(words[at - 1] ?? "") || (/^(?:free|spare)$/.test(words[at - 1] ?? "") && OWNERS.has(words[at - 2] ?? ""));
+  (/^(?:free|spare)$/.test(words[at - 1] ?? "") && OWNERS.has(words[at - 2] ?? "")) ||
+  (OWNERS.has(words[at - 1] ?? "") && words[at - 2] === "of" && /^(?:part|highlight)$/.test(words[at - 3] ?? ""));
 const OWNERS = new Set(["their", "his", "her", "my", "our", "your"]);
 const asidesOf = (text: string) => clausesOf(text).slice(1).join(" ");
 const TAKES_BACK =

@@ -50,8 +50,20 @@ export function readablePart(message: string): string {
 }
 
 const BLANK = /\s/;
+/**
+ * A dash between blanks ends what was said before it ("I've been a nurse for years and we've settled in Porto — the
+ * kids love their new school"): each side is read as a statement of its own, so no fact runs on into the next
+ * thought. Not where what follows takes back or limits what came before ("I live in Berlin — actually no, …", "I'm a
+ * nurse — or I was, until I retired"), which the sentence read whole weighs, nor between numbers ("9 - 5").
+ */
+function dashPieces(text: string): string[] {
+  const pieces = text.split(SPACED_DASH);
+  return pieces.slice(1).some((piece) => TAKES_BACK.test(piece)) ? [text] : pieces;
+}
 // One blank on each side: a run of blanks before a dash would be scanned again from each of its blanks.
-const SPACED_DASH = /\s[—–-]\s/;
+const SPACED_DASH = /(?<!\d)\s[—–-]\s(?!\d)/;
+const TAKES_BACK =
+  /\b(?:actually|no|not|never|or|until|till|except|unless|used to|was|were|retired|former(?:ly)?|for now|temporarily)\b|n't\b/i;
 
 export function readMessage(message: string): Reading {
   const reading: Reading = { facts: [] };
@@ -70,9 +82,7 @@ export function readMessage(message: string): Reading {
       reading.question ??= { query: searchQuery(core), quote: sentence };
       continue;
     }
-    // A dash between blanks ends what was said before it ("I've been a nurse for years and we've settled in Porto — the
-    // kids love it"): each side is read as a statement of its own, so no fact runs on into the next thought.
-    const facts = text.split(SPACED_DASH).flatMap((piece) => readStatement(piece, { greeted }));
+    const facts = dashPieces(text).flatMap((piece) => readStatement(piece, { greeted }));
     reading.facts.push(...(facts.length > 0 ? facts : readParts(text, { greeted })));
   }
   return reading;

@@ -279,14 +279,17 @@ const COUNTS = new Set(["once", "twice", "thrice", "times"]);
 
 /**
  * Why the user does it ("… on Sundays to clear their head"): an infinitive after a noun or a pronoun, not
- * after a verb or an adjective, which would make it a wish ("wants to try", "is keen to start").
+ * after a verb or an adjective, which would make it a wish ("wants to try", "is keen to start"), up to the next
+ * preposition: "to relax with their friend Ana", "to train for the Berlin marathon" name someone and something.
  */
 function inPurposeOf(words: string[], at: number): boolean {
   const opens = words.lastIndexOf("to", at - 1);
   if (opens < 1 || !isBaseVerb(words[opens + 1] ?? "")) return false;
+  if (words.slice(opens + 2, at + 1).some((word) => PREPOSITIONS.has(word))) return false;
   const before = words[opens - 1]!;
   return !isVerbForm(before) && !isMostlyAdjective(adjectiveBase(before)) && !MODALS.has(before);
 }
+const PREPOSITIONS = new Set("with for at in on from by about to into near".split(" "));
 
 /**
  * Part of how long a habit has lasted: "for (about) ten years", "for over a decade", "for 10 years": a period, or the

@@ -1,4 +1,5 @@
 import { ADVERBS_BESIDE_A_VERB } from "@/lib/text/function-words";
+import { statementHeldForAWhileOrAhead } from "@/lib/text/held-for-a-while";
 import { placeAfterVerb, placeNameAt } from "@/lib/text/place-names";
 import { slotOf } from "@/lib/text/slots";
 import { trimEnd } from "@/lib/text/trim";
@@ -99,6 +100,8 @@ const I_AM = /^i(?:['’]m|\s+am)\s+(\S.*)$/i;
 const I_WAS = /^i\s+was\s+(\S.*)$/i;
 const I_HAVE = /^i(?:['’]ve|\s+have)\s+(?:got\s+)?(\S.*)$/i;
 const WE_HAVE = /^we(?:['’]ve|\s+have)\s+(?=(\S+))/i;
+/** A time of the speaker's childhood: "when I was a kid", "when we were little", "as a child". */
+const CHILDHOOD = /\bwhen (?:i|we) (?:was|were)\b|\bas (?:a )?(?:child|kid|teenager|baby)\b|\bgrowing up\b/i;
 const I_WOULD_RATHER = /^i(?:['’]d|\s+would)\s+rather\s+(\S.*)$/i;
 const NAME =
   /^(?:my\s+(?:(?:full|first)\s+)?name(?:\s+is|['’]s)|call\s+me|i\s+go\s+by|i(?:['’]m|\s+am)\s+called|people\s+call\s+me)\s+(\S.*)$/i;
@@ -224,9 +227,11 @@ function firstPerson(clause: string, options: ReadOptions): string | null {
 
   const moved = clause.match(MOVED);
   if (moved) {
-    // Where the user lives now is the lasting fact; "last month" would soon be wrong.
+    // Where the user lives now is the lasting fact; "last month" would soon be wrong. Not a move for a while or one
+    // told of a childhood ("We moved to Porto when I was a kid", "for a semester").
     const place = placeNameAt(moved[1]!);
-    return place ? `User lives in ${trimEnd(place, ",")}` : `User moved to ${innerPronouns(moved[1]!)}`;
+    const lasting = !statementHeldForAWhileOrAhead(`User moved to ${moved[1]}`) && !CHILDHOOD.test(moved[1]!);
+    return place && lasting ? `User lives in ${trimEnd(place, ",")}` : `User moved to ${innerPronouns(moved[1]!)}`;
   }
   const am = clause.match(I_AM);
   if (am) {
@@ -239,7 +244,10 @@ function firstPerson(clause: string, options: ReadOptions): string | null {
   if (was) return lastingState(was) ? `User was ${innerPronouns(was)}` : null;
   const rather = clause.match(I_WOULD_RATHER);
   if (rather) return `User would rather ${innerPronouns(rather[1]!)}`;
-  const have = clause.match(I_HAVE);
+  // "We've settled in Porto", "we've lived in Lyon since 2019": "we" is the user only for where they live, and the
+  // perfect stays one ("User has settled in Porto").
+  const ours = WE_HAVE.exec(clause)?.[1];
+  const have = (ours && isResidenceVerb(ours.toLowerCase()) ? clause.replace(WE_HAVE, "I've ") : clause).match(I_HAVE);
   if (have) {
     const object = have[1]!.replace(LINKING_ADVERBS, "");
     if (HAVE_DISCOURSE.test(object)) return null;
@@ -278,11 +286,7 @@ function firstPerson(clause: string, options: ReadOptions): string | null {
  * user: "We settled in Lyon" is where the user lives.
  */
 function verbStatement(clause: string): string | null {
-  // "We've settled in Porto": the perfect of taking up a home says the home as its past does.
-  const perfect = WE_HAVE.exec(clause)?.[1];
-  const words = (perfect && isResidenceVerb(perfect.toLowerCase()) ? clause.replace(WE_HAVE, "we ") : clause).split(
-    /\s+/,
-  );
+  const words = clause.split(/\s+/);
   if (!/^(?:i|we)$/i.test(words[0] ?? "")) return null;
   let index = 1;
   const kept: string[] = [];

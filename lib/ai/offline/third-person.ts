@@ -16,8 +16,6 @@ const INNER: Array<[RegExp, string]> = [
   [/\bwe(?:['’]re|\s+are)\b/gi, "they are"],
   [/\bwe['’]ve\b/gi, "they have"],
   [/\bwe\b/gi, "they"],
-  // Lower case only: "US" is a country.
-  [/\bus\b/g, "them"],
 ];
 
 /** Pronouns inside a fact about the user: "with my sister" → "with their sister". */

@@ -288,20 +288,6 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     expect(stateOf(await getMemory(ctx, parents.id))).toEqual(stateOf(parents));
   });
 
-  it("supersedes the home a move said ahead replaces once its time has come, not before", async () => {
-    const { ctx, extractor } = await setup();
-    const seville = await createMemory(extractor, { content: "Lives in Seville" });
-    const lyon = await createMemory(extractor, { content: "Moving to Lyon next month, lease signed" });
-    expect(await memoryHealth(ctx)).toMatchObject({ conflicts: 0 });
-    expect(await runConsolidation(offline(ctx), job())).toMatchObject({ status: "succeeded", applied: 0 });
-
-    const later = { ...ctx, clock: () => new Date("2026-03-01T00:00:00.000Z") };
-    expect(await memoryHealth(later)).toMatchObject({ conflicts: 1 });
-    expect(await runConsolidation(offline(later), job())).toMatchObject({ status: "succeeded", applied: 1 });
-    expect((await getMemory(ctx, seville.id)).validTo?.toISOString()).toBe(lyon.createdAt.toISOString());
-    expect(stateOf(await getMemory(ctx, lyon.id))).toEqual(stateOf(lyon));
-  });
-
   it("expires a past plan held by an event WordNet knows, not a past fact that names none", async () => {
     const { ctx, extractor } = await setup();
     const concert = await createMemory(extractor, {

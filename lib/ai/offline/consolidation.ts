@@ -1,9 +1,9 @@
 import type { ConsolidationInput, ConsolidationWireOp } from "@/lib/memory/consolidation";
-import { statementNow } from "@/lib/text/arrived";
 import { clausesOf, mainClause } from "@/lib/text/clauses";
 import { TIME_PREPOSITIONS, TIME_QUALIFIERS } from "@/lib/text/function-words";
 import { sameSlot, slotOf } from "@/lib/text/slots";
 import { differentStandingValues } from "@/lib/text/standing-values";
+import { withoutManagersMarks } from "@/lib/text/user-statement";
 import {
   baseForms,
   isAttitudeAdjective,
@@ -26,14 +26,9 @@ type Shown = ConsolidationInput["memories"][number];
  * the newest; a time-bound fact whose date has passed expires the day after it.
  */
 export function consolidate(input: ConsolidationInput): { ops: ConsolidationWireOp[] } {
-  // Read as of today: without a manager's marks ("- hobby: …", "The human …", "User seems to …"), and a move or a
-  // start said ahead as done once its time has come ("Moving to Lyon next month"). The ops name memories by id.
-  const today = new Date(`${input.today}T00:00:00.000Z`);
+  // Read without a manager's marks ("- hobby: …", "The human …", "User seems to …"); the ops name memories by id.
   const byId = new Map(
-    input.memories.map((memory) => [
-      memory.id,
-      { ...memory, text: statementNow(memory.text, new Date(memory.validFrom ?? memory.createdAt), today) },
-    ]),
+    input.memories.map((memory) => [memory.id, { ...memory, text: withoutManagersMarks(memory.text) }]),
   );
   const used = new Set<string>();
   const ops: ConsolidationWireOp[] = [];

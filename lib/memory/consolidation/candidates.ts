@@ -6,7 +6,6 @@ import { type SQL, sql } from "drizzle-orm";
 import { asUser, type UnitOfWork } from "@/lib/db/unit-of-work";
 import { type MemoryContext, textArray } from "@/lib/memory/core";
 import { embeddingModelKey } from "@/lib/memory/search";
-import { statementNow } from "@/lib/text/arrived";
 import { MAY_NAME_A_PLACE } from "@/lib/text/place-names";
 import { MAY_NAME_A_JOB } from "@/lib/text/slot-kinds";
 import { FIXED_SLOT_PATTERNS, MANY_VALUED_PATTERN, slotOf } from "@/lib/text/slots";
@@ -199,20 +198,18 @@ const MAY_BE_REPORTED = "^user [a-z]+ (that |they |he |she |[a-z]+ing )";
  * the offline model does.
  */
 async function slottedMemories(unit: UnitOfWork, userId: string, now: Date): Promise<SlottedMemory[]> {
-  const rows = await unit.rows<{ id: string; text: string; said: string }>(sql`
-    select n.id::text as id, n.text, n.said from (
-      select m.id, m.text, coalesce(m.valid_from, m.created_at) as said, ${slotText("m")} as n from memories m
+  const rows = await unit.rows<{ id: string; text: string }>(sql`
+    select n.id::text as id, n.text from (
+      select m.id, m.text, ${slotText("m")} as n from memories m
       where m.user_id = ${userId} and ${live("m", now.toISOString())}) n
     where ${fixedSlot} is not null or n.n ~ ${MAY_NAME_A_JOB} or (n.n ~ '^(the )?user\\s' and n.text ~ ${MAY_NAME_A_PLACE})
       or (n.n ~ '^(the )?user' and (n.n ~ ${MAY_HOLD_A_JOB} or n.text ~ ${MAY_HOLD_A_HOME}))
       or n.n !~ '^(the )?user' or n.n ~ ${MAY_BE_REPORTED}`);
   return rows.flatMap((row) => {
-    // As the offline consolidation reads it: a move said ahead fills the slot once its time has come.
-    const text = statementNow(row.text, new Date(row.said), now);
-    const slot = slotOf(text);
+    const slot = slotOf(row.text);
     if (slot && FIXED_KEYS.has(slot.key)) return [{ id: row.id, key: slot.key, value: slot.value.toLowerCase() }];
     // A home or a job read by its kind, however it is worded ("signed the lease on a flat in Porto").
-    const standing = standingValueOf(text);
+    const standing = standingValueOf(row.text);
     return standing ? [{ id: row.id, key: STANDING_SLOT_KEYS[standing.kind], value: standing.value }] : [];
   });
 }

@@ -160,3 +160,12 @@ const isForAWhileAdverb = (word: string) =>
   adverbGlosses(word)
     .slice(0, 1)
     .some((gloss) => /\b(?:for a limited time|for a short time|temporarily)\b/.test(gloss));
+
+/**
+ * Whether a statement tells of the speaker's childhood ("moved to Porto when they were a kid", "as a child", "growing
+ * up"): what held then says nothing of now. An age or a word of childhood after "when … was", not any "when I was"
+ * ("when I was offered a job").
+ */
+export const toldOfAChildhood = (text: string): boolean => CHILDHOOD.test(text);
+const CHILDHOOD =
+  /\bwhen (?:i|we|they|he|she|the user) (?:was|were) (?:a |an |very |still )?(?:kid|kids|child|children|little|young|small|baby|babies|teenager|teenagers|teen|toddler|\d{1,2})\b|\bas (?:a |an )?(?:child|kid|teenager|teen|toddler|baby)\b|\bgrowing up\b/i;

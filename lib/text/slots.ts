@@ -1,4 +1,4 @@
-import { statementHeldForAWhileOrAhead } from "@/lib/text/held-for-a-while";
+import { statementHeldForAWhileOrAhead, toldOfAChildhood } from "@/lib/text/held-for-a-while";
 import { placeNameAt, placeValue } from "@/lib/text/place-names";
 import { attributeHome, attributeJob, kindSlotOf } from "@/lib/text/slot-kinds";
 import { trimEnd } from "@/lib/text/trim";
@@ -115,14 +115,15 @@ const ASIDE_AFTER = /;|\s[–—-]\s/;
 /** slotOf of a text already put as a statement about the user. */
 function slotOfStatement(written: string): Slot | undefined {
   // "User is also a photographer", "User's side hustle is…": a value beside the one the slot holds, not instead of it;
-  // "User lives in Porto temporarily", "moves to Berlin next month": one for a while or ahead, not the one now. A
-  // bracket is read for those ("(part-time)", "(until June)"), then left out of the value: "was hired as an architect
-  // (a couple of weeks ago)" holds an architect.
-  const limited = [...written.matchAll(BRACKETED)].some(([bracket]) => limitsAValue(bracket));
+  // "User lives in Porto temporarily", "moves to Berlin next month", "moved to Porto when they were a kid": one for a
+  // while, ahead or in a childhood, not the one now. A bracket is read for those ("(part-time)", "(until June)"), then
+  // left out of the value: "was hired as an architect (a couple of weeks ago)" holds an architect.
+  const limited = [...written.matchAll(BRACKETED)].some(([bracket]) => limitsAValue(bracket.slice(1, -1)));
   if (
     limited ||
     BESIDE_ANOTHER.test(normalize(written)) ||
     heldBefore(written) ||
+    toldOfAChildhood(written) ||
     statementHeldForAWhileOrAhead(written)
   ) {
     return undefined;

@@ -51,9 +51,9 @@ function asManagersWrite(text: string): string {
     .replace(THE_HUMAN, "The user");
 }
 const BULLET = /^[-*•]\s+/;
-// A time of a few words before the first comma: "As of this month, …", "As of March 2026, …".
-// Not a time ahead ("As of next month, …"), which says when a value will begin.
-const AS_OF = /^as of (?!(?:the )?(?:next|coming|upcoming)\b)[^,]{1,30},\s*/i;
+// A time now or past only: "As of next month, …", "As of tomorrow, …" say when a value will begin.
+const AS_OF =
+  /^as of (?:today|now|yesterday|recently|lately|(?:this|last) (?:week|month|year|spring|summer|autumn|fall|winter)),\s*/i;
 const KEY_SET = /^([\p{L}_.]{1,30})\s*(?:=|->|→)\s*/u;
 // "Human:", "Human's …", and "The human" before a word ending in "s" ("has", "works") or a modal: not "Human rights"
 // or "The human body"; "The human rights lawyer" is read so too, and fills no slot either way.
@@ -149,10 +149,17 @@ function limits(value: string, verb?: string): boolean {
 }
 
 /**
- * Whether words said beside a value (an aside after ";", a bracket) limit it as a label's own words would: "; retired",
- * "(part-time)", "(started 2015, left 2020)", "; on a business trip".
+ * Whether words said beside a value (an aside after ";", a bracket) limit it: they open with a word of a limit (";
+ * retired", "(part-time)", "; on a business trip", "(until May)"), or say the value was left ("(started 2015, left
+ * 2020)"). Not any word a label's value is read by: an aside may name another place or time of its own ("; moved from
+ * Porto", "(originally from Mumbai)", "; planning a trip to Japan", "; not a fan of night shifts").
  */
-export const limitsAValue = (words: string): boolean => limits(words);
+export function limitsAValue(aside: string): boolean {
+  const words = aside.toLowerCase().match(/[\p{L}-]+/gu) ?? [];
+  return ASIDE_LIMIT.test(aside) || words.some((word, at) => endsHolding(word, words[at + 1]));
+}
+const ASIDE_LIMIT =
+  /^\s*(?:until|till|temporar\w*|for now|for the (?:summer|winter|season|semester|time being)|on (?:a |an )?(?:[\p{L}-]+ )?(?:trip|visit|holiday|vacation|leave|assignment|secondment)|visiting|retired|part-time|former(?:ly)?|no longer|not anymore|used to|laid off|contract|internship|interim|acting)\b/iu;
 // Words that limit a label's value or a report's; heldForAWhileOrAhead reads the limits of time a statement has too.
 // A value has no predicate to tell "until they find a place" from "until further notice", or what is "temporary":
 // here any "until" or "temporary" limits. A start yet to come limits ("starting next month"); one that came holds

@@ -210,7 +210,8 @@ describe("offline reading of where the user lives", () => {
     ["We've settled in Ghent.", "User has settled in Ghent"],
     ["We've lived in Lyon since 2019.", "User has lived in Lyon since 2019"],
     // A move for a while or in a childhood is no home now.
-    ["We moved to Porto when I was a kid.", "User moved to Porto when they was a kid"],
+    ["We moved to Porto when I was a kid.", "User moved to Porto when they were a kid"],
+    ["We moved to Porto when I was offered a job at SAP.", "User lives in Porto"],
     ["We moved to Lyon for a semester.", "User moved to Lyon for a semester"],
     ["Big news, we finally did it — we moved to Porto last week!", "User lives in Porto"],
     // "our" includes the user, as "we" does.
@@ -231,6 +232,11 @@ describe("offline reading of where the user lives", () => {
     );
     expect(factsOf("I'm a nurse — or I was, until I retired last year.")).not.toContain("User is a nurse");
     expect(factsOf("I work 9 - 5 as a nurse.")).toEqual(["User works 9 - 5 as a nurse"]);
+    // A piece with a subject of its own is a statement of its own.
+    expect(factsOf("I'm a teacher — I was a lawyer before.")).toEqual([
+      "User is a teacher",
+      "User was a lawyer before",
+    ]);
   });
 
   it("keeps no passing mention of where the user stayed", () => {

@@ -204,6 +204,10 @@ describe("a fact written without the user as its subject (lib/text/user-statemen
     ["User mentioned that they recently became a chef.", { key: "job", value: "chef" }],
     ["User mentioned they have been working as a nurse", { key: "job", value: "nurse" }],
     ["Works as a teacher; the job keeps them busy", { key: "job", value: "teacher" }],
+    // An aside that names another place or time of its own limits nothing.
+    ["Location: Lyon; moved from Porto", { key: "residence", value: "lyon" }],
+    ["User lives in Toronto (originally from Mumbai)", { key: "residence", value: "toronto" }],
+    ["User works as a nurse; not a fan of night shifts", { key: "job", value: "nurse" }],
   ])("reads %j as the user's", (text, slot) => {
     expect(slotOf(text)).toEqual(slot);
   });
@@ -253,6 +257,8 @@ describe("a fact written without the user as its subject (lib/text/user-statemen
     "Occupation: nurse (started 2015, left 2020)",
     "home_city=Lyon -> Porto",
     "As of next month, the user works as a pilot.",
+    "As of tomorrow, user works as a pilot.",
+    "User moved to Porto when they were a kid",
     "Parents have moved to Porto",
     "User mentioned living in Lyon years ago",
     "User mentioned they moved to Lyon for a semester",

@@ -54,7 +54,8 @@ const BLANK = /\s/;
  * A dash between blanks ends what was said before it ("I've been a nurse for years and we've settled in Porto — the
  * kids love their new school"): each side is read as a statement of its own, so no fact runs on into the next
  * thought. Not where what follows takes back or limits what came before ("I live in Berlin — actually no, …", "I'm a
- * nurse — or I was, until I retired"), which the sentence read whole weighs, nor between numbers ("9 - 5").
+ * nurse — or I was, until I retired"): read whole, the sentence states no fact of the first piece alone. Nor between
+ * numbers ("9 - 5").
  */
 function dashPieces(text: string): string[] {
   const pieces = text.split(SPACED_DASH);
@@ -62,8 +63,9 @@ function dashPieces(text: string): string[] {
 }
 // One blank on each side: a run of blanks before a dash would be scanned again from each of its blanks.
 const SPACED_DASH = /(?<!\d)\s[—–-]\s(?!\d)/;
-const TAKES_BACK =
-  /\b(?:actually|no|not|never|or|until|till|except|unless|used to|was|were|retired|former(?:ly)?|for now|temporarily)\b|n't\b/i;
+// A piece that opens by taking back or limiting what came before; one with a subject of its own ("— I was a lawyer
+// before", "— it was diagnosed when I was a kid") is a statement of its own.
+const TAKES_BACK = /^\s*(?:actually|no|not|or|until|till|except|unless|for now|well|or rather|rather)\b/i;
 
 export function readMessage(message: string): Reading {
   const reading: Reading = { facts: [] };

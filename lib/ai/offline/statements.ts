@@ -1,5 +1,5 @@
 import { ADVERBS_BESIDE_A_VERB } from "@/lib/text/function-words";
-import { statementHeldForAWhileOrAhead } from "@/lib/text/held-for-a-while";
+import { statementHeldForAWhileOrAhead, toldOfAChildhood } from "@/lib/text/held-for-a-while";
 import { placeAfterVerb, placeNameAt } from "@/lib/text/place-names";
 import { slotOf } from "@/lib/text/slots";
 import { trimEnd } from "@/lib/text/trim";
@@ -100,8 +100,6 @@ const I_AM = /^i(?:['’]m|\s+am)\s+(\S.*)$/i;
 const I_WAS = /^i\s+was\s+(\S.*)$/i;
 const I_HAVE = /^i(?:['’]ve|\s+have)\s+(?:got\s+)?(\S.*)$/i;
 const WE_HAVE = /^we(?:['’]ve|\s+have)\s+(?=(\S+))/i;
-/** A time of the speaker's childhood: "when I was a kid", "when we were little", "as a child". */
-const CHILDHOOD = /\bwhen (?:i|we) (?:was|were)\b|\bas (?:a )?(?:child|kid|teenager|baby)\b|\bgrowing up\b/i;
 const I_WOULD_RATHER = /^i(?:['’]d|\s+would)\s+rather\s+(\S.*)$/i;
 const NAME =
   /^(?:my\s+(?:(?:full|first)\s+)?name(?:\s+is|['’]s)|call\s+me|i\s+go\s+by|i(?:['’]m|\s+am)\s+called|people\s+call\s+me)\s+(\S.*)$/i;
@@ -230,7 +228,7 @@ function firstPerson(clause: string, options: ReadOptions): string | null {
     // Where the user lives now is the lasting fact; "last month" would soon be wrong. Not a move for a while or one
     // told of a childhood ("We moved to Porto when I was a kid", "for a semester").
     const place = placeNameAt(moved[1]!);
-    const lasting = !statementHeldForAWhileOrAhead(`User moved to ${moved[1]}`) && !CHILDHOOD.test(moved[1]!);
+    const lasting = !statementHeldForAWhileOrAhead(`User moved to ${moved[1]}`) && !toldOfAChildhood(moved[1]!);
     return place && lasting ? `User lives in ${trimEnd(place, ",")}` : `User moved to ${innerPronouns(moved[1]!)}`;
   }
   const am = clause.match(I_AM);

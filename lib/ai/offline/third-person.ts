@@ -9,6 +9,8 @@ const INNER: Array<[RegExp, string]> = [
   [/\bme\b/gi, "them"],
   [/\bi(?:['’]m|\s+am)\b/gi, "they are"],
   [/\bi['’]ve\b/gi, "they have"],
+  [/\bI\s+was\b/g, "they were"],
+  [/\bI\s+wasn['’]t\b/g, "they weren't"],
   [/\bI\b/g, "they"],
   // "we" and "our" include the user: "with my partner and our cat" → "with their partner and their cat".
   [/\bours\b/gi, "theirs"],

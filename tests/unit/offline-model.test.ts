@@ -402,8 +402,9 @@ describe("offline consolidation of a pair close in meaning", () => {
       "User's pastime: hiking in the mountains, usually on weekends.",
       "User continues hiking in the mountains on Saturday mornings; user's sister now joins.",
     ],
-  ])("merges %j and %j: one habit, framed two ways", (a, b) => {
+  ])("merges %j and %j: one habit, framed two ways, whichever was said first", (a, b) => {
     expect(opsForPair(a, b)).toEqual(["merge"]);
+    expect(opsForPair(b, a)).toEqual(["merge"]);
   });
 
   it.each([

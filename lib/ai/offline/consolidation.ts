@@ -120,10 +120,12 @@ function twoTimes(a: string, b: string): boolean {
         .map((word) => word.replace(/s$/, "")),
     );
   const [left, right] = [timesOf(a), timesOf(b)];
-  // "on weekends" / "on Saturday mornings": a day of the weekend is within it.
+  // "on weekends" / "on Saturday mornings": a day of the weekend is within it. Two times only where each side names
+  // one the other does not meet, whichever of the two is read first.
   const meets = (time: string, side: Set<string>) =>
     side.has(time) || [...side].some((other) => within(time, other) || within(other, time));
-  return left.size > 0 && right.size > 0 && [...left].some((time) => !meets(time, right));
+  const apart = (one: Set<string>, other: Set<string>) => [...one].some((time) => !meets(time, other));
+  return left.size > 0 && right.size > 0 && apart(left, right) && apart(right, left);
 }
 const within = (part: string, whole: string) => whole === "weekend" && (part === "saturday" || part === "sunday");
 const HOW_LONG = /^(?:years?|decades?|months?|ages?|lifetimes?)$/;

@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import { storedKey } from "@/lib/api/rate-limit";
+import { countsSettled, storedKey } from "@/lib/api/rate-limit";
 import { forgetUserKeys } from "@/lib/auth/api-keys";
 import { type Database, resultRows } from "@/lib/db/client";
 import { asUser } from "@/lib/db/unit-of-work";
@@ -57,6 +57,7 @@ export async function deleteAccount(database: Database, userId: string): Promise
   // Only an admin's id stands in other users' records, and a guest never was one: their deletion scans no one else's.
   if (!user?.isGuest) await anonymiseActor(database, userId);
 
+  await countsSettled(database, [userId, ...keyIds]);
   const limitKeys = [userId, ...keyIds].map(storedKey);
   add(
     "rate_limit_windows",

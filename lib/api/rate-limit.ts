@@ -144,6 +144,18 @@ export class SharedWindowLimiter {
   }
 }
 
+/**
+ * Waits for this process's counts of `ids` still on their way, in every limiter: an account's deletion waits for them
+ * (its own request's count among them, which is not awaited far below the limit) so none writes its row after.
+ */
+export async function countsSettled(database: Database, ids: readonly string[]): Promise<void> {
+  const keys = new Set(ids.map(storedKey));
+  const pending = [...lastCounts(database)].flatMap(([slot, known]) =>
+    keys.has(slot.slice(slot.indexOf(":") + 1)) ? [...known.inFlight] : [],
+  );
+  await Promise.allSettled(pending);
+}
+
 /** The key as stored: a SHA-256 of what is counted. */
 export function storedKey(id: string): string {
   return createHash("sha256").update(id).digest("base64url");

@@ -1,6 +1,7 @@
 import "../support/route-mocks";
 import { MockEmbeddingModelV4 } from "ai/test";
 import { sql } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import { expect, it } from "vitest";
 import { OfflineLanguageModel } from "@/lib/ai/offline/model";
 import type { Database } from "@/lib/db/client";
@@ -13,7 +14,7 @@ import { routeHarness } from "../support/route-harness";
 
 const account = await import("@/app/api/v1/account/route");
 const me = await import("@/app/api/v1/me/route");
-const { DELETED_ACCOUNT, deletedAccountResponse } = await import("@/lib/account/delete-account");
+const { DELETED_ACCOUNT, deleteAccount, deletedAccountResponse } = await import("@/lib/account/delete-account");
 const { storedKey, sessionLimiter } = await import("@/lib/api/rate-limit");
 const { createApiKey, recordKeyUse, authenticateApiKey } = await import("@/lib/auth/api-keys");
 const { startChatTurn } = await import("@/lib/chat/turn");
@@ -191,6 +192,30 @@ describeEachDatabase("deleting an account", (use) => {
     expect(othersAfter.sort()).toEqual(othersBefore.sort());
 
     expect(await call(me.GET, { path: "/api/v1/me", headers: bearer(key) })).toMatchObject({ status: 401 });
+  });
+
+  it("waits for its own request's rate-limit count, which far below the limit is not awaited, before deleting", async () => {
+    const database = use();
+    const userId = await createUser(database);
+    // A database whose rate-limit writes are slow, as on a loaded pool: the request's count lands late.
+    const slow: Database = {
+      ...database,
+      unbound: {
+        ...database.unbound,
+        rows: async (query) => {
+          const text = new PgDialect().sqlToQuery(query).sql;
+          if (text.includes("insert into rate_limit_windows")) await new Promise((done) => setTimeout(done, 300));
+          return database.unbound.rows(query);
+        },
+      },
+    };
+    await sessionLimiter.take(slow, userId);
+    // Far below the limit now: counted without waiting.
+    expect(await sessionLimiter.take(slow, userId)).toEqual({ allowed: true });
+    await deleteAccount(slow, userId);
+    await new Promise((done) => setTimeout(done, 400));
+    const left = await database.unbound.rows(sql`select 1 from rate_limit_windows where key = ${storedKey(userId)}`);
+    expect(left).toEqual([]);
   });
 
   it("is refused to an API key and without the typed confirmation, and then deletes nothing", async () => {

@@ -17,12 +17,12 @@ import {
  * fact it is reads nothing. Capitals are kept: the readers take a capital for a name.
  */
 export function asUserStatement(text: string): string {
-  const written = asManagersWrite(text);
+  const written = withoutManagersMarks(text);
   const words = written.split(/\s+/).filter(Boolean);
   if (words.length === 0) return text;
   const labelled = labelledStatement(words);
   if (labelled !== undefined) return labelled ?? text;
-  if (opensWithTheUser(words)) return reported(words) ?? hedged(words) ?? written;
+  if (opensWithTheUser(words)) return reported(words) ?? written;
   return withoutSubject(words) ?? text;
 }
 

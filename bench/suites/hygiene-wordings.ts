@@ -7,6 +7,7 @@
 import { BLIND_WORDINGS } from "./hygiene-wordings-blind";
 import { BLIND_WORDINGS_2 } from "./hygiene-wordings-blind-2";
 import { BLIND_WORDINGS_3 } from "./hygiene-wordings-blind-3";
+import { BLIND_WORDINGS_4 } from "./hygiene-wordings-blind-4";
 
 export interface Planted {
   /** The message the person sends, and the memories a hosted manager would write from it, each with its words. */
@@ -397,4 +398,5 @@ export const TUNE_WORDINGS = [
   ...BLIND_WORDINGS,
   ...BLIND_WORDINGS_2,
   ...BLIND_WORDINGS_3,
+  ...BLIND_WORDINGS_4,
 ];

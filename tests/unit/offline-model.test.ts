@@ -1162,6 +1162,11 @@ describe("offline reading of chatty sentences, part by part (lib/ai/offline/part
       "news from me: moved to Porto last month and started a new role as a teacher.",
       ["User lives in Porto", "User started a new role as a teacher"],
     ],
+    // A clause held true inside a part, and an "I" of its own after a part that names someone else.
+    ["Anyway, the reason I'm writing is that I live in Porto, and I need a gift idea.", ["User lives in Porto"]],
+    ["Now that I'm based in Seville, I finally have Saturdays free.", ["User is based in Seville"]],
+    ["Since we relocated to Madrid for my partner's work, it's been busy.", ["User lives in Madrid"]],
+    ["my shifts change a lot, and I live in Madrid, about twenty minutes from work.", ["User lives in Madrid"]],
   ])("reads %j as %j", (message, facts) => {
     const read = readMessage(message).facts;
     expect(read.map((fact) => fact.content)).toEqual(facts);
@@ -1184,6 +1189,13 @@ describe("offline reading of chatty sentences, part by part (lib/ai/offline/part
     "news from me: moved to Paris for the semester",
     "tbh, I'm exhausted",
     "Ha, I'm a pilot in my dreams.",
+    // A clause not held true: denied, a joke, a purpose, a plan, someone else's belief; a person named before a colon.
+    "it's not that I live in Paris, it's just that I love it",
+    "the joke is that I'm a pilot",
+    "so that I live closer to work",
+    "the plan is that I move to Berlin next year",
+    "people assume that I'm a pilot",
+    "my brother: I'm a doctor",
   ])("keeps nothing of %j: no home or job of the user's own, now and for good", (message) => {
     expect(readMessage(message).facts).toEqual([]);
   });

@@ -1,6 +1,5 @@
 import { statementHeldForAWhileOrAhead } from "@/lib/text/held-for-a-while";
-import { slotOf } from "@/lib/text/slots";
-import { STANDING_SLOT_KEYS, standingValueOf } from "@/lib/text/standing-values";
+import { framesWords, holdsAHomeOrJob, namesAnother } from "./framing";
 import { type Fact, readStatement } from "./statements";
 
 /**
@@ -9,32 +8,75 @@ import { type Fact, readStatement } from "./statements";
  * add one after a comma ("I'm a nurse, been doing it about eight years"), or leave out the "I" of a change after a
  * lead-in ("news from me: moved to Porto last month and started a new role as a teacher"). A part between commas,
  * dashes and colons that opens with "I", or after the first with the past of a verb of change, is read as a sentence
- * of its own, and kept only when it says where the user lives or what they work as, now and for good. Reading stops
- * at a part after words that make what follows someone else's ("my parents retired, moved to Florida", "my boss said:
- * I'm the team lead"), a supposition or a story ("if I got the job, …", "in the game, I'm a wizard"), a joke or a time
- * ("yeah right, …", "until June, …"). Quotes stay exact substrings of the message.
+ * of its own, and kept only when it says where the user lives or what they work as, now and for good. So is a clause
+ * of the user's own inside a part, after "that", "since", "because" or "as" ("the reason I'm writing is that I live
+ * in Porto", "Now that I'm based in Seville", "Since we relocated to Madrid"). Reading stops at a part after words
+ * that make what follows someone else's words, a supposition or a story ("my boss said: I'm the team lead", "if I got
+ * the job, …", "in the game, I'm a wizard"), a joke or a time ("yeah right, …", "until June, …"). After a part that
+ * names someone ("my parents retired, moved to Florida"), only a part that names its speaker "I" is read ("my shifts
+ * change a lot, and I live in Madrid"), and not one right after a colon ("my brother: I'm a doctor"). Quotes stay
+ * exact substrings of the message.
  */
 export function readParts(sentence: string, options: { greeted?: boolean }): Fact[] {
-  const parts = sentence.split(PART_BREAK).map((part) => part.trim());
-  if (parts.length < 2) return [];
+  // Split with its breaks kept: the parts at even places, each one's break before it at the odd place before it.
+  const pieces = sentence.split(PART_BREAK);
   const facts: Fact[] = [];
-  for (const [index, part] of parts.entries()) {
-    const before = parts.slice(0, index);
-    if (before.some(framesAnother)) break;
-    const text = part.replace(CONJUNCTION, "");
-    const afterLeadIn = index > 0 && before.every((words) => LEAD_IN.test(words));
-    const spoken = SPEAKER.test(text) ? text : afterLeadIn && dropsTheSpeaker(text) ? `I ${text}` : undefined;
+  for (let index = 0; index < pieces.length; index += 2) {
+    const before = pieces.slice(0, index).filter((_, at) => at % 2 === 0);
+    if (before.some(framesWords)) break;
+    const part = pieces[index]!.trim();
+    const spoken = spokenPart(part, before, pieces[index - 1]);
     if (!spoken || FIGURATIVE.test(spoken) || statementHeldForAWhileOrAhead(`User ${spoken.replace(SPEAKER, "")}`))
       continue;
     const read = readStatement(spoken, options).filter((fact) => holdsAHomeOrJob(fact.content));
-    facts.push(...read.map((fact) => ({ ...fact, quote: spoken === text ? fact.quote : withoutI(fact.quote) })));
+    facts.push(...read.map((fact) => ({ ...fact, quote: part.includes(spoken) ? fact.quote : withoutI(fact.quote) })));
   }
   return facts;
 }
 
-// One blank on each side at most: a run of blanks before a dash made the pattern scan it again from each blank.
-const PART_BREAK = /,\s|\s[—–-]\s|:\s/;
+/**
+ * What of a part the user says of themselves: the part when it opens with "I" (unless someone named just before a
+ * colon says it); its clause after "that", "since", "because" or "as"; or the part with "I" put back after a lead-in
+ * ("news from me: moved to Porto"). Only the first, after a part that names someone: a part without its own subject
+ * might be theirs.
+ */
+function spokenPart(part: string, before: string[], breakBefore: string | undefined): string | undefined {
+  const text = part.replace(CONJUNCTION, "");
+  if (SPEAKER.test(text)) return breakBefore?.startsWith(":") && speakerLabel(before.at(-1)!) ? undefined : text;
+  if (before.some(namesAnother)) return undefined;
+  if (before.length > 0 && before.every((words) => LEAD_IN.test(words)) && dropsTheSpeaker(text)) return `I ${text}`;
+  // "now" opens "now that", so the clause is looked for before the conjunctions are taken off.
+  const inner = INNER_CLAUSE.exec(part);
+  if (!inner) return undefined;
+  const opening = part.slice(0, inner.index + inner[0].length);
+  const lead = part.slice(0, inner.index);
+  const held =
+    inner[1]!.toLowerCase() !== "that" ||
+    FACT_BEFORE_THAT.test(lead) ||
+    (WHAT_IS_SO.test(lead) && IS_BEFORE_THAT.test(lead));
+  if (!held) return undefined;
+  const denied = framesWords(opening) || namesAnother(opening) || NEGATION.test(opening);
+  return denied ? undefined : part.slice(inner.index + inner[0].length);
+}
+
+/** Words before a colon that name who speaks ("my brother:", "Mom:"): a few words naming someone. */
+const speakerLabel = (part: string) => part.split(/\s+/).length <= 3 && namesAnother(part);
+
+// One blank on each side at most: a run of blanks before a dash made the pattern scan it again from each blank. "and"
+// before an "I" of its own ends a part too ("The boxes are finally unpacked and I live in Ghent now").
+const PART_BREAK = /(,\s|\s[—–-]\s|:\s|\sand\s(?=i(?:'m|'ve|’m|’ve)?\s))/i;
 const SPEAKER = /^i(?:'m|'ve|’m|’ve)?\s/i;
+/**
+ * Words that open a clause the speaker holds true within a part, which must then open with "I" or "we": "since",
+ * "because", "as", and "that" after "now", "given" or a noun of what is so ("the reason I'm writing is that", "the
+ * thing is that"). Not "that" after any word: "the joke is that", "so that", "the plan is that" hold nothing true.
+ */
+const INNER_CLAUSE = /\b(since|because|as|that)\s(?=(?:i|we)(?:'m|'ve|'re|’m|’ve|’re)?\s)/i;
+const FACT_BEFORE_THAT = /(?:^|\s)(?:now|given|seeing)\s$/i;
+const WHAT_IS_SO = /\b(?:reason|thing|news|truth|fact|point|upshot|gist)\b/i;
+const IS_BEFORE_THAT = /\sis\s$/i;
+/** A clause opened under a negation ("it's not that I live in Paris", "not since I moved") is not held true. */
+const NEGATION = /\b(?:not|never|no)\b|n['’]t\b/i;
 const CONJUNCTION = /^(?:(?:and|but|so|also|plus|oh|then|now)\b[\s,]*)+/i;
 const withoutI = (quote: string) => (quote.startsWith("I ") ? quote.slice(2) : quote);
 
@@ -45,28 +87,5 @@ const LEAD_IN =
 const CHANGES = new Set("moved relocated settled started joined switched became got landed accepted".split(" "));
 const dropsTheSpeaker = (text: string) => CHANGES.has(text.split(/\s/)[0]?.toLowerCase() ?? "");
 
-const holdsAHomeOrJob = (content: string) => {
-  const slot = slotOf(content)?.key;
-  return (
-    slot === STANDING_SLOT_KEYS.home ||
-    slot === STANDING_SLOT_KEYS.job ||
-    (slot === undefined && standingValueOf(content) !== undefined && !/^User has been\b/.test(content))
-  );
-};
-
-/**
- * A part after which what follows may not be the user's own statement: it names someone (a possessive, a pronoun, a
- * name), reports or judges words ("said", "goes", "think"), supposes, tells a story or jokes, or limits the time.
- */
-function framesAnother(part: string): boolean {
-  const words = part.split(/\s+/);
-  // A capital past the first word is a name, but for a place after a word of place ("Leaving Lisbon", "in Porto").
-  const named = (word: string, at: number) =>
-    at > 0 && /^\p{Lu}/u.test(word) && word !== "I" && !PLACE_BEFORE.test(words[at - 1]!);
-  return ANOTHER.test(part) || words.some(named);
-}
-const PLACE_BEFORE = /^(?:in|to|from|near|around|at|leaving|left|visiting|of)$/i;
-const ANOTHER =
-  /\b(?:my|his|her|their|our|your|he|she|they|him|them|we|said|says|say|goes|told|tells|asked|asks|like|think|thinks|thought|assume|assumes|believe|if|when|unless|once|imagine|dreams?|pretend|roleplay|story|game|movie|character|quote|sure|right|as if|until|till|next|for now|by|ha|haha|lol|lmao|jk|guess)\b|["“”]/i;
 /** A part said in a figure: "I'm a pilot in my dreams", "I live in the clouds", "a doctor on TV", "a taxi driver for my kids". */
 const FIGURATIVE = /\b(?:dreams?|clouds|tv|on screen|for my kids|in a game|in the game)\b/i;

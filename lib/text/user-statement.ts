@@ -99,8 +99,10 @@ function labelledStatement(words: string[]): string | null | undefined {
     .join(" ");
   if (!/^[\p{L} -]+$/u.test(label)) return undefined;
   const value = words.slice(end + 1);
-  // Every label of the table is of the value now: "current" or "present" before one says it again.
-  const statement = LABELS[label] ?? LABELS[label.replace(/^(?:current|present) /, "")];
+  // Every label of the table is of the value now: "current", "present" or "new" ("New job: teacher", written when it
+  // changed) before one says it again.
+  const now = label.replace(/^(?:present|new) /, "current ");
+  const statement = LABELS[now] ?? LABELS[now.replace(/^current /, "")];
   if (statement) {
     const text = value.join(" ");
     const plain = text

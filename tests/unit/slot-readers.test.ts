@@ -190,6 +190,8 @@ describe("a fact written without the user as its subject (lib/text/user-statemen
     // A profile's keys, and a start that came.
     ["current_residence: Seville", { key: "residence", value: "seville" }],
     ["Current occupation: chef (started ~3 weeks ago)", { key: "job", value: "chef" }],
+    ["New job: teacher", { key: "job", value: "teacher" }],
+    ["new city: Bologna (moved last month)", { key: "residence", value: "bologna" }],
     ["The user has recently relocated to Porto.", { key: "residence", value: "porto" }],
     // What managers write around a statement: a key set with "=" or "->", a bullet, a persona block's "human", a
     // lead-in of when, a hedge, an aside after ";", a bracket; a report of an irregular past.
@@ -246,6 +248,7 @@ describe("a fact written without the user as its subject (lib/text/user-statemen
     "Location: Berlin?",
     "Occupation: nurse (laid off last week)",
     "Occupation: nurse (starting next month)",
+    "New job: starting as a teacher in May",
     "previous_job: chef",
     "User seems to be moving to Berlin next month.",
     "User appears to want to live in Madrid.",

@@ -60,6 +60,26 @@ describe("offline statement reading", () => {
   });
 
   it.each([
+    // A comma before an "I" of its own splits; a clause of its own that states nothing ends the fact before it.
+    [
+      "I also switched jobs, I've been working as a dentist since last Monday and so far I love it.",
+      ["User switched jobs", "User has been working as a dentist since last Monday"],
+    ],
+    ["I live in Paris and it's great", ["User lives in Paris"]],
+    ["I like salt and pepper", ["User likes salt and pepper"]],
+    // A change after "and" shares the "I" of a clause with nothing to keep; not one only wished or planned.
+    ["I handed in my notice and started a new role as a pilot.", ["User started a new role as a pilot"]],
+    ["I want to quit and work as a chef", []],
+    ["I decided to quit and work as a chef", []],
+    ["I dreamt I quit and became a pilot", []],
+    // A part's home or job beside a clause read whole.
+    ["The boxes are finally unpacked and I live in Ghent now.", ["User lives in Ghent"]],
+    ["I live in Paris and it's great, and I work as a nurse", ["User lives in Paris", "User works as a nurse"]],
+  ])("a sentence of several clauses %j", (message, facts) => {
+    expect(factsOf(message)).toEqual(facts);
+  });
+
+  it.each([
     ["Also, I speak Portuguese.", ["User speaks Portuguese"]],
     ["Oh, and by the way, I'm vegan.", ["User is vegan"]],
     ["Hello, I'm Priya.", ["User's name is Priya"]],

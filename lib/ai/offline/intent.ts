@@ -85,9 +85,28 @@ export function readMessage(message: string): Reading {
       continue;
     }
     const facts = dashPieces(text).flatMap((piece) => readStatement(piece, { greeted }));
-    reading.facts.push(...(facts.length > 0 ? facts : readParts(text, { greeted })));
+    reading.facts.push(...withParts(text, facts, readParts(text, { greeted })));
   }
   return reading;
+}
+
+/**
+ * A sentence's facts read clause by clause, with the home or job its parts state where no clause's quote covers them
+ * ("I also switched jobs, I've been working as a dentist since last Monday and so far I love it"), in the order said:
+ * a later value updates an earlier one (./extraction.ts).
+ */
+function withParts(sentence: string, facts: Fact[], parts: Fact[]): Fact[] {
+  const span = (fact: Fact) => {
+    const at = sentence.indexOf(fact.quote);
+    return { from: at, to: at + fact.quote.length };
+  };
+  const read = facts.map(span);
+  const overlaps = (fact: Fact) => {
+    const { from, to } = span(fact);
+    return read.some((other) => from < other.to && other.from < to);
+  };
+  const all = [...facts, ...parts.filter((part) => !overlaps(part))];
+  return all.sort((a, b) => sentence.indexOf(a.quote) - sentence.indexOf(b.quote));
 }
 
 /** Splits text into sentences, each an exact substring of the input. A dot inside "3.5" or after "Dr" ends none. */

@@ -4,14 +4,20 @@ import { placeAfterVerb, placeNameAt } from "@/lib/text/place-names";
 import { slotOf } from "@/lib/text/slots";
 import { trimEnd } from "@/lib/text/trim";
 import {
+  baseForms,
+  isBaseVerb,
   isLikingVerb,
   isResidenceVerb,
   isTimePeriod,
+  isVerbForm,
   residenceIsFirstSense,
   takesUpResidence,
 } from "@/lib/text/word-kinds";
 import { isVerb } from "@/lib/text/wordnet";
+import { asInstruction, resolveThem } from "./antecedents";
 import { inStatementOrder, isThirdPersonVerb } from "./constructions";
+import { framesWords, holdsAHomeOrJob } from "./framing";
+import { lastingState } from "./lasting-states";
 import { capitalize, conjugate, innerPronouns, instructionPronouns, stripTrailing } from "./third-person";
 
 /**
@@ -64,26 +70,6 @@ const TALK_VERBS = new Set(
     "remember forget wish doubt bet reckon assume imagine get would will should could can must may might"
   ).split(" "),
 );
-/**
- * What follows "I'm" or "I was" when it is a passing state or part of the conversation ("I'm fine", "I'm not sure",
- * "I'm looking for…"), not something to remember.
- */
-const PASSING_STATES = new Set(
-  (
-    "fine good great ok okay alright well tired sleepy bored busy sorry sure unsure confused lost back here there " +
-    "done ready happy glad sad excited curious kidding joking serious thankful grateful worried stressed hungry " +
-    "thirsty cold hot late early up down in out off on about able gonna going trying looking wondering asking " +
-    "thinking hoping getting doing talking saying waiting feeling leaving heading coming telling just"
-  ).split(" "),
-);
-/** "I'm afraid of heights" and "I'm interested in history" are lasting; "I'm afraid so" is not. */
-const STATE_WITH_OBJECT = new Map([
-  ["afraid", "of"],
-  ["interested", "in"],
-  ["a", ""],
-  ["an", ""],
-  ["the", ""],
-]);
 /** Nouns after "my" that belong to the conversation: "my question is…", "my point is…". */
 const DISCOURSE_NOUNS = new Set(
   "question point guess bad pleasure answer issue problem request idea thought concern understanding".split(" "),
@@ -152,19 +138,36 @@ function readClauses(text: string, options: ReadOptions): Fact[] {
   let start = 0;
   let previous: string | null = null;
   for (const separator of text.matchAll(SEPARATOR)) {
-    if (!separator[1] && !separator[0].includes(";")) continue;
+    // A comma alone splits before an "I" of its own ("I switched jobs, I've been working as a dentist").
+    const splice =
+      separator[0].startsWith(",") && /^i(?:['’](?:m|ve))?\s/i.test(text.slice(separator.index + separator[0].length));
+    if (!separator[1] && !separator[0].includes(";") && !splice) continue;
     const left = text.slice(start, separator.index);
     const right = text.slice(separator.index + separator[0].length);
     const word = separator[1]?.toLowerCase();
     const leftFact = readClause(left, options, previous);
-    if (!leftFact && !(options.explicit && left.trim())) continue;
+    if (!leftFact && !(options.explicit && left.trim())) {
+      // "I handed in my notice and started a new role as a pilot": a change of home or job after "and" shares the "I"
+      // of a clause that states nothing to keep; reading goes on from it.
+      const shared = word === "and" && opensVerbPhrase(right) && sharesItsI(left);
+      const change = shared ? readClause(right, { ...options, explicit: false }, left) : null;
+      if (change && holdsAHomeOrJob(change)) {
+        previous = left;
+        start = separator.index + separator[0].length;
+      }
+      continue;
+    }
     const consequence = word === "so" && /^\s*[,;]/.test(separator[0]);
     // After "so", a clause without a subject is an instruction ("…, so never suggest…"), not a second "I …".
     const rightFact = readClause(right, { ...options, explicit: false, elide: word !== "so" }, left);
-    if (!rightFact && !consequence) continue;
+    // "… since last Monday and so far I love it": a clause with a subject of its own that states nothing to keep ends
+    // no fact before it, where "pepper" in "I like salt and pepper" is part of it.
+    const ownClause = !rightFact && !consequence && OWN_SUBJECT.test(right);
+    if (!rightFact && !consequence && !ownClause) continue;
     facts.push({ content: leftFact ?? thirdPerson(left), quote: left.trim() });
     previous = left;
     start = separator.index + separator[0].length;
+    if (ownClause) continue;
     if (!rightFact) {
       // "…, so never suggest recipes with them": a standing instruction when it reads as one; otherwise the
       // consequence is no fact of its own and is dropped.
@@ -178,6 +181,29 @@ function readClauses(text: string, options: ReadOptions): Fact[] {
   if (last) facts.push({ content: last, quote: rest.trim() });
   return facts;
 }
+
+/**
+ * Whether a clause that states nothing to keep lends its "I" to a change after "and": it opens with "I" and a verb of
+ * what was done ("I handed in my notice"), not of talk, wishes or plans, nor with an infinitive the "and" may go on
+ * ("I want to quit and work as a chef", "I decided to quit and …"), nor framed as a story, a supposition or a time.
+ */
+function sharesItsI(clause: string): boolean {
+  const words = stripTrailing(clause).trim().split(/\s+/);
+  if (!/^i$/i.test(words[0] ?? "")) return false;
+  let at = 1;
+  while (ADVERBS_BESIDE_A_VERB.has(words[at]?.toLowerCase() ?? "")) at++;
+  const verb = words[at]?.toLowerCase() ?? "";
+  const forms = [verb, ...baseForms(verb)];
+  if (!isVerbForm(verb) || forms.some((form) => TALK_VERBS.has(form) || UNDONE.has(form))) return false;
+  const infinitive = [...clause.matchAll(/\bto\s+(\p{L}+)/giu)].some((match) => isBaseVerb(match[1]!));
+  return !infinitive && !framesWords(clause);
+}
+/** Verbs of what is only dreamt of or meant to be done: "I dreamt I quit and became a pilot". */
+const UNDONE = new Set("dream pretend fantasize fantasise plan intend consider".split(" "));
+
+/** A clause's own subject, after words that tie it to what came before ("so far I love it", "it's great"). */
+const OWN_SUBJECT =
+  /^(?:(?:so far|so|then|now|honestly|luckily|sadly|thankfully|frankly|still)\s+)?(?:i|i['’](?:m|ve|d|ll)|we|it|it['’]s|that['’]s|they|he|she)\s/i;
 
 /** Words that only tie a clause to the moment ("I like tea too"), dropped when they end it after a blank. */
 const TRAILING_FILLER = /(?:too|as well|now|these days|nowadays)$/i;
@@ -344,73 +370,6 @@ function verbStatement(clause: string): string | null {
 function statesHome(verb: string, object: string): boolean {
   if (!residenceIsFirstSense(verb) && !takesUpResidence(verb)) return false;
   return placeAfterVerb(object) !== undefined;
-}
-
-/** A plan with its day, worth keeping until that day passes: "going to a conference in Madrid on 2027-01-03". */
-const PLAN_OPENING = /^(?:going|leaving|heading|travelling|traveling|off)\s/i;
-const ISO_DAY = /\b\d{4}-\d{2}-\d{2}\b/;
-
-/** Whether what follows "I'm" or "I was" lasts: "allergic to peanuts", "a nurse", "from Lisbon"; not "fine". */
-function lastingState(complement: string): boolean {
-  if (PLAN_OPENING.test(complement) && ISO_DAY.test(complement)) return true;
-  const words = complement.toLowerCase().split(/[\s,;:]+/);
-  let index = 0;
-  while (
-    index < words.length - 1 &&
-    /^(?:not|really|very|so|quite|pretty|also|actually|just|now|still)$/.test(words[index]!)
-  )
-    index++;
-  const word = words[index]!;
-  const object = STATE_WITH_OBJECT.get(word);
-  if (object !== undefined) {
-    // "a nurse", "an engineer": an article starts a lasting identity unless it only softens ("a bit tired").
-    if (object === "")
-      return words.length > index + 1 && !/^(?:bit|little|lot|few|moment|second|while)$/.test(words[index + 1]!);
-    return words[index + 1] === object;
-  }
-  return !PASSING_STATES.has(word) && !/^(?:kind|sort)$/.test(word);
-}
-
-/** "so never suggest recipes with them" → "Never suggest recipes with peanuts", or null when "them" is unclear. */
-function asInstruction(text: string, previous: string | null): string | null {
-  let instruction = instructionPronouns(stripTrailing(text).replace(/^please\s+/i, ""));
-  if (/\bthem\b/i.test(instruction)) {
-    const antecedent = previous ? lastPluralNoun(previous) : null;
-    if (!antecedent) return null;
-    instruction = instruction.replace(/\bthem\b/gi, instructionPronouns(antecedent));
-  }
-  return capitalize(instruction);
-}
-
-function resolveThem(fact: string, previous: string): string {
-  const antecedent = lastPluralNoun(previous);
-  return antecedent ? fact.replace(/\bthem\b/gi, innerPronouns(antecedent)) : fact;
-}
-
-/** Words whose object a following "them" may refer to: "allergic to peanuts", "I love dogs". */
-const PLURAL_OBJECT_OF = new Set(
-  "to of with about for on from like love hate dislike eat avoid enjoy prefer own have keep".split(" "),
-);
-
-/** The plural noun a clause ends on, which a following "them" refers to: "I'm allergic to peanuts" → "peanuts". */
-function lastPluralNoun(clause: string): string | null {
-  const text = stripTrailing(clause);
-  const words = [...text.matchAll(/\S+/g)];
-  // The noun phrase is the last one to three words after one of PLURAL_OBJECT_OF; the longest that qualifies.
-  for (let length = Math.min(3, words.length - 1); length >= 1; length--) {
-    const lead = words[words.length - length - 1]![0].toLowerCase();
-    const phrase = words.slice(-length);
-    // The opener may close a longer token only after a character that ends a word: "(to", not "onto".
-    const opens = [...PLURAL_OBJECT_OF].some(
-      (word) => lead.endsWith(word) && !/\w/.test(lead.charAt(lead.length - word.length - 1)),
-    );
-    if (!opens) continue;
-    if (!phrase.every((word) => /^[\p{L}'’-]+$/u.test(word[0])) || !/^[\p{L}'’-]+s$/iu.test(phrase.at(-1)![0]))
-      continue;
-    const found = text.slice(phrase[0]!.index);
-    return /^(?:them|these|those|this|that|it|us|yours|his|hers|ours|theirs)$/i.test(found) ? null : found;
-  }
-  return null;
 }
 
 /** Rewrites a first-person statement so the memory reads correctly out of context ("I prefer" → "User prefers"). */

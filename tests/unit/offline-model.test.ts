@@ -777,6 +777,35 @@ describe("offline memory manager", () => {
     ]);
   });
 
+  it("closes the memory of a job the user says they left, as of when they said it, and says so", () => {
+    const ops = plannedOps({
+      ...memoryKinds,
+      existing: shown("User lives in Lisbon", "User is a dentist"),
+      messages: [{ id: "u1", role: "user", text: "I'm no longer a dentist.", createdAt: "2026-12-01T10:00:00.000Z" }],
+    });
+    expect(ops).toEqual([
+      {
+        op: "update",
+        id: "mem2",
+        expectedVersion: 3,
+        content: { content: "User is no longer a dentist" },
+        messageId: "u1",
+        quote: "I'm no longer a dentist",
+        reason: "The user said this no longer holds.",
+        validFrom: "2026-12-01T10:00:00.000Z",
+      },
+    ]);
+  });
+
+  it("keeps no memory of an end the new value said beside it supersedes", () => {
+    const ops = plannedOps({
+      ...memoryKinds,
+      existing: shown("User lives in Lisbon", "User is a dentist"),
+      messages: said("I left my job as a dentist and became a baker."),
+    });
+    expect(ops).toMatchObject([{ op: "update", id: "mem2", content: { content: "User became a baker" } }]);
+  });
+
   it("inserts a fact stated after a lead-in", () => {
     const ops = plannedOps({ ...memoryKinds, existing: [], messages: said("By the way, I live in Lisbon.") });
     expect(ops).toMatchObject([

@@ -5,8 +5,9 @@ import {
   toWireOp,
   type WireOp,
 } from "@/lib/memory/extraction";
-import { sameSlot, slotOf } from "@/lib/text/slots";
-import { readMessage } from "./intent";
+import { endedValue } from "@/lib/text/ended-values";
+import { type Slot, sameSlot, slotOf } from "@/lib/text/slots";
+import { type Fact, readMessage } from "./intent";
 import { changeStartedOn } from "./when";
 
 export { sameSlot } from "@/lib/text/slots";
@@ -74,13 +75,14 @@ export function planOps(input: ExtractionInput): PlannedOp[] {
       // "I moved to Vancouver last month": the new value holds from then, and supersedes the old one.
       const validFrom = changeStartedOn(fact.quote, said);
       const since = validFrom ? { validFrom } : {};
-      const slot = slotOf(content);
-      // Other memories holding the same single-valued fact (a name, where the user lives) with another value.
-      const rivals = slot
-        ? active.filter(
-            (memory) => slotOf(memory.text)?.key === slot.key && normalize(memory.text) !== normalize(content),
-          )
-        : [];
+      const ended = endedValue(content);
+      const end = ended && endOfAValue(ended, reading.facts, active, inserted);
+      if (end === "said") continue;
+      if (end && can("update")) {
+        planned.push(closing(end, content, source, validFrom ?? said?.toISOString()));
+        continue;
+      }
+      const rivals = rivalsOf(content, active);
       const superseded = `The user said "${clip(fact.quote)}", which replaces this.`;
       if (active.some((memory) => normalize(memory.text) === normalize(content))) {
         if (can("delete")) for (const rival of rivals) if (!inserted.has(rival.id)) remove(rival, superseded, source);
@@ -126,6 +128,54 @@ export function planOps(input: ExtractionInput): PlannedOp[] {
     }
   }
   return planned.slice(0, MAX_OPS);
+}
+
+/** Other memories holding the same single-valued fact as `content` (a name, where the user lives) with another value. */
+function rivalsOf(content: string, active: PromptMemory[]): PromptMemory[] {
+  const slot = slotOf(content);
+  if (!slot) return [];
+  return active.filter(
+    (memory) => slotOf(memory.text)?.key === slot.key && normalize(memory.text) !== normalize(content),
+  );
+}
+
+/**
+ * What a fact that a home or job ended ("I'm no longer a dentist", "I left my job as a librarian") does: nothing of its
+ * own when the message gives that slot's new value ("said": the new value's update supersedes the memory of the old
+ * one, and says the end more exactly than a memory of its own would); else the memory held before that holds the
+ * ended value, to be closed; else undefined, and it is a fact like any other.
+ */
+function endOfAValue(
+  ended: Slot,
+  facts: Fact[],
+  active: PromptMemory[],
+  inserted: ReadonlyMap<string, PlannedOp>,
+): PromptMemory | "said" | undefined {
+  if (facts.some((other) => slotOf(other.content)?.key === ended.key)) return "said";
+  return active.find((memory) => {
+    const held = slotOf(memory.text);
+    return !inserted.has(memory.id) && held?.key === ended.key && held.value === ended.value;
+  });
+}
+
+/**
+ * The update that closes `memory` as of `since` (when the user said so) and has it say the end; `memory` is the
+ * planner's copy, which then reads as it will.
+ */
+function closing(memory: PromptMemory, content: string, source: OpSource, since: string | undefined): PlannedOp {
+  memory.text = content;
+  return {
+    op: {
+      op: "update",
+      id: memory.id,
+      expectedVersion: memory.version,
+      content: { content },
+      ...source,
+      reason: "The user said this no longer holds.",
+      ...(since ? { validFrom: since } : {}),
+    },
+    source,
+  };
 }
 
 /** "Forget …": the best-matching memory among `held` goes, citing the words that asked. */

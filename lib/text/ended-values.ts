@@ -12,7 +12,11 @@ export function endedValue(statement: string): Slot | undefined {
   const held = heldStatement(trimEnd(statement, ".!").trim());
   if (held === undefined) return undefined;
   const slot = slotOf(held);
-  return slot && (slot.key === STANDING_SLOT_KEYS.home || slot.key === STANDING_SLOT_KEYS.job) ? slot : undefined;
+  if (!slot || (slot.key !== STANDING_SLOT_KEYS.home && slot.key !== STANDING_SLOT_KEYS.job)) return undefined;
+  // The value alone ends: "no longer a nurse in the ICU", "no longer just a nurse", "left my job as a dentist in
+  // 2015 but came back" say less or other than that the user is no nurse or dentist now.
+  const said = held.toLowerCase().replace(HELD_VERB, "");
+  return said === slot.value ? slot : undefined;
 }
 
 /** The statement a statement of an end ends: "User is no longer a dentist" → "User is a dentist". */
@@ -32,6 +36,7 @@ function heldStatement(statement: string): string | undefined {
   return undefined;
 }
 
+const HELD_VERB = /^user (?:is|works as|lives in) (?:an? )?/;
 // "User is no longer …", "User no longer lives in …": the verb, if before "no longer", is kept.
 const NO_LONGER = /^user\s+(is\s+)?no\s+longer\s+/i;
 const LEFT_A_JOB = /^user\s+(?:left|quit)\s+(?:their|his|her|the|a)\s+(?:job|position|role|post)\s+as\s+/i;

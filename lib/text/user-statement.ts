@@ -161,7 +161,7 @@ export function limitsAValue(aside: string): boolean {
   return ASIDE_LIMIT.test(aside) || words.some((word, at) => endsHolding(word, words[at + 1]));
 }
 const ASIDE_LIMIT =
-  /^\s*(?:until|till|temporar\w*|for now|for the (?:summer|winter|season|semester|time being)|on (?:a |an )?(?:[\p{L}-]+ )?(?:trip|visit|holiday|vacation|leave|assignment|secondment)|visiting|retired|part-time|former(?:ly)?|no longer|not anymore|used to|laid off|contract|internship|interim|acting)\b/iu;
+  /^\s*(?:(?:just\s+)?kidding|joking|jk|until|till|temporar\w*|for now|for the (?:summer|winter|season|semester|time being)|on (?:a |an )?(?:[\p{L}-]+ )?(?:trip|visit|holiday|vacation|leave|assignment|secondment)|visiting|retired|part-time|former(?:ly)?|no longer|not anymore|used to|laid off|contract|internship|interim|acting)\b/iu;
 // Words that limit a label's value or a report's; heldForAWhileOrAhead reads the limits of time a statement has too.
 // A value has no predicate to tell "until they find a place" from "until further notice", or what is "temporary":
 // here any "until" or "temporary" limits. A start yet to come limits ("starting next month"); one that came holds

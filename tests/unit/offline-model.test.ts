@@ -60,21 +60,13 @@ describe("offline statement reading", () => {
   });
 
   it.each([
-    // A comma before an "I" of its own splits; a clause of its own that states nothing ends the fact before it.
-    [
-      "I also switched jobs, I've been working as a dentist since last Monday and so far I love it.",
-      ["User switched jobs", "User has been working as a dentist since last Monday"],
-    ],
-    ["I live in Paris and it's great", ["User lives in Paris"]],
-    ["I like salt and pepper", ["User likes salt and pepper"]],
-    // A change after "and" shares the "I" of a clause with nothing to keep; not one only wished or planned.
-    ["I handed in my notice and started a new role as a pilot.", ["User started a new role as a pilot"]],
-    ["I want to quit and work as a chef", []],
-    ["I decided to quit and work as a chef", []],
-    ["I dreamt I quit and became a pilot", []],
+    // A comma before an "I" of its own splits, unless what follows may take back or end what came before.
+    ["I grew up in Rome, I live in Oslo now.", ["User grew up in Rome", "User lives in Oslo"]],
+    ["I'm no longer an editor, I'm a dentist now.", ["User is no longer an editor", "User is a dentist"]],
+    ["I'm a pilot, I'm kidding.", ["User is a pilot, they are kidding"]],
+    ["I'm a nurse, I retired last year.", ["User is a nurse, they retired last year"]],
     // A part's home or job beside a clause read whole.
     ["The boxes are finally unpacked and I live in Ghent now.", ["User lives in Ghent"]],
-    ["I live in Paris and it's great, and I work as a nurse", ["User lives in Paris", "User works as a nurse"]],
   ])("a sentence of several clauses %j", (message, facts) => {
     expect(factsOf(message)).toEqual(facts);
   });
@@ -797,13 +789,25 @@ describe("offline memory manager", () => {
     ]);
   });
 
-  it("keeps no memory of an end the new value said beside it supersedes", () => {
+  it("closes the memory of a job left for another, and keeps no memory of an end nothing held", () => {
+    const existing = shown("User lives in Lisbon", "User is a dentist");
+    const message = said("I left my job as a dentist and became a baker.");
+    expect(plannedOps({ ...memoryKinds, existing, messages: message })).toMatchObject([
+      { op: "update", id: "mem2", content: { content: "User left their job as a dentist" } },
+      { op: "insert", content: { content: "User became a baker" } },
+    ]);
+    expect(plannedOps({ ...memoryKinds, existing: existing.slice(0, 1), messages: message })).toMatchObject([
+      { op: "insert", content: { content: "User became a baker" } },
+    ]);
+  });
+
+  it("closes no memory for an end that says less or other than the value ended", () => {
     const ops = plannedOps({
       ...memoryKinds,
-      existing: shown("User lives in Lisbon", "User is a dentist"),
-      messages: said("I left my job as a dentist and became a baker."),
+      existing: shown("User is a nurse"),
+      messages: said("I'm no longer a nurse in the ICU."),
     });
-    expect(ops).toMatchObject([{ op: "update", id: "mem2", content: { content: "User became a baker" } }]);
+    expect(ops).toMatchObject([{ op: "insert", content: { content: "User is no longer a nurse in the ICU" } }]);
   });
 
   it("inserts a fact stated after a lead-in", () => {
@@ -1216,6 +1220,10 @@ describe("offline reading of chatty sentences, part by part (lib/ai/offline/part
     ["Now that I'm based in Seville, I finally have Saturdays free.", ["User is based in Seville"]],
     ["Since we relocated to Madrid for my partner's work, it's been busy.", ["User lives in Madrid"]],
     ["my shifts change a lot, and I live in Madrid, about twenty minutes from work.", ["User lives in Madrid"]],
+    [
+      "Quick intro before my question: I'm an editor and I live in Bologna.",
+      ["User is an editor", "User lives in Bologna"],
+    ],
   ])("reads %j as %j", (message, facts) => {
     const read = readMessage(message).facts;
     expect(read.map((fact) => fact.content)).toEqual(facts);
@@ -1245,6 +1253,11 @@ describe("offline reading of chatty sentences, part by part (lib/ai/offline/part
     "the plan is that I move to Berlin next year",
     "people assume that I'm a pilot",
     "my brother: I'm a doctor",
+    "My sister just texted me: I'm a doctor now!",
+    "Hey, it's my husband here, I'm a teacher.",
+    "As soon as I move to Berlin, I'll call you.",
+    "The thing is that I'm a nurse in a simulation game.",
+    "I love my job, I'm a nurse — well, I was until they laid me off.",
   ])("keeps nothing of %j: no home or job of the user's own, now and for good", (message) => {
     expect(readMessage(message).facts).toEqual([]);
   });

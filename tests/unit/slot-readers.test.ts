@@ -254,6 +254,7 @@ describe("a fact written without the user as its subject (lib/text/user-statemen
     "User appears to want to live in Madrid.",
     // What an aside, a bracket or a lead-in says of the value.
     "Occupation: nurse — retired",
+    "User is a nurse — just kidding",
     "Location: Tokyo; on a business trip",
     "User is a nurse (retired)",
     "User works as a nurse (part-time)",

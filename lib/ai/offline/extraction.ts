@@ -140,10 +140,10 @@ function rivalsOf(content: string, active: PromptMemory[]): PromptMemory[] {
 }
 
 /**
- * What a fact that a home or job ended ("I'm no longer a dentist", "I left my job as a librarian") does: nothing of its
- * own when the message gives that slot's new value ("said": the new value's update supersedes the memory of the old
- * one, and says the end more exactly than a memory of its own would); else the memory held before that holds the
- * ended value, to be closed; else undefined, and it is a fact like any other.
+ * What a fact that a home or job ended ("I'm no longer a dentist", "I left my job as a librarian") does: the memory
+ * held before that holds the ended value, to be closed; else nothing of its own when the message gives another value
+ * of that slot ("said": "I'm no longer an editor, I'm a dentist now" keeps the new value, which says more than the
+ * end); else undefined, and it is a fact like any other.
  */
 function endOfAValue(
   ended: Slot,
@@ -151,11 +151,16 @@ function endOfAValue(
   active: PromptMemory[],
   inserted: ReadonlyMap<string, PlannedOp>,
 ): PromptMemory | "said" | undefined {
-  if (facts.some((other) => slotOf(other.content)?.key === ended.key)) return "said";
-  return active.find((memory) => {
+  const holder = active.find((memory) => {
     const held = slotOf(memory.text);
     return !inserted.has(memory.id) && held?.key === ended.key && held.value === ended.value;
   });
+  if (holder) return holder;
+  const another = (fact: Fact) => {
+    const slot = slotOf(fact.content);
+    return slot?.key === ended.key && slot.value !== ended.value;
+  };
+  return facts.some(another) ? "said" : undefined;
 }
 
 /**

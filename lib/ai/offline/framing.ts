@@ -1,10 +1,10 @@
 import { slotOf } from "@/lib/text/slots";
 import { STANDING_SLOT_KEYS, standingValueOf } from "@/lib/text/standing-values";
+import { isPersonWord } from "@/lib/text/word-kinds";
 
 /**
- * What makes words the user's own, now and for good, where the offline reader reads more of a sentence than a clause
- * that opens with "I" (./parts.ts, and a change after "and" in ./statements.ts): what the words hold, and what before
- * them frames them as someone else's.
+ * What makes the words of a part of a sentence the user's own, now and for good (./parts.ts): what they hold, and what
+ * before them frames them as someone else's.
  */
 
 /** A fact of the user's home or job, read for now (lib/text/slots.ts); the kinds a part of a sentence is read for. */
@@ -23,7 +23,7 @@ export const holdsAHomeOrJob = (content: string) => {
  */
 export const framesWords = (part: string) => FRAMES.test(part);
 const FRAMES =
-  /\b(?:said|says|say|goes|told|tells|asked|asks|like|think|thinks|thought|assume|assumes|believe|if|when|unless|once|imagine|dreams?|pretend|roleplay|story|game|movie|character|quote|sure|right|as if|until|till|next|for now|by|ha|haha|lol|lmao|jk|guess)\b|["“”]/i;
+  /\b(?:said|says|say|goes|told|tells|asked|asks|like|think|thinks|thought|assume|assumes|believe|if|when|unless|once|imagine|dreams?|pretend\w*|roleplay|story|game|movie|character|quote|sure|right|as if|until|till|next|for now|by|ha|haha|lol|lmao|jk|guess|hypothetical\w*|suppos\w*)\b|["“”]/i;
 
 /** Words that name someone: a possessive, a pronoun, a name (a capital past the first word, but for a place). */
 export function namesAnother(part: string): boolean {
@@ -32,6 +32,21 @@ export function namesAnother(part: string): boolean {
     at > 0 && /^\p{Lu}/u.test(word) && !SELF.test(word) && !PLACE_BEFORE.test(words[at - 1]!);
   return PERSON.test(part) || words.some(named);
 }
+/**
+ * Words that name a person other than the user: a pronoun, a name, or a person after a possessive ("my sister", "my
+ * old college friend"); not a thing of the user's ("my shifts change a lot", "my question"). After such words a part
+ * that opens with "I" may be theirs ("it's my husband here, I'm a teacher", "speaking as my dad, I'm a farmer").
+ */
+export function namesAPerson(part: string): boolean {
+  const words = part.split(/\s+/);
+  const named = (word: string, at: number) =>
+    at > 0 && /^\p{Lu}/u.test(word) && !SELF.test(word) && !PLACE_BEFORE.test(words[at - 1]!);
+  const owned = (word: string, at: number) =>
+    POSSESSIVE.test(word) && words.slice(at + 1, at + 4).some((next) => isPersonWord(next.replace(/[^\p{L}'’]/gu, "")));
+  return PRONOUN.test(part) || words.some(named) || words.some(owned);
+}
+const PRONOUN = /\b(?:he|she|they|him|her|them|his|we|your)\b/i;
+const POSSESSIVE = /^(?:my|our|his|her|their|your)$/i;
 const SELF = /^I(?:['’](?:m|ve|d|ll))?$/;
 const PLACE_BEFORE = /^(?:in|to|from|near|around|at|leaving|left|visiting|of)$/i;
 const PERSON = /\b(?:my|his|her|their|our|your|he|she|they|him|them|we)\b/i;

@@ -65,7 +65,8 @@ function dashPieces(text: string): string[] {
 const SPACED_DASH = /(?<!\d)\s[—–-]\s(?!\d)/;
 // A piece that opens by taking back or limiting what came before; one with a subject of its own ("— I was a lawyer
 // before", "— it was diagnosed when I was a kid") is a statement of its own.
-const TAKES_BACK = /^\s*(?:actually|no|not|or|until|till|except|unless|for now|well|or rather|rather)\b/i;
+const TAKES_BACK =
+  /^\s*(?:actually|no|not|or|until|till|except|unless|for now|well|or rather|rather|kidding|just kidding|jk|joking)\b/i;
 
 export function readMessage(message: string): Reading {
   const reading: Reading = { facts: [] };

@@ -1,5 +1,5 @@
 import { statementHeldForAWhileOrAhead } from "@/lib/text/held-for-a-while";
-import { framesWords, holdsAHomeOrJob, namesAnother } from "./framing";
+import { framesWords, holdsAHomeOrJob, namesAnother, namesAPerson } from "./framing";
 import { type Fact, readStatement } from "./statements";
 
 /**
@@ -9,13 +9,15 @@ import { type Fact, readStatement } from "./statements";
  * lead-in ("news from me: moved to Porto last month and started a new role as a teacher"). A part between commas,
  * dashes and colons that opens with "I", or after the first with the past of a verb of change, is read as a sentence
  * of its own, and kept only when it says where the user lives or what they work as, now and for good. So is a clause
- * of the user's own inside a part, after "that", "since", "because" or "as" ("the reason I'm writing is that I live
- * in Porto", "Now that I'm based in Seville", "Since we relocated to Madrid"). Reading stops at a part after words
- * that make what follows someone else's words, a supposition or a story ("my boss said: I'm the team lead", "if I got
- * the job, …", "in the game, I'm a wizard"), a joke or a time ("yeah right, …", "until June, …"). After a part that
- * names someone ("my parents retired, moved to Florida"), only a part that names its speaker "I" is read ("my shifts
- * change a lot, and I live in Madrid"), and not one right after a colon ("my brother: I'm a doctor"). Quotes stay
- * exact substrings of the message.
+ * of the user's own inside a part, after "since", "because" or "as" (not "as soon as") or after "that" following
+ * "now" or a noun of what is so ("the reason I'm writing is that I live in Porto", "Now that I'm based in Seville",
+ * "Since we relocated to Madrid"). Reading stops at a part after words that make what follows someone else's words,
+ * a supposition or a story ("my boss said: I'm the team lead", "if I got the job, …", "in the game, I'm a wizard"), a
+ * joke or a time ("yeah right, …", "until June, …"), and before a part that takes it back ("— well, I was until …").
+ * A part that opens with "I" is not read after a part naming a person ("my sister just texted me: I'm a doctor", "it's
+ * my husband here, I'm a teacher"), but is after one naming only a thing of the user's ("my shifts change a lot, and
+ * I live in Madrid"); a part without its own "I" is read after no part naming anyone. Quotes stay exact substrings of
+ * the message.
  */
 export function readParts(sentence: string, options: { greeted?: boolean }): Fact[] {
   // Split with its breaks kept: the parts at even places, each one's break before it at the odd place before it.
@@ -25,7 +27,10 @@ export function readParts(sentence: string, options: { greeted?: boolean }): Fac
     const before = pieces.slice(0, index).filter((_, at) => at % 2 === 0);
     if (before.some(framesWords)) break;
     const part = pieces[index]!.trim();
-    const spoken = spokenPart(part, before, pieces[index - 1]);
+    // "I'm a nurse — well, I was until they laid me off": a part taken back by one after it is not held.
+    const after = pieces.slice(index + 1).filter((_, at) => at % 2 === 1);
+    if (after.some((later) => TAKES_BACK.test(later.trim()))) break;
+    const spoken = spokenPart(part, before);
     if (!spoken || FIGURATIVE.test(spoken) || statementHeldForAWhileOrAhead(`User ${spoken.replace(SPEAKER, "")}`))
       continue;
     const read = readStatement(spoken, options).filter((fact) => holdsAHomeOrJob(fact.content));
@@ -35,14 +40,14 @@ export function readParts(sentence: string, options: { greeted?: boolean }): Fac
 }
 
 /**
- * What of a part the user says of themselves: the part when it opens with "I" (unless someone named just before a
- * colon says it); its clause after "that", "since", "because" or "as"; or the part with "I" put back after a lead-in
- * ("news from me: moved to Porto"). Only the first, after a part that names someone: a part without its own subject
+ * What of a part the user says of themselves: the part when it opens with "I" and no part before names a person; its
+ * clause after "since", "because", "as" or a "that" of what is so; or the part with "I" put back after a lead-in
+ * ("news from me: moved to Porto"). Only the first after a part that names anyone: a part without its own subject
  * might be theirs.
  */
-function spokenPart(part: string, before: string[], breakBefore: string | undefined): string | undefined {
+function spokenPart(part: string, before: string[]): string | undefined {
   const text = part.replace(CONJUNCTION, "");
-  if (SPEAKER.test(text)) return breakBefore?.startsWith(":") && speakerLabel(before.at(-1)!) ? undefined : text;
+  if (SPEAKER.test(text)) return before.some(namesAPerson) ? undefined : text;
   if (before.some(namesAnother)) return undefined;
   if (before.length > 0 && before.every((words) => LEAD_IN.test(words)) && dropsTheSpeaker(text)) return `I ${text}`;
   // "now" opens "now that", so the clause is looked for before the conjunctions are taken off.
@@ -50,6 +55,9 @@ function spokenPart(part: string, before: string[], breakBefore: string | undefi
   if (!inner) return undefined;
   const opening = part.slice(0, inner.index + inner[0].length);
   const lead = part.slice(0, inner.index);
+  // "As soon as I move to Berlin", "as long as I'm a nurse": a time ahead or a condition, not a reason; "such as": an
+  // example.
+  if (AS_MUCH_AS.test(`${lead}${inner[1]}`)) return undefined;
   const held =
     inner[1]!.toLowerCase() !== "that" ||
     FACT_BEFORE_THAT.test(lead) ||
@@ -58,9 +66,6 @@ function spokenPart(part: string, before: string[], breakBefore: string | undefi
   const denied = framesWords(opening) || namesAnother(opening) || NEGATION.test(opening);
   return denied ? undefined : part.slice(inner.index + inner[0].length);
 }
-
-/** Words before a colon that name who speaks ("my brother:", "Mom:"): a few words naming someone. */
-const speakerLabel = (part: string) => part.split(/\s+/).length <= 3 && namesAnother(part);
 
 // One blank on each side at most: a run of blanks before a dash made the pattern scan it again from each blank. "and"
 // before an "I" of its own ends a part too ("The boxes are finally unpacked and I live in Ghent now").
@@ -75,6 +80,10 @@ const INNER_CLAUSE = /\b(since|because|as|that)\s(?=(?:i|we)(?:'m|'ve|'re|’m|�
 const FACT_BEFORE_THAT = /(?:^|\s)(?:now|given|seeing)\s$/i;
 const WHAT_IS_SO = /\b(?:reason|thing|news|truth|fact|point|upshot|gist)\b/i;
 const IS_BEFORE_THAT = /\sis\s$/i;
+const AS_MUCH_AS = /\b(?:as\s+\p{L}+|such)\s+as$/iu;
+/** A part that opens by taking back or limiting what came before it ("well, I was", "actually no", "not really"). */
+const TAKES_BACK =
+  /^(?:actually|no|not|or|until|till|except|unless|for now|well|or rather|rather|kidding|jk|just kidding)\b/i;
 /** A clause opened under a negation ("it's not that I live in Paris", "not since I moved") is not held true. */
 const NEGATION = /\b(?:not|never|no)\b|n['’]t\b/i;
 const CONJUNCTION = /^(?:(?:and|but|so|also|plus|oh|then|now)\b[\s,]*)+/i;
@@ -88,4 +97,4 @@ const CHANGES = new Set("moved relocated settled started joined switched became 
 const dropsTheSpeaker = (text: string) => CHANGES.has(text.split(/\s/)[0]?.toLowerCase() ?? "");
 
 /** A part said in a figure: "I'm a pilot in my dreams", "I live in the clouds", "a doctor on TV", "a taxi driver for my kids". */
-const FIGURATIVE = /\b(?:dreams?|clouds|tv|on screen|for my kids|in a game|in the game)\b/i;
+const FIGURATIVE = /\b(?:dreams?|clouds|tv|on screen|for my kids|games?|simulat\w*|on paper)\b/i;

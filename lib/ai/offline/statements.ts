@@ -4,19 +4,15 @@ import { placeAfterVerb, placeNameAt } from "@/lib/text/place-names";
 import { slotOf } from "@/lib/text/slots";
 import { trimEnd } from "@/lib/text/trim";
 import {
-  baseForms,
-  isBaseVerb,
   isLikingVerb,
   isResidenceVerb,
   isTimePeriod,
-  isVerbForm,
   residenceIsFirstSense,
   takesUpResidence,
 } from "@/lib/text/word-kinds";
 import { isVerb } from "@/lib/text/wordnet";
 import { asInstruction, resolveThem } from "./antecedents";
 import { inStatementOrder, isThirdPersonVerb } from "./constructions";
-import { framesWords, holdsAHomeOrJob } from "./framing";
 import { lastingState } from "./lasting-states";
 import { capitalize, conjugate, innerPronouns, instructionPronouns, stripTrailing } from "./third-person";
 
@@ -138,36 +134,23 @@ function readClauses(text: string, options: ReadOptions): Fact[] {
   let start = 0;
   let previous: string | null = null;
   for (const separator of text.matchAll(SEPARATOR)) {
-    // A comma alone splits before an "I" of its own ("I switched jobs, I've been working as a dentist").
-    const splice =
-      separator[0].startsWith(",") && /^i(?:['’](?:m|ve))?\s/i.test(text.slice(separator.index + separator[0].length));
+    // A comma alone splits before an "I" of its own ("I switched jobs, I've been working as a dentist"), unless what
+    // follows may take back, limit or end what came before ("I'm a pilot, I'm kidding", "…, I retired last year").
+    const after = text.slice(separator.index + separator[0].length);
+    const splice = separator[0].startsWith(",") && OWN_I.test(after) && !MAY_TAKE_BACK.test(after);
     if (!separator[1] && !separator[0].includes(";") && !splice) continue;
     const left = text.slice(start, separator.index);
     const right = text.slice(separator.index + separator[0].length);
     const word = separator[1]?.toLowerCase();
     const leftFact = readClause(left, options, previous);
-    if (!leftFact && !(options.explicit && left.trim())) {
-      // "I handed in my notice and started a new role as a pilot": a change of home or job after "and" shares the "I"
-      // of a clause that states nothing to keep; reading goes on from it.
-      const shared = word === "and" && opensVerbPhrase(right) && sharesItsI(left);
-      const change = shared ? readClause(right, { ...options, explicit: false }, left) : null;
-      if (change && holdsAHomeOrJob(change)) {
-        previous = left;
-        start = separator.index + separator[0].length;
-      }
-      continue;
-    }
+    if (!leftFact && !(options.explicit && left.trim())) continue;
     const consequence = word === "so" && /^\s*[,;]/.test(separator[0]);
     // After "so", a clause without a subject is an instruction ("…, so never suggest…"), not a second "I …".
     const rightFact = readClause(right, { ...options, explicit: false, elide: word !== "so" }, left);
-    // "… since last Monday and so far I love it": a clause with a subject of its own that states nothing to keep ends
-    // no fact before it, where "pepper" in "I like salt and pepper" is part of it.
-    const ownClause = !rightFact && !consequence && OWN_SUBJECT.test(right);
-    if (!rightFact && !consequence && !ownClause) continue;
+    if (!rightFact && !consequence) continue;
     facts.push({ content: leftFact ?? thirdPerson(left), quote: left.trim() });
     previous = left;
     start = separator.index + separator[0].length;
-    if (ownClause) continue;
     if (!rightFact) {
       // "…, so never suggest recipes with them": a standing instruction when it reads as one; otherwise the
       // consequence is no fact of its own and is dropped.
@@ -182,28 +165,10 @@ function readClauses(text: string, options: ReadOptions): Fact[] {
   return facts;
 }
 
-/**
- * Whether a clause that states nothing to keep lends its "I" to a change after "and": it opens with "I" and a verb of
- * what was done ("I handed in my notice"), not of talk, wishes or plans, nor with an infinitive the "and" may go on
- * ("I want to quit and work as a chef", "I decided to quit and …"), nor framed as a story, a supposition or a time.
- */
-function sharesItsI(clause: string): boolean {
-  const words = stripTrailing(clause).trim().split(/\s+/);
-  if (!/^i$/i.test(words[0] ?? "")) return false;
-  let at = 1;
-  while (ADVERBS_BESIDE_A_VERB.has(words[at]?.toLowerCase() ?? "")) at++;
-  const verb = words[at]?.toLowerCase() ?? "";
-  const forms = [verb, ...baseForms(verb)];
-  if (!isVerbForm(verb) || forms.some((form) => TALK_VERBS.has(form) || UNDONE.has(form))) return false;
-  const infinitive = [...clause.matchAll(/\bto\s+(\p{L}+)/giu)].some((match) => isBaseVerb(match[1]!));
-  return !infinitive && !framesWords(clause);
-}
-/** Verbs of what is only dreamt of or meant to be done: "I dreamt I quit and became a pilot". */
-const UNDONE = new Set("dream pretend fantasize fantasise plan intend consider".split(" "));
-
-/** A clause's own subject, after words that tie it to what came before ("so far I love it", "it's great"). */
-const OWN_SUBJECT =
-  /^(?:(?:so far|so|then|now|honestly|luckily|sadly|thankfully|frankly|still)\s+)?(?:i|i['’](?:m|ve|d|ll)|we|it|it['’]s|that['’]s|they|he|she)\s/i;
+const OWN_I = /^i(?:['’](?:m|ve))?\s/i;
+/** Words that may take back, limit or end a statement said before them in the sentence. */
+const MAY_TAKE_BACK =
+  /\b(?:kidding|joking|lying|joke|lie|pretend\w*|game|simulat\w*|was|were|used|until|till|retired|quit|laid|fired|withdrew|wish|hope|mean|think\w*|guess|suppose\w*|temporar\w*|only|not|no|never|longer|anymore|mistake|before|former\w*|visit\w*)\b|n['’]t\b/i;
 
 /** Words that only tie a clause to the moment ("I like tea too"), dropped when they end it after a blank. */
 const TRAILING_FILLER = /(?:too|as well|now|these days|nowadays)$/i;

@@ -1,6 +1,7 @@
 import { type Slot, slotOf } from "./slots";
 import { STANDING_SLOT_KEYS } from "./standing-values";
 import { trimEnd } from "./trim";
+import { asUserStatement } from "./user-statement";
 
 /**
  * The home or job a statement says the user holds no more: "User is no longer a dentist" (job: dentist), "User no
@@ -15,9 +16,20 @@ export function endedValue(statement: string): Slot | undefined {
   if (!slot || (slot.key !== STANDING_SLOT_KEYS.home && slot.key !== STANDING_SLOT_KEYS.job)) return undefined;
   // The value alone ends: "no longer a nurse in the ICU", "no longer just a nurse", "left my job as a dentist in
   // 2015 but came back" say less or other than that the user is no nurse or dentist now.
-  const said = held.toLowerCase().replace(HELD_VERB, "");
-  return said === slot.value ? slot : undefined;
+  return statesOnly(held, slot) ? slot : undefined;
 }
+
+/**
+ * Whether a memory says the value of `slot` and nothing more ("User is a dentist", "Works as a dentist."), so that an
+ * end of that value ends all it says: "User is a dentist and lives in Lyon" says more than one ending could close.
+ */
+export function holdsOnly(memory: string, slot: Slot): boolean {
+  const held = slotOf(memory);
+  return held?.key === slot.key && held.value === slot.value && statesOnly(asUserStatement(memory), slot);
+}
+
+const statesOnly = (statement: string, slot: Slot) =>
+  trimEnd(statement, ".!").trim().toLowerCase().replace(HELD_VERB, "") === slot.value;
 
 /** The statement a statement of an end ends: "User is no longer a dentist" → "User is a dentist". */
 function heldStatement(statement: string): string | undefined {

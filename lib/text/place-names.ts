@@ -8,8 +8,9 @@
  * Main", "Porto, Portugal"), after "the" for a country or region named with it ("the Netherlands", "the United
  * Kingdom"). "on" is not one of the small words: "Lisbon on Monday" names a day, and "Stratford-on-Avon" is one word.
  */
+// A capital "I" after the name opens the next clause ("moved to Berlin I've been happier"), never part of it.
 const PLACE_NAME =
-  /^(?:the\s+)?\p{Lu}[\p{L}.'’-]*(?:(?:\s+|,\s*|\s+(?:de|da|do|del|di|la|le|of|upon|am|im|sur)\s+)\p{Lu}[\p{L}.'’-]*)*/u;
+  /^(?:the\s+)?\p{Lu}[\p{L}.'’-]*(?:(?:\s+|,\s*|\s+(?:de|da|do|del|di|la|le|of|upon|am|im|sur)\s+)(?!I(?:['’]\p{L}+)?(?![\p{L}.'’-]))\p{Lu}[\p{L}.'’-]*)*/u;
 
 /** The place named at the start of `text` ("Rio de Janeiro last spring" → "Rio de Janeiro"), if one is. */
 export function placeNameAt(text: string): string | undefined {

@@ -60,11 +60,16 @@ describe("offline statement reading", () => {
   });
 
   it.each([
-    // A comma before an "I" of its own splits, unless what follows may take back or end what came before.
-    ["I grew up in Rome, I live in Oslo now.", ["User grew up in Rome", "User lives in Oslo"]],
-    ["I'm no longer an editor, I'm a dentist now.", ["User is no longer an editor", "User is a dentist"]],
+    // A comma alone joins clauses: what follows may take back or end what came before ("I'm a pilot, I'm kidding").
     ["I'm a pilot, I'm kidding.", ["User is a pilot, they are kidding"]],
-    ["I'm a nurse, I retired last year.", ["User is a nurse, they retired last year"]],
+    // Since, because: the clause held true ends where another subject opens one.
+    ["Since I moved to Berlin I've been much happier.", ["User lives in Berlin"]],
+    ["Because I work as a chef I eat late.", ["User works as a chef"]],
+    // The order said, where a quote is said twice: the last value is the one held.
+    [
+      "It's not that I live in Rome, I live in Milan now, I live in Rome.",
+      ["User lives in Milan", "User lives in Rome"],
+    ],
     // A part's home or job beside a clause read whole.
     ["The boxes are finally unpacked and I live in Ghent now.", ["User lives in Ghent"]],
   ])("a sentence of several clauses %j", (message, facts) => {
@@ -801,6 +806,15 @@ describe("offline memory manager", () => {
     ]);
   });
 
+  it("closes no memory that says more than the value ended", () => {
+    const ops = plannedOps({
+      ...memoryKinds,
+      existing: shown("User is a dentist and lives in Lyon"),
+      messages: said("I'm no longer a dentist."),
+    });
+    expect(ops).toMatchObject([{ op: "insert", content: { content: "User is no longer a dentist" } }]);
+  });
+
   it("closes no memory for an end that says less or other than the value ended", () => {
     const ops = plannedOps({
       ...memoryKinds,
@@ -1258,6 +1272,13 @@ describe("offline reading of chatty sentences, part by part (lib/ai/offline/part
     "As soon as I move to Berlin, I'll call you.",
     "The thing is that I'm a nurse in a simulation game.",
     "I love my job, I'm a nurse — well, I was until they laid me off.",
+    "my sister’s text: I'm a doctor now.",
+    "my bestie sent this: I'm a nurse.",
+    "So long as I live in Paris, I'll be happy.",
+    "Tom's wife: I'm a nurse.",
+    "In my novel: I live in Paris.",
+    "As I'm a nurse in the story, I wear scrubs.",
+    "The reason is that I'm a pilot, allegedly.",
   ])("keeps nothing of %j: no home or job of the user's own, now and for good", (message) => {
     expect(readMessage(message).facts).toEqual([]);
   });

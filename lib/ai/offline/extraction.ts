@@ -5,7 +5,7 @@ import {
   toWireOp,
   type WireOp,
 } from "@/lib/memory/extraction";
-import { endedValue } from "@/lib/text/ended-values";
+import { endedValue, holdsOnly } from "@/lib/text/ended-values";
 import { type Slot, sameSlot, slotOf } from "@/lib/text/slots";
 import { type Fact, readMessage } from "./intent";
 import { changeStartedOn } from "./when";
@@ -151,10 +151,7 @@ function endOfAValue(
   active: PromptMemory[],
   inserted: ReadonlyMap<string, PlannedOp>,
 ): PromptMemory | "said" | undefined {
-  const holder = active.find((memory) => {
-    const held = slotOf(memory.text);
-    return !inserted.has(memory.id) && held?.key === ended.key && held.value === ended.value;
-  });
+  const holder = active.find((memory) => !inserted.has(memory.id) && holdsOnly(memory.text, ended));
   if (holder) return holder;
   const another = (fact: Fact) => {
     const slot = slotOf(fact.content);

@@ -1,6 +1,7 @@
 import { slotOf } from "@/lib/text/slots";
 import { STANDING_SLOT_KEYS, standingValueOf } from "@/lib/text/standing-values";
 import { isPersonWord } from "@/lib/text/word-kinds";
+import { isAdverb, isMostlyAdjective, lemmaOf, nouns } from "@/lib/text/wordnet";
 
 /**
  * What makes the words of a part of a sentence the user's own, now and for good (./parts.ts): what they hold, and what
@@ -23,7 +24,7 @@ export const holdsAHomeOrJob = (content: string) => {
  */
 export const framesWords = (part: string) => FRAMES.test(part);
 const FRAMES =
-  /\b(?:said|says|say|goes|told|tells|asked|asks|like|think|thinks|thought|assume|assumes|believe|if|when|unless|once|imagine|dreams?|pretend\w*|roleplay|story|game|movie|character|quote|sure|right|as if|until|till|next|for now|by|ha|haha|lol|lmao|jk|guess|hypothetical\w*|suppos\w*)\b|["“”]/i;
+  /\b(?:said|says|say|goes|told|tells|asked|asks|like|think|thinks|thought|assume|assumes|believe|if|when|unless|once|imagine|dreams?|pretend\w*|roleplay|story|game|movie|character|quote|sure|right|as if|until|till|next|for now|by|ha|haha|lol|lmao|jk|guess|hypothetical\w*|suppos\w*|joke|joking|kidding|novel|book|film|show|series|script|fanfic|fiction|play|scene|role|fantasy|sim|scenario)\b|["“”]/i;
 
 /** Words that name someone: a possessive, a pronoun, a name (a capital past the first word, but for a place). */
 export function namesAnother(part: string): boolean {
@@ -38,13 +39,26 @@ export function namesAnother(part: string): boolean {
  * that opens with "I" may be theirs ("it's my husband here, I'm a teacher", "speaking as my dad, I'm a farmer").
  */
 export function namesAPerson(part: string): boolean {
-  const words = part.split(/\s+/);
+  const words = part.replace(/’/g, "'").split(/\s+/);
   const named = (word: string, at: number) =>
     at > 0 && /^\p{Lu}/u.test(word) && !SELF.test(word) && !PLACE_BEFORE.test(words[at - 1]!);
-  const owned = (word: string, at: number) =>
-    POSSESSIVE.test(word) && words.slice(at + 1, at + 4).some((next) => isPersonWord(next.replace(/[^\p{L}'’]/gu, "")));
-  return PRONOUN.test(part) || words.some(named) || words.some(owned);
+  // After a possessive, a person within a few words ("my old college roommate"), or a first word WordNet has no noun,
+  // adjective or adverb for ("my bestie", "my bf").
+  const owned = (word: string, at: number) => {
+    if (!POSSESSIVE.test(word)) return false;
+    const next = words.slice(at + 1, at + 7).map((one) => one.replace(/[^\p{L}'-]/gu, "").replace(/'s$/, ""));
+    const first = next[0]?.toLowerCase() ?? "";
+    const known = isKnownNoun(first) || isMostlyAdjective(first) || isAdverb(first);
+    return next.some((one) => one !== "" && isPersonWord(one)) || (first !== "" && !known);
+  };
+  // "Tom's point", "the doctor's point": someone's, by a name or a person.
+  const whose = (word: string) =>
+    /'s$/.test(word) && !NOT_WHOSE.test(word) && (/^\p{Lu}/u.test(word) || isPersonWord(word));
+  return PRONOUN.test(part) || words.some(named) || words.some(owned) || words.some(whose);
 }
+const isKnownNoun = (word: string) => lemmaOf(word, nouns().index) !== undefined;
+/** "It's", "that's", "here's": a word and "is", not someone's. */
+const NOT_WHOSE = /^(?:it|that|there|here|what|where|who|how|let|this|one|everyone|everything|nothing|life|work)'s$/i;
 const PRONOUN = /\b(?:he|she|they|him|her|them|his|we|your)\b/i;
 const POSSESSIVE = /^(?:my|our|his|her|their|your)$/i;
 const SELF = /^I(?:['’](?:m|ve|d|ll))?$/;

@@ -96,18 +96,29 @@ export function readMessage(message: string): Reading {
  * ("I also switched jobs, I've been working as a dentist since last Monday and so far I love it"), in the order said:
  * a later value updates an earlier one (./extraction.ts).
  */
+interface Placed {
+  fact: Fact;
+  from: number;
+  to: number;
+}
+
 function withParts(sentence: string, facts: Fact[], parts: Fact[]): Fact[] {
-  const span = (fact: Fact) => {
-    const at = sentence.indexOf(fact.quote);
-    return { from: at, to: at + fact.quote.length };
+  // Each list's quotes found in order from where the one before it was, so a quote said twice keeps its own place.
+  const placed = (list: Fact[]): Placed[] => {
+    let from = 0;
+    return list.map((fact) => {
+      const at = Math.max(0, sentence.indexOf(fact.quote, from));
+      from = at + fact.quote.length;
+      return { fact, from: at, to: from };
+    });
   };
-  const read = facts.map(span);
-  const overlaps = (fact: Fact) => {
-    const { from, to } = span(fact);
-    return read.some((other) => from < other.to && other.from < to);
-  };
-  const all = [...facts, ...parts.filter((part) => !overlaps(part))];
-  return all.sort((a, b) => sentence.indexOf(a.quote) - sentence.indexOf(b.quote));
+  const read = placed(facts);
+  // A part that says again what a clause said ("I live in Oslo and I love it, I moved to Oslo last year") adds nothing.
+  const apart = (part: Placed) =>
+    !read.some((other) => (part.from < other.to && other.from < part.to) || other.fact.content === part.fact.content);
+  const more = placed(parts).filter(apart);
+  // Stable: facts at one place keep the clause reading's order.
+  return [...read, ...more].sort((a, b) => a.from - b.from).map((placement) => placement.fact);
 }
 
 /** Splits text into sentences, each an exact substring of the input. A dot inside "3.5" or after "Dr" ends none. */

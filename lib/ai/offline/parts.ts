@@ -55,7 +55,7 @@ function spokenPart(part: string, before: string[]): string | undefined {
   if (!inner) return undefined;
   const opening = part.slice(0, inner.index + inner[0].length);
   const lead = part.slice(0, inner.index);
-  // "As soon as I move to Berlin", "as long as I'm a nurse": a time ahead or a condition, not a reason; "such as": an
+  // "As soon as I move to Berlin", "so long as I'm a nurse": a time ahead or a condition, not a reason; "such as": an
   // example.
   if (AS_MUCH_AS.test(`${lead}${inner[1]}`)) return undefined;
   const held =
@@ -63,8 +63,12 @@ function spokenPart(part: string, before: string[]): string | undefined {
     FACT_BEFORE_THAT.test(lead) ||
     (WHAT_IS_SO.test(lead) && IS_BEFORE_THAT.test(lead));
   if (!held) return undefined;
-  const denied = framesWords(opening) || namesAnother(opening) || NEGATION.test(opening);
-  return denied ? undefined : part.slice(inner.index + inner[0].length);
+  const denied = framesWords(opening) || namesAnother(opening) || namesAPerson(opening) || NEGATION.test(opening);
+  if (denied) return undefined;
+  // The clause ends where another subject opens one ("Since I moved to Berlin I've been happier").
+  const clause = part.slice(inner.index + inner[0].length);
+  const next = NEXT_SUBJECT.exec(clause);
+  return next ? clause.slice(0, next.index) : clause;
 }
 
 // One blank on each side at most: a run of blanks before a dash made the pattern scan it again from each blank. "and"
@@ -80,10 +84,11 @@ const INNER_CLAUSE = /\b(since|because|as|that)\s(?=(?:i|we)(?:'m|'ve|'re|’m|�
 const FACT_BEFORE_THAT = /(?:^|\s)(?:now|given|seeing)\s$/i;
 const WHAT_IS_SO = /\b(?:reason|thing|news|truth|fact|point|upshot|gist)\b/i;
 const IS_BEFORE_THAT = /\sis\s$/i;
-const AS_MUCH_AS = /\b(?:as\s+\p{L}+|such)\s+as$/iu;
+const AS_MUCH_AS = /(?:^|\s)(?:soon|long|far|much|well|such)\s+as$/i;
+const NEXT_SUBJECT = /\s(?:i|we)(?:'m|'ve|'re|’m|’ve|’re)?\s/i;
 /** A part that opens by taking back or limiting what came before it ("well, I was", "actually no", "not really"). */
 const TAKES_BACK =
-  /^(?:actually|no|not|or|until|till|except|unless|for now|well|or rather|rather|kidding|jk|just kidding)\b/i;
+  /^(?:actually|no|not|or|until|till|except|unless|for now|well|or rather|rather|kidding|jk|just kidding|joking|allegedly|supposedly|sort of|kind of|maybe|probably|i think|i guess)\b/i;
 /** A clause opened under a negation ("it's not that I live in Paris", "not since I moved") is not held true. */
 const NEGATION = /\b(?:not|never|no)\b|n['’]t\b/i;
 const CONJUNCTION = /^(?:(?:and|but|so|also|plus|oh|then|now)\b[\s,]*)+/i;
@@ -96,5 +101,10 @@ const LEAD_IN =
 const CHANGES = new Set("moved relocated settled started joined switched became got landed accepted".split(" "));
 const dropsTheSpeaker = (text: string) => CHANGES.has(text.split(/\s/)[0]?.toLowerCase() ?? "");
 
-/** A part said in a figure: "I'm a pilot in my dreams", "I live in the clouds", "a doctor on TV", "a taxi driver for my kids". */
-const FIGURATIVE = /\b(?:dreams?|clouds|tv|on screen|for my kids|games?|simulat\w*|on paper)\b/i;
+/**
+ * A part said in a figure, a story or a hedge, or of a role not yet held: "I'm a pilot in my dreams", "I live in the
+ * clouds", "a doctor on TV", "a taxi driver for my kids", "a nurse in the story", "a pilot, allegedly", "a nurse (in
+ * training)", "a nurse according to my mom", "a nurse starting Monday".
+ */
+const FIGURATIVE =
+  /\b(?:dreams?|clouds|tv|on screen|for my kids|games?|simulat\w*|sim|on paper|story|stories|show|series|scenario|fantasy|fanfic|novel|film|movie|roleplay|character|allegedly|supposedly|sort of|kind of|in training|according to|starting)\b/i;

@@ -134,11 +134,7 @@ function readClauses(text: string, options: ReadOptions): Fact[] {
   let start = 0;
   let previous: string | null = null;
   for (const separator of text.matchAll(SEPARATOR)) {
-    // A comma alone splits before an "I" of its own ("I switched jobs, I've been working as a dentist"), unless what
-    // follows may take back, limit or end what came before ("I'm a pilot, I'm kidding", "…, I retired last year").
-    const after = text.slice(separator.index + separator[0].length);
-    const splice = separator[0].startsWith(",") && OWN_I.test(after) && !MAY_TAKE_BACK.test(after);
-    if (!separator[1] && !separator[0].includes(";") && !splice) continue;
+    if (!separator[1] && !separator[0].includes(";")) continue;
     const left = text.slice(start, separator.index);
     const right = text.slice(separator.index + separator[0].length);
     const word = separator[1]?.toLowerCase();
@@ -164,11 +160,6 @@ function readClauses(text: string, options: ReadOptions): Fact[] {
   if (last) facts.push({ content: last, quote: rest.trim() });
   return facts;
 }
-
-const OWN_I = /^i(?:['’](?:m|ve))?\s/i;
-/** Words that may take back, limit or end a statement said before them in the sentence. */
-const MAY_TAKE_BACK =
-  /\b(?:kidding|joking|lying|joke|lie|pretend\w*|game|simulat\w*|was|were|used|until|till|retired|quit|laid|fired|withdrew|wish|hope|mean|think\w*|guess|suppose\w*|temporar\w*|only|not|no|never|longer|anymore|mistake|before|former\w*|visit\w*)\b|n['’]t\b/i;
 
 /** Words that only tie a clause to the moment ("I like tea too"), dropped when they end it after a blank. */
 const TRAILING_FILLER = /(?:too|as well|now|these days|nowadays)$/i;

@@ -141,9 +141,9 @@ function rivalsOf(content: string, active: PromptMemory[]): PromptMemory[] {
 
 /**
  * What a fact that a home or job ended ("I'm no longer a dentist", "I left my job as a librarian") does: the memory
- * held before that holds the ended value, to be closed; else nothing of its own when the message gives another value
- * of that slot ("said": "I'm no longer an editor, I'm a dentist now" keeps the new value, which says more than the
- * end); else undefined, and it is a fact like any other.
+ * held before that says only the ended value, to be closed; else nothing of its own when the message gives another
+ * value of that slot ("said": "I left my job as a librarian and became a plumber" keeps the new value, which says more
+ * than the end); else undefined, and it is a fact like any other.
  */
 function endOfAValue(
   ended: Slot,

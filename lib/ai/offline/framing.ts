@@ -28,11 +28,13 @@ const FRAMES =
 
 /** Words that name someone: a possessive, a pronoun, a name (a capital past the first word, but for a place). */
 export function namesAnother(part: string): boolean {
-  const words = part.split(/\s+/);
-  const named = (word: string, at: number) =>
-    at > 0 && /^\p{Lu}/u.test(word) && !SELF.test(word) && !PLACE_BEFORE.test(words[at - 1]!);
-  return PERSON.test(part) || words.some(named);
+  return PERSON.test(part) || namesByName(part.split(/\s+/));
 }
+
+/** A capital past the first word, but "I" and a place after a word of place ("Leaving Lisbon", "in Porto"). */
+const namesByName = (words: string[]) =>
+  words.some((word, at) => at > 0 && /^\p{Lu}/u.test(word) && !SELF.test(word) && !PLACE_BEFORE.test(words[at - 1]!));
+
 /**
  * Words that name a person other than the user: a pronoun, a name, or a person after a possessive ("my sister", "my
  * old college friend"); not a thing of the user's ("my shifts change a lot", "my question"). After such words a part
@@ -40,8 +42,6 @@ export function namesAnother(part: string): boolean {
  */
 export function namesAPerson(part: string): boolean {
   const words = part.replace(/’/g, "'").split(/\s+/);
-  const named = (word: string, at: number) =>
-    at > 0 && /^\p{Lu}/u.test(word) && !SELF.test(word) && !PLACE_BEFORE.test(words[at - 1]!);
   // After a possessive, a person within a few words ("my old college roommate"), or a first word WordNet has no noun,
   // adjective or adverb for ("my bestie", "my bf").
   const owned = (word: string, at: number) => {
@@ -54,7 +54,7 @@ export function namesAPerson(part: string): boolean {
   // "Tom's point", "the doctor's point": someone's, by a name or a person.
   const whose = (word: string) =>
     /'s$/.test(word) && !NOT_WHOSE.test(word) && (/^\p{Lu}/u.test(word) || isPersonWord(word));
-  return PRONOUN.test(part) || words.some(named) || words.some(owned) || words.some(whose);
+  return PRONOUN.test(part) || namesByName(words) || words.some(owned) || words.some(whose);
 }
 const isKnownNoun = (word: string) => lemmaOf(word, nouns().index) !== undefined;
 /** "It's", "that's", "here's": a word and "is", not someone's. */

@@ -91,17 +91,17 @@ export function readMessage(message: string): Reading {
   return reading;
 }
 
-/**
- * A sentence's facts read clause by clause, with the home or job its parts state where no clause's quote covers them
- * ("I also switched jobs, I've been working as a dentist since last Monday and so far I love it"), in the order said:
- * a later value updates an earlier one (./extraction.ts).
- */
+/** A fact and where its quote is in the sentence. */
 interface Placed {
   fact: Fact;
   from: number;
   to: number;
 }
 
+/**
+ * A sentence's facts read clause by clause, with the home or job its parts state where no clause's quote covers them
+ * and no clause says the same, in the order said: a later value updates an earlier one (./extraction.ts).
+ */
 function withParts(sentence: string, facts: Fact[], parts: Fact[]): Fact[] {
   // Each list's quotes found in order from where the one before it was, so a quote said twice keeps its own place.
   const placed = (list: Fact[]): Placed[] => {

@@ -55,6 +55,11 @@ describe("offline statement reading", () => {
     ["I moved to São Paulo, Brazil in 2019", ["User lives in São Paulo, Brazil"]],
     ["I moved to a new flat", ["User moved to a new flat"]],
     ["I'm going to a conference in Madrid on 2027-01-03.", ["User is going to a conference in Madrid on 2027-01-03"]],
+    // "i" as people type it in chat, inside a fact; not the "i" of "i.e.".
+    [
+      "I'm a nurse in Leeds and i want to retrain, i.e. switch careers",
+      ["User is a nurse in Leeds and they want to retrain, i.e. switch careers"],
+    ],
   ])("first-person form %j", (message, facts) => {
     expect(factsOf(message)).toEqual(facts);
   });

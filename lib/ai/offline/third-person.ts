@@ -9,9 +9,10 @@ const INNER: Array<[RegExp, string]> = [
   [/\bme\b/gi, "them"],
   [/\bi(?:['’]m|\s+am)\b/gi, "they are"],
   [/\bi['’]ve\b/gi, "they have"],
-  [/\bI\s+was\b/g, "they were"],
-  [/\bI\s+wasn['’]t\b/g, "they weren't"],
-  [/\bI\b/g, "they"],
+  [/\b[Ii]\s+was\b/g, "they were"],
+  [/\b[Ii]\s+wasn['’]t\b/g, "they weren't"],
+  // "I", and "i" as people type it in chat ("and i want to…"), but not the "i" of "i.e." or "i-th".
+  [/\b[Ii]\b(?![.'’-]\w)/g, "they"],
   // "we" and "our" include the user: "with my partner and our cat" → "with their partner and their cat".
   [/\bours\b/gi, "theirs"],
   [/\bour\b/gi, "their"],

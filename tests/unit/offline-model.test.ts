@@ -75,6 +75,11 @@ describe("offline statement reading", () => {
       "It's not that I live in Rome, I live in Milan now, I live in Rome.",
       ["User lives in Milan", "User lives in Rome"],
     ],
+    // A clause about someone or something else that states nothing ends the fact, unless it may take it back.
+    ["I live in Bangalore and traffic is insane", ["User lives in Bangalore"]],
+    ["My husband is a chef and he wants to open his own restaurant", ["User's husband is a chef"]],
+    ["I'm a nurse and so is my wife", ["User is a nurse and so is their wife"]],
+    ["I got a job as a pilot and they fired me a week later", []],
     // A part's home or job beside a clause read whole.
     ["The boxes are finally unpacked and I live in Ghent now.", ["User lives in Ghent"]],
   ])("a sentence of several clauses %j", (message, facts) => {

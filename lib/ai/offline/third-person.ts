@@ -12,7 +12,7 @@ const INNER: Array<[RegExp, string]> = [
   [/\b[Ii]\s+was\b/g, "they were"],
   [/\b[Ii]\s+wasn['’]t\b/g, "they weren't"],
   // "I", and "i" as people type it in chat ("and i want to…"), but not the "i" of "i.e." or "i-th".
-  [/\b[Ii]\b(?![.'’-]\w)/g, "they"],
+  [/\b[Ii]\b(?![.-]\w)/g, "they"],
   // "we" and "our" include the user: "with my partner and our cat" → "with their partner and their cat".
   [/\bours\b/gi, "theirs"],
   [/\bour\b/gi, "their"],

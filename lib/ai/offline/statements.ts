@@ -143,10 +143,7 @@ function readClauses(text: string, options: ReadOptions): Fact[] {
     const consequence = word === "so" && /^\s*[,;]/.test(separator[0]);
     // After "so", a clause without a subject is an instruction ("…, so never suggest…"), not a second "I …".
     const rightFact = readClause(right, { ...options, explicit: false, elide: word !== "so" }, left);
-    // "I live in Berlin but the rent is crazy": a clause about someone or something else that states no fact of its
-    // own ends the fact; one that may take it back or end it ("… and the hospital let me go") keeps it whole.
-    const aside = !rightFact && !options.explicit && OTHERS_CLAUSE.test(right) && !MAY_TAKE_BACK.test(right);
-    if (!rightFact && !consequence && !aside) continue;
+    if (!rightFact && !consequence) continue;
     facts.push({ content: leftFact ?? thirdPerson(left), quote: left.trim() });
     previous = left;
     start = separator.index + separator[0].length;
@@ -163,17 +160,6 @@ function readClauses(text: string, options: ReadOptions): Fact[] {
   if (last) facts.push({ content: last, quote: rest.trim() });
   return facts;
 }
-
-/**
- * A clause whose subject is someone or something other than the user or what was just said: "he's always exhausted",
- * "nobody ever does what they say", "the rent is crazy", "my library is getting budget cuts", "traffic is insane". Not
- * "it", "that", "this" or "they", which may point back at the fact ("it's temporary", "they fired me").
- */
-const OTHERS_CLAUSE =
-  /^(?:he|she|he['’]s|she['’]s|nobody|no one|everyone|everybody|people|(?:the|my|our|his|her|their)\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+(?:is|are|keeps?|gets?|has|have|says|wants|never|always)|(?!(?:i|we|it|that|this|they|you|there|here|what|which|who|so|neither|nor|as|such)\b)[\p{L}-]+\s+(?:is|are|keeps?))\b/iu;
-/** Words that may take back, limit or end what was said before them: such a clause is kept with it. */
-const MAY_TAKE_BACK =
-  /\b(?:kidding|joking|lying|joke|lie|pretend\w*|game|was|were|used|until|till|retired|quit|laid|fired|let|ended|closed|over|gone|left|moved|leaving|moving|temporar\w*|only|not|no|never|longer|anymore|former\w*|wish|hope|mean)\b|n['’]t\b/i;
 
 /** Words that only tie a clause to the moment ("I like tea too"), dropped when they end it after a blank. */
 const TRAILING_FILLER = /(?:too|as well|now|these days|nowadays)$/i;

@@ -11,8 +11,12 @@ const INNER: Array<[RegExp, string]> = [
   [/\bi['’]ve\b/gi, "they have"],
   [/\b[Ii]\s+was\b/g, "they were"],
   [/\b[Ii]\s+wasn['’]t\b/g, "they weren't"],
-  // "I", and "i" as people type it in chat ("and i want to…"), but not the "i" of "i.e." or "i-th".
-  [/\b[Ii]\b(?![.-]\w)/g, "they"],
+  // "I", and "i" as people type it in chat ("and i want to…"); not the "i" of "i.e.", "i-th" or "i/o", nor a numeral or
+  // a letter named ("type I diabetes", "part i", "a band called i").
+  [
+    /(?<!\b(?:type|stage|grade|part|episode|level|class|chapter|volume|phase|war|named|called|letter|apartment)\s)\b[Ii]\b(?![./-]\w)/gi,
+    "they",
+  ],
   // "we" and "our" include the user: "with my partner and our cat" → "with their partner and their cat".
   [/\bours\b/gi, "theirs"],
   [/\bour\b/gi, "their"],

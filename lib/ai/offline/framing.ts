@@ -19,6 +19,16 @@ export const holdsAHomeOrJob = (content: string) => {
 };
 
 /**
+ * Whether words said after a statement, after a dash or a comma, open by taking it back or limiting it: "— actually
+ * no, …", "— or I was, until …", "well, I was until they laid me off", "just kidding", "allegedly", "I think". Read
+ * whole, the statement before them is not held as said. One with a subject of its own ("— I was a lawyer before", "—
+ * it was diagnosed when I was a kid") is a statement of its own.
+ */
+export const takesBack = (piece: string) => TAKES_BACK.test(piece.trimStart());
+const TAKES_BACK =
+  /^(?:actually|no|not|or|until|till|except|unless|for now|well|or rather|rather|kidding|just kidding|jk|joking|allegedly|supposedly|sort of|kind of|maybe|probably|i think|i guess)\b/i;
+
+/**
  * Words after which what follows may not be the user's own statement: they report or judge words ("said", "goes",
  * "think"), suppose, tell a story or joke, or limit the time.
  */

@@ -1,3 +1,4 @@
+import { takesBack } from "./framing";
 import { readParts } from "./parts";
 import { type Fact, isRememberRequest, readStatement } from "./statements";
 import { stripTrailing } from "./third-person";
@@ -59,14 +60,10 @@ const BLANK = /\s/;
  */
 function dashPieces(text: string): string[] {
   const pieces = text.split(SPACED_DASH);
-  return pieces.slice(1).some((piece) => TAKES_BACK.test(piece)) ? [text] : pieces;
+  return pieces.slice(1).some(takesBack) ? [text] : pieces;
 }
 // One blank on each side: a run of blanks before a dash would be scanned again from each of its blanks.
 const SPACED_DASH = /(?<!\d)\s[—–-]\s(?!\d)/;
-// A piece that opens by taking back or limiting what came before; one with a subject of its own ("— I was a lawyer
-// before", "— it was diagnosed when I was a kid") is a statement of its own.
-const TAKES_BACK =
-  /^\s*(?:actually|no|not|or|until|till|except|unless|for now|well|or rather|rather|kidding|just kidding|jk|joking)\b/i;
 
 export function readMessage(message: string): Reading {
   const reading: Reading = { facts: [] };

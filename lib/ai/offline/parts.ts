@@ -1,5 +1,5 @@
 import { statementHeldForAWhileOrAhead } from "@/lib/text/held-for-a-while";
-import { framesWords, holdsAHomeOrJob, namesAnother, namesAPerson } from "./framing";
+import { framesWords, holdsAHomeOrJob, namesAnother, namesAPerson, takesBack } from "./framing";
 import { type Fact, readStatement } from "./statements";
 
 /**
@@ -29,7 +29,7 @@ export function readParts(sentence: string, options: { greeted?: boolean }): Fac
     const part = pieces[index]!.trim();
     // "I'm a nurse — well, I was until they laid me off": a part taken back by one after it is not held.
     const after = pieces.slice(index + 1).filter((_, at) => at % 2 === 1);
-    if (after.some((later) => TAKES_BACK.test(later.trim()))) break;
+    if (after.some(takesBack)) break;
     const spoken = spokenPart(part, before);
     if (!spoken || FIGURATIVE.test(spoken) || statementHeldForAWhileOrAhead(`User ${spoken.replace(SPEAKER, "")}`))
       continue;
@@ -86,9 +86,6 @@ const WHAT_IS_SO = /\b(?:reason|thing|news|truth|fact|point|upshot|gist)\b/i;
 const IS_BEFORE_THAT = /\sis\s$/i;
 const AS_MUCH_AS = /(?:^|\s)(?:soon|long|far|much|well|such)\s+as$/i;
 const NEXT_SUBJECT = /\s(?:i|we)(?:'m|'ve|'re|’m|’ve|’re)?\s/i;
-/** A part that opens by taking back or limiting what came before it ("well, I was", "actually no", "not really"). */
-const TAKES_BACK =
-  /^(?:actually|no|not|or|until|till|except|unless|for now|well|or rather|rather|kidding|jk|just kidding|joking|allegedly|supposedly|sort of|kind of|maybe|probably|i think|i guess)\b/i;
 /** A clause opened under a negation ("it's not that I live in Paris", "not since I moved") is not held true. */
 const NEGATION = /\b(?:not|never|no)\b|n['’]t\b/i;
 const CONJUNCTION = /^(?:(?:and|but|so|also|plus|oh|then|now)\b[\s,]*)+/i;

@@ -813,22 +813,13 @@ describe("offline memory manager", () => {
     ]);
   });
 
-  it("closes no memory that says more than the value ended", () => {
-    const ops = plannedOps({
-      ...memoryKinds,
-      existing: shown("User is a dentist and lives in Lyon"),
-      messages: said("I'm no longer a dentist."),
-    });
-    expect(ops).toMatchObject([{ op: "insert", content: { content: "User is no longer a dentist" } }]);
-  });
-
-  it("closes no memory for an end that says less or other than the value ended", () => {
-    const ops = plannedOps({
-      ...memoryKinds,
-      existing: shown("User is a nurse"),
-      messages: said("I'm no longer a nurse in the ICU."),
-    });
-    expect(ops).toMatchObject([{ op: "insert", content: { content: "User is no longer a nurse in the ICU" } }]);
+  it.each([
+    // The memory says more than the value ended, or the end says less or other than that value.
+    ["User is a dentist and lives in Lyon", "I'm no longer a dentist.", "User is no longer a dentist"],
+    ["User is a nurse", "I'm no longer a nurse in the ICU.", "User is no longer a nurse in the ICU"],
+  ])("closes no memory %j for %j", (memory, message, inserted) => {
+    const ops = plannedOps({ ...memoryKinds, existing: shown(memory), messages: said(message) });
+    expect(ops).toMatchObject([{ op: "insert", content: { content: inserted } }]);
   });
 
   it("inserts a fact stated after a lead-in", () => {

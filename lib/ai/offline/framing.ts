@@ -36,9 +36,12 @@ export const framesWords = (part: string) => FRAMES.test(part);
 const FRAMES =
   /\b(?:said|says|say|goes|told|tells|asked|asks|like|think|thinks|thought|assume|assumes|believe|if|when|unless|once|imagine|dreams?|pretend\w*|roleplay|story|game|movie|character|quote|sure|right|as if|until|till|next|for now|by|ha|haha|lol|lmao|jk|guess|hypothetical\w*|suppos\w*|joke|joking|kidding|novel|book|film|show|series|script|fanfic|fiction|play|scene|role|fantasy|sim|scenario)\b|["“”]/i;
 
-/** Words that name someone: a possessive, a pronoun, a name (a capital past the first word, but for a place). */
+/**
+ * Words that name someone: any possessive or pronoun ("my", "we"), or a person as namesAPerson reads one. A part without
+ * its own subject after them might be theirs ("my parents retired, moved to Florida").
+ */
 export function namesAnother(part: string): boolean {
-  return PERSON.test(part) || namesByName(part.split(/\s+/));
+  return PERSON.test(part) || namesAPerson(part);
 }
 
 /** A capital past the first word, but "I" and a place after a word of place ("Leaving Lisbon", "in Porto"). */

@@ -63,7 +63,7 @@ function spokenPart(part: string, before: string[]): string | undefined {
     FACT_BEFORE_THAT.test(lead) ||
     (WHAT_IS_SO.test(lead) && IS_BEFORE_THAT.test(lead));
   if (!held) return undefined;
-  const denied = framesWords(opening) || namesAnother(opening) || namesAPerson(opening) || NEGATION.test(opening);
+  const denied = framesWords(opening) || namesAnother(opening) || NEGATION.test(opening);
   if (denied) return undefined;
   // The clause ends where another subject opens one ("Since I moved to Berlin I've been happier").
   const clause = part.slice(inner.index + inner[0].length);

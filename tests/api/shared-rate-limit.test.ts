@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { SharedWindowLimiter, storedKey } from "@/lib/api/rate-limit";
+import { countsSettled, SharedWindowLimiter, storedKey } from "@/lib/api/rate-limit";
 import { type Database, openPglite, openPostgres } from "@/lib/db/client";
 import { describeEachDatabase, openFreshPostgres, openMigratedPglite } from "../support/databases";
 
@@ -48,6 +48,32 @@ describeEachDatabase("shared rate limits", (use) => {
     expect((await two.take(use(), key, START)).allowed).toBe(true);
   });
 
+  it("counts the requests let through at once far below the limit together, in one statement, every one", async () => {
+    const limiter = new SharedWindowLimiter("test-together", () => 1_000);
+    const key = nextKey();
+    const other = nextKey();
+    await limiter.take(use(), key, START);
+    await limiter.take(use(), other, START);
+    const rows = vi.spyOn(use().unbound, "rows");
+    try {
+      const decisions = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => limiter.take(use(), i % 3 === 0 && i > 0 ? other : key, START + i)),
+      );
+      expect(decisions.every((decision) => decision.allowed)).toBe(true);
+      await countsSettled(use(), [key, other]);
+      expect(rows.mock.calls.length).toBe(1);
+    } finally {
+      rows.mockRestore();
+    }
+    const counted = await use().unbound.rows<{ key: string; count: number }>(
+      sql`select key, count from rate_limit_windows where limiter = 'test-together' order by count`,
+    );
+    expect(counted).toEqual([
+      { key: storedKey(other), count: 10 },
+      { key: storedKey(key), count: 22 },
+    ]);
+  });
+
   it("prunes ended windows of its limiter", async () => {
     const ended = new Date(Date.now() - 5 * 60_000).toISOString();
     await use().unbound.rows(
@@ -69,7 +95,7 @@ describeEachDatabase("shared rate limits", (use) => {
 describe("waiting for the count", () => {
   /** A database whose counts come back only when the test says: what a request waits for is then visible. */
   function heldDatabase() {
-    type Answer = { count: number; window_start: string };
+    type Answer = { key: string; count: number; window_start: string };
     const held: Array<(answer?: Answer) => void> = [];
     let count = 0;
     const database = {
@@ -78,7 +104,7 @@ describe("waiting for the count", () => {
           if (!JSON.stringify(query.queryChunks ?? []).includes("insert into rate_limit_windows"))
             return Promise.resolve([]);
           count += 1;
-          const answer = { count, window_start: new Date(START).toISOString() };
+          const answer = { key: storedKey("key"), count, window_start: new Date(START).toISOString() };
           return new Promise<unknown[]>((resolve) => held.push((given) => resolve([given ?? answer])));
         },
       },
@@ -97,7 +123,7 @@ describe("waiting for the count", () => {
     held.shift()?.();
     expect(await first).toEqual({ allowed: true });
     expect(await settled(limiter.take(database, "key", START + 1_000))).toEqual({ allowed: true });
-    expect(counted()).toBe(2);
+    await vi.waitFor(() => expect(counted()).toBe(2));
   });
 
   it("waits for the count from half the limit on, after the counts still in flight, so the limit holds", async () => {
@@ -130,8 +156,9 @@ describe("waiting for the count", () => {
     held.shift()?.();
     expect((await first).allowed).toBe(true);
     expect(await settled(limiter.take(database, "key", START + 1_000))).toEqual({ allowed: true });
+    await vi.waitFor(() => expect(held).toHaveLength(1));
     // Its count comes back from the next window, where it was the first.
-    held.shift()?.({ count: 1, window_start: new Date(START + 60_000).toISOString() });
+    held.shift()?.({ key: storedKey("key"), count: 1, window_start: new Date(START + 60_000).toISOString() });
     await new Promise((resolve) => setTimeout(resolve, 10));
     // One of four counted and none in flight: let through at once.
     expect(await settled(limiter.take(database, "key", START + 61_000))).toEqual({ allowed: true });

@@ -10,9 +10,9 @@ import { processState } from "@/lib/process-state";
  * Request budgets (per API key, per user for session requests, and the sign-in limits): a fixed window per key,
  * counted in Postgres so every web process draws on the same budget. A count is an upsert that starts a new window
  * when the last one has ended and otherwise adds to its count. Near the limit each request waits for its own (see
- * UNAWAITED_SHARE); far below it, the requests of one turn of the event loop, and those that come while a count is on
- * its way, are counted together in one statement (PendingCounts). Keys are stored hashed: the table never holds the
- * email addresses and client addresses the sign-in limits count by.
+ * UNAWAITED_SHARE); far below it, the requests of one turn of the event loop are counted together, in one statement
+ * (PendingCounts). Keys are stored hashed: the table never holds the email addresses and client addresses the sign-in
+ * limits count by.
  */
 export const RATE_LIMIT_WINDOW_MS = 60_000;
 
@@ -77,14 +77,15 @@ interface Requests {
 }
 
 /**
- * Requests let through far below the limit, counted one statement at a time per limiter and database: those of one
- * turn of the event loop go together, and so do those that come while a count is on its way, by key. An upsert per
- * request had taken about 0.6 of the 5 ms PGlite spent on a single POST (docs/performance.md).
+ * Requests let through far below the limit, counted together per limiter and database: those of one turn of the event
+ * loop go in one statement, by key, once the turn has read them. On PGlite a statement runs as soon as it is sent, so
+ * each request had sent an upsert of its own: 0.57 ms of PGlite's thread a single POST (docs/performance.md).
+ * Statements of successive turns do not wait for each other.
  */
 class PendingCounts {
   #next = new Map<string, Requests>();
   #nextCounted: Deferred<CountedWindow[]> | undefined;
-  #sending = false;
+  readonly #sent = new Set<Promise<unknown>>();
 
   constructor(private readonly count: (requests: ReadonlyMap<string, Requests>) => Promise<CountedWindow[]>) {}
 
@@ -93,26 +94,28 @@ class PendingCounts {
     const known = this.#next.get(key);
     if (known) known.requests += 1;
     else this.#next.set(key, { now, requests: 1 });
-    this.#nextCounted ??= deferred();
-    const counted = this.#nextCounted.promise.then((rows) => rows.find((row) => row.key === key));
-    if (!this.#sending) {
-      this.#sending = true;
-      // After the requests this turn of the event loop reads: on PGlite a statement runs as soon as it is sent, so
-      // sent at once, each count went alone.
-      setImmediate(() => void this.#send());
+    if (!this.#nextCounted) {
+      this.#nextCounted = deferred();
+      setImmediate(() => this.#send());
     }
-    return counted;
+    return this.#nextCounted.promise.then((rows) => rows.find((row) => row.key === key));
   }
 
-  async #send(): Promise<void> {
-    while (this.#next.size > 0) {
-      const requests = this.#next;
-      const counted = this.#nextCounted as Deferred<CountedWindow[]>;
-      this.#next = new Map();
-      this.#nextCounted = undefined;
-      await this.count(requests).then(counted.resolve, counted.reject);
-    }
-    this.#sending = false;
+  /** Sends what waits for the turn's end now, and settles once every count sent has come back. */
+  async settle(): Promise<void> {
+    if (this.#nextCounted) this.#send();
+    await Promise.allSettled([...this.#sent]);
+  }
+
+  #send(): void {
+    if (!this.#nextCounted) return;
+    const requests = this.#next;
+    const counted = this.#nextCounted;
+    this.#next = new Map();
+    this.#nextCounted = undefined;
+    const sent = this.count(requests).then(counted.resolve, counted.reject);
+    this.#sent.add(sent);
+    void sent.finally(() => this.#sent.delete(sent));
   }
 }
 
@@ -162,7 +165,9 @@ export class SharedWindowLimiter {
         .then(
           (row) => learn(counts, slot, row),
           (error) => {
-            counts.delete(slot);
+            // The window is forgotten, so the key's next request waits for its own count; the record stays, since it
+            // holds the counts of later statements still on their way (countsSettled and that request wait for them).
+            known.windowStart = Number.NEGATIVE_INFINITY;
             logFailure("could not count a request against its rate limit", error, "warn");
           },
         );
@@ -184,8 +189,10 @@ export class SharedWindowLimiter {
   #pendingCounts(database: Database): PendingCounts {
     let pending = this.#pending.get(database);
     if (!pending) {
-      pending = new PendingCounts((requests) => this.#count(database, requests));
-      this.#pending.set(database, pending);
+      const counts = new PendingCounts((requests) => this.#count(database, requests));
+      database.beforeClose(() => counts.settle());
+      this.#pending.set(database, counts);
+      pending = counts;
     }
     return pending;
   }
@@ -222,10 +229,14 @@ export class SharedWindowLimiter {
     if (now - (this.#lastPruneAt.get(database) ?? 0) < this.windowMs) return;
     this.#lastPruneAt.set(database, now);
     const endedBefore = new Date(now - this.windowMs).toISOString();
+    // Rows a count holds are left for the next prune: a count locks its keys in their order, and a prune taking
+    // them in the table's order could deadlock with it.
     database.unbound
-      .rows(
-        sql`delete from rate_limit_windows where limiter = ${this.name} and window_start <= ${endedBefore}::timestamptz`,
-      )
+      .rows(sql`
+        delete from rate_limit_windows where (limiter, key) in (
+          select limiter, key from rate_limit_windows
+          where limiter = ${this.name} and window_start <= ${endedBefore}::timestamptz
+          for update skip locked)`)
       .catch(() => {});
   }
 }

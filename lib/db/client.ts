@@ -38,7 +38,26 @@ export interface Database {
   appRole: boolean;
   /** How a job queue reaches the same database: PGlite's single in-process client, or a connection string. */
   connection: { kind: "pglite"; client: PGlite } | { kind: "postgres"; url: string };
+  /**
+   * Work `close` finishes first: writes sent after the request that asked for them had its answer (the rate limits'
+   * counts, lib/api/rate-limit.ts), which would otherwise be lost with the connection.
+   */
+  beforeClose(work: () => Promise<unknown>): void;
   close(): Promise<void>;
+}
+
+/** `close` once every piece of work registered by beforeClose has settled. */
+function closingAfterWork(close: () => Promise<void>): Pick<Database, "beforeClose" | "close"> {
+  const pending: Array<() => Promise<unknown>> = [];
+  return {
+    beforeClose: (work) => {
+      pending.push(work);
+    },
+    close: async () => {
+      await Promise.allSettled(pending.map((work) => work()));
+      await close();
+    },
+  };
 }
 
 const MIGRATIONS = path.join(process.cwd(), "drizzle");
@@ -83,7 +102,7 @@ export async function openPglite(dataDir?: string, options: { loadDataDir?: Blob
     vector: await readVectorFlag(rows),
     appRole: await readAppRole(rows),
     connection: { kind: "pglite", client },
-    close: () => client.close(),
+    ...closingAfterWork(() => client.close()),
   };
 }
 
@@ -125,7 +144,7 @@ export async function openPostgres(
     vector: await readVectorFlag(rows),
     appRole: await requireAppRole(rows),
     connection: { kind: "postgres", url },
-    close: () => client.end({ timeout: 5 }),
+    ...closingAfterWork(() => client.end({ timeout: 5 })),
   };
 }
 

@@ -96,16 +96,19 @@ describe("waiting for the count", () => {
   /** A database whose counts come back only when the test says: what a request waits for is then visible. */
   function heldDatabase() {
     type Answer = { key: string; count: number; window_start: string };
-    const held: Array<(answer?: Answer) => void> = [];
+    const held: Array<(answer?: Answer | Error) => void> = [];
     let count = 0;
     const database = {
+      beforeClose: () => {},
       unbound: {
         rows: (query: { queryChunks?: unknown[] }) => {
           if (!JSON.stringify(query.queryChunks ?? []).includes("insert into rate_limit_windows"))
             return Promise.resolve([]);
           count += 1;
           const answer = { key: storedKey("key"), count, window_start: new Date(START).toISOString() };
-          return new Promise<unknown[]>((resolve) => held.push((given) => resolve([given ?? answer])));
+          return new Promise<unknown[]>((resolve, reject) =>
+            held.push((given) => (given instanceof Error ? reject(given) : resolve([given ?? answer]))),
+          );
         },
       },
     } as unknown as Database;
@@ -147,6 +150,34 @@ describe("waiting for the count", () => {
     expect(await settled(third)).toBe("waiting");
     release();
     expect(await third).toEqual({ allowed: true });
+  });
+
+  it("sends the counts of a later turn while an earlier one is held up", async () => {
+    const { database, held, counted } = heldDatabase();
+    const limiter = new SharedWindowLimiter("test-held-up", () => 100);
+    const first = limiter.take(database, "key", START);
+    held.shift()?.();
+    await first;
+    expect(await settled(limiter.take(database, "key", START + 1_000))).toEqual({ allowed: true });
+    await vi.waitFor(() => expect(counted()).toBe(2));
+    expect(await settled(limiter.take(database, "key", START + 2_000))).toEqual({ allowed: true });
+    await vi.waitFor(() => expect(counted()).toBe(3));
+  });
+
+  it("forgets the window when a count fails: the key's next request waits for its own count", async () => {
+    const { database, held } = heldDatabase();
+    const limiter = new SharedWindowLimiter("test-failed-count", () => 100);
+    const first = limiter.take(database, "key", START);
+    held.shift()?.();
+    await first;
+    expect(await settled(limiter.take(database, "key", START + 1_000))).toEqual({ allowed: true });
+    await vi.waitFor(() => expect(held).toHaveLength(1));
+    held.shift()?.(new Error("the connection was lost"));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const next = limiter.take(database, "key", START + 2_000);
+    expect(await settled(next)).toBe("waiting");
+    held.shift()?.();
+    expect(await next).toEqual({ allowed: true });
   });
 
   it("counts requests let through before a new window began down in the new window's record", async () => {
@@ -200,6 +231,24 @@ describe("shared rate limits across handles on one database", () => {
       expect(decisions.filter((decision) => decision.allowed)).toHaveLength(3);
     },
   );
+
+  it("writes the counts still waiting for their turn's end before the database closes", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "ml-rate-"));
+    temporary.push(dir);
+    const dataDir = path.join(dir, "pglite");
+    const limiter = new SharedWindowLimiter("test-closing", () => 100);
+    const key = nextKey();
+    const first = await openMigratedPglite(dataDir);
+    await limiter.take(first, key, START);
+    expect(await limiter.take(first, key, START)).toEqual({ allowed: true });
+    await first.close();
+    const second = await openPglite(dataDir);
+    opened.push(second);
+    const rows = await second.unbound.rows<{ count: number }>(
+      sql`select count from rate_limit_windows where limiter = 'test-closing'`,
+    );
+    expect(rows).toEqual([{ count: 2 }]);
+  });
 
   it("a PGlite directory keeps its counts across handles (one at a time: PGlite is single-process)", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "ml-rate-"));

@@ -63,10 +63,14 @@ export async function deleteAccount(database: Database, userId: string): Promise
     "rate_limit_windows",
     await countDeleted(
       database.unbound.rows,
-      sql`delete from rate_limit_windows where key in (${sql.join(
-        limitKeys.map((key) => sql`${key}`),
-        sql`, `,
-      )})`,
+      // Locked in the order a rate limit's count locks its keys (lib/api/rate-limit.ts), so the two never deadlock.
+      sql`delete from rate_limit_windows where (limiter, key) in (
+        select limiter, key from rate_limit_windows
+        where key in (${sql.join(
+          limitKeys.map((key) => sql`${key}`),
+          sql`, `,
+        )})
+        order by limiter, key for update)`,
     ),
   );
   if (await queueExists(database)) {

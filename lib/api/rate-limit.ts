@@ -185,7 +185,7 @@ export class SharedWindowLimiter {
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((windowEnds - now) / 1000)) };
   }
 
-  /** The counts of requests let through on `database` that wait for the statement before theirs. */
+  /** The counts of requests let through on `database` that wait for their turn of the event loop to end. */
   #pendingCounts(database: Database): PendingCounts {
     let pending = this.#pending.get(database);
     if (!pending) {

@@ -164,7 +164,7 @@ describe("waiting for the count", () => {
     await vi.waitFor(() => expect(counted()).toBe(3));
   });
 
-  it("forgets the window when a count fails: the key's next request waits for its own count", async () => {
+  it("forgets the window when a count fails, and still waits for the counts sent after it", async () => {
     const { database, held } = heldDatabase();
     const limiter = new SharedWindowLimiter("test-failed-count", () => 100);
     const first = limiter.take(database, "key", START);
@@ -172,9 +172,19 @@ describe("waiting for the count", () => {
     await first;
     expect(await settled(limiter.take(database, "key", START + 1_000))).toEqual({ allowed: true });
     await vi.waitFor(() => expect(held).toHaveLength(1));
+    expect(await settled(limiter.take(database, "key", START + 1_500))).toEqual({ allowed: true });
+    await vi.waitFor(() => expect(held).toHaveLength(2));
     held.shift()?.(new Error("the connection was lost"));
     await new Promise((resolve) => setTimeout(resolve, 10));
+    // The later count is still on its way: an account's deletion waits for it, and so does the key's next request,
+    // which then waits for its own count too.
+    const deletion = countsSettled(database, ["key"]);
+    expect(await settled(deletion)).toBe("waiting");
     const next = limiter.take(database, "key", START + 2_000);
+    expect(await settled(next)).toBe("waiting");
+    held.shift()?.();
+    await deletion;
+    await vi.waitFor(() => expect(held).toHaveLength(1));
     expect(await settled(next)).toBe("waiting");
     held.shift()?.();
     expect(await next).toEqual({ allowed: true });

@@ -199,10 +199,11 @@ export class SharedWindowLimiter {
 
   /**
    * Adds each key's requests to its window (a new one, counting them alone, when the last has ended) and returns the
-   * windows. In key order, so two processes counting the same keys at once do not wait on each other crosswise.
+   * windows. The rows go in the order of their keys (as the table's key sorts them), so two processes counting the same
+   * keys at once, or an account's deletion, never wait on each other crosswise.
    */
   async #count(database: Database, requests: ReadonlyMap<string, Requests>): Promise<CountedWindow[]> {
-    const keys = [...requests.keys()].sort();
+    const keys = [...requests.keys()];
     const windowMs = this.windowMs;
     // Refused requests are counted too: the count only decides, and the window ends on time regardless.
     const rows = await database.unbound.rows<CountedWindow>(sql`

@@ -242,18 +242,30 @@ describe("shared rate limits across handles on one database", () => {
     },
   );
 
-  it("writes the counts still waiting for their turn's end before the database closes", async () => {
+  /** A migrated PGlite directory, and a way to close it and open it again as a second handle. */
+  async function pgliteDirectory() {
     const dir = mkdtempSync(path.join(tmpdir(), "ml-rate-"));
     temporary.push(dir);
     const dataDir = path.join(dir, "pglite");
+    const first = await openMigratedPglite(dataDir);
+    return {
+      first,
+      async reopen() {
+        await first.close();
+        const second = await openPglite(dataDir);
+        opened.push(second);
+        return second;
+      },
+    };
+  }
+
+  it("writes the counts still waiting for their turn's end before the database closes", async () => {
+    const { first, reopen } = await pgliteDirectory();
     const limiter = new SharedWindowLimiter("test-closing", () => 100);
     const key = nextKey();
-    const first = await openMigratedPglite(dataDir);
     await limiter.take(first, key, START);
     expect(await limiter.take(first, key, START)).toEqual({ allowed: true });
-    await first.close();
-    const second = await openPglite(dataDir);
-    opened.push(second);
+    const second = await reopen();
     const rows = await second.unbound.rows<{ count: number }>(
       sql`select count from rate_limit_windows where limiter = 'test-closing'`,
     );
@@ -261,17 +273,12 @@ describe("shared rate limits across handles on one database", () => {
   });
 
   it("a PGlite directory keeps its counts across handles (one at a time: PGlite is single-process)", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "ml-rate-"));
-    temporary.push(dir);
-    const dataDir = path.join(dir, "pglite");
+    const { first, reopen } = await pgliteDirectory();
     const limiter = new SharedWindowLimiter("test-file", () => 2);
     const key = nextKey();
-    const first = await openMigratedPglite(dataDir);
     expect((await limiter.take(first, key, START)).allowed).toBe(true);
     expect((await limiter.take(first, key, START)).allowed).toBe(true);
-    await first.close();
-    const second = await openPglite(dataDir);
-    opened.push(second);
+    const second = await reopen();
     expect(await new SharedWindowLimiter("test-file", () => 2).take(second, key, START + 1_000)).toEqual({
       allowed: false,
       retryAfterSeconds: 59,

@@ -290,7 +290,8 @@ function renderConfigured(runs: readonly HttpRun[]): string[] {
   const clients = measured[0]?.ingest.parallel.clients;
   const singleClients = measured[0]?.singlePost.clients;
   out.push(
-    `\nIngest over HTTP (memories/s; single ratio = single-POST rate ÷ the same database's with ${reference})\n`,
+    `\nIngest over HTTP (memories/s; single ratio = single-POST rate ÷ the same database's with ${reference}; ` +
+      "vector-searchable: from the last single POST's answer until a vector search found every memory they wrote)\n",
   );
   out.push(
     table(
@@ -303,6 +304,7 @@ function renderConfigured(runs: readonly HttpRun[]): string[] {
         "single POST p50 / p95 ms",
         "single ratio",
         "event-loop delay p99 / max ms",
+        "all single POSTs vector-searchable s",
       ],
       measured.map((figure) => [
         ...where(figure),
@@ -313,6 +315,7 @@ function renderConfigured(runs: readonly HttpRun[]): string[] {
         `${ms(figure.singlePost.latencyMs.p50)} / ${ms(figure.singlePost.latencyMs.p95)}`,
         ratio(figure.singlePost.rate, base(figure)?.singlePost.rate),
         loopDelay(figure.singlePost.loopDelay),
+        vectorsSearchable(figure),
       ]),
     ),
   );
@@ -409,6 +412,17 @@ function renderConfigured(runs: readonly HttpRun[]): string[] {
 function loopDelay(delay: LoopDelay | null | undefined): string {
   if (!delay) return "–";
   return `${ms(delay.p99Ms)} / ${ms(delay.maxMs)}`;
+}
+
+/**
+ * After the single-POST burst, seconds until all its memories were found by meaning: "no vectors" where the server
+ * runs none, "–" for runs recorded before it was measured.
+ */
+function vectorsSearchable(figure: HttpFigure): string {
+  if (!figure.searchable.vector) return "no vectors";
+  const elapsed = figure.singlePost.vectorsSearchableMs;
+  if (elapsed === undefined) return "–";
+  return elapsed === null ? "not in time" : (elapsed / 1_000).toFixed(1);
 }
 
 function legsOf(legs: readonly string[]): string {

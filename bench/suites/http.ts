@@ -12,7 +12,7 @@ import { createScratchDatabase } from "../databases";
 import { type Call, HttpConnection } from "../http-client";
 import { type LatencySummary, mean, recallAtK, summarize, timed } from "../metrics";
 import { chunks } from "../peers/store";
-import { processGroupCpuMs, waitUntilIdle } from "../waiting";
+import { pollUntilFound, processGroupCpuMs, waitUntilIdle } from "../waiting";
 import { type ChatLoadFigure, chatAtOnce } from "./http-chat";
 import { duringLoad, LOOP_DELAY_SCRAPE_SECONDS, type LoopDelay } from "./loop-delay";
 import { type WriteToSearchable, writeToSearchable } from "./searchable";
@@ -135,6 +135,12 @@ export interface HttpFigure extends HttpRunOf {
     latencyMs: LatencySummary;
     /** The server's event-loop delay while the single POSTs ran (absent in runs recorded before it was measured). */
     loopDelay?: LoopDelay | null;
+    /**
+     * Where the server runs vectors: from the burst's last answer until a vector search had found the first memory of
+     * every client's burst, the last to get its vector (null: not within SEARCHABLE_TIMEOUT_MS; absent without
+     * vectors, and in runs before it was measured).
+     */
+    vectorsSearchableMs?: number | null;
   };
   /**
    * Searches from one client, one after another, while the single-POST clients send a burst of new memories again
@@ -537,6 +543,12 @@ async function exercise(
       options,
     ),
   );
+  const vectorsSearchableMs = health.vector
+    ? await firstWritesFoundByMeaning(
+        keys.single.map((key) => caller(key)),
+        singlePost.firstWritten,
+      )
+    : undefined;
   await quiet("the vectors of the single POSTs");
   const whilePosting = await searchWhilePosting(
     keys.single.map((key) => caller(key)),
@@ -570,7 +582,14 @@ async function exercise(
     searchAtOnce,
     searchRecallAt10: mean(recalls),
     searchLegs: [...legs].sort(),
-    singlePost: { ...singlePost, loopDelay: singleLoopDelay },
+    singlePost: {
+      clients: singlePost.clients,
+      memories: singlePost.memories,
+      rate: singlePost.rate,
+      latencyMs: singlePost.latencyMs,
+      loopDelay: singleLoopDelay,
+      ...(vectorsSearchableMs === undefined ? {} : { vectorsSearchableMs }),
+    },
     searchWhilePosting: whilePosting,
     searchable,
     chat: { ...chat, loopDelay: chatLoopDelay },
@@ -630,7 +649,7 @@ async function postAtOnce(
   callers: Call[],
   options: HttpOptions,
   burst: { name: string; seed: number } = { name: "single", seed: 100 },
-): Promise<HttpFigure["singlePost"]> {
+): Promise<HttpFigure["singlePost"] & { firstWritten: Array<{ id: string; text: string } | undefined> }> {
   const memories = callers.map(
     (_, client) =>
       generateUser(
@@ -639,17 +658,21 @@ async function postAtOnce(
         0,
       ).memories,
   );
-  const post = async (call: Call, memory: GeneratedMemory | undefined) => {
+  const firstWritten: Array<{ id: string; text: string } | undefined> = callers.map(() => undefined);
+  const post = async (call: Call, memory: GeneratedMemory | undefined, client: number) => {
     if (!memory) return;
     const answer = await call("POST", "/api/v1/memories", bodyOf(memory));
     if (answer.status !== 201) throw new Error(`POST /api/v1/memories answered ${answer.status}`);
+    firstWritten[client] ??= { id: (answer.body as { memory: { id: string } }).memory.id, text: memory.text };
   };
-  await Promise.all(callers.map((call, client) => post(call, memories[client]?.[0])));
+  await Promise.all(callers.map((call, client) => post(call, memories[client]?.[0], client)));
   const latencies: number[] = [];
   const start = performance.now();
   await Promise.all(
     callers.map(async (call, client) => {
-      for (const memory of memories[client]?.slice(1) ?? []) latencies.push((await timed(() => post(call, memory))).ms);
+      for (const memory of memories[client]?.slice(1) ?? []) {
+        latencies.push((await timed(() => post(call, memory, client))).ms);
+      }
     }),
   );
   const seconds = (performance.now() - start) / 1_000;
@@ -658,7 +681,38 @@ async function postAtOnce(
     memories: latencies.length,
     rate: latencies.length / seconds,
     latencyMs: summarize(latencies),
+    firstWritten,
   };
+}
+
+/**
+ * After a burst of single POSTs: how long until a vector search finds each client's first memory of the burst, all
+ * clients at once on their own connections (every SEARCHABLE_POLL_MS; null when one was not found within
+ * SEARCHABLE_TIMEOUT_MS). A memory is found by meaning only once the embedding job has written its vector, and the job
+ * takes a user's newest memories first (lib/memory/search/embeddings.ts): the first of the burst gets its vector last.
+ */
+async function firstWritesFoundByMeaning(
+  callers: Call[],
+  written: ReadonlyArray<{ id: string; text: string } | undefined>,
+): Promise<number | null> {
+  const started = performance.now();
+  const found = await Promise.all(
+    callers.map((call, client) => {
+      const memory = written[client];
+      if (!memory) return { ms: 0, polls: 0 };
+      return pollUntilFound(
+        () => call("POST", "/api/v1/memories/search", { query: memory.text, limit: 10, mode: "vector" }),
+        (answer) => {
+          if (answer.status !== 200) throw new Error(`a vector search answered ${answer.status}`);
+          return (answer.body as { results: Array<{ memory: { id: string } }> }).results.some(
+            (result) => result.memory.id === memory.id,
+          );
+        },
+        { intervalMs: SEARCHABLE_POLL_MS, timeoutMs: SEARCHABLE_TIMEOUT_MS },
+      );
+    }),
+  );
+  return found.every((entry) => entry.ms !== undefined) ? performance.now() - started : null;
 }
 
 /**

@@ -43,6 +43,7 @@ function measured(
       rate: vector ? 150 : 300,
       latencyMs: latency(20),
       loopDelay: { p99Ms: vector ? 40 : 12, maxMs: vector ? 95 : 30, scrapes: 3 },
+      ...(vector ? { vectorsSearchableMs: 3_400 } : {}),
     },
     searchable: {
       writes: 20,
@@ -120,7 +121,7 @@ describe("the HTTP report", () => {
     expect(requests.slice(1).map((row) => row[ratioColumn])).toEqual(["2.5×", "1.0×", "1.0×"]);
     const ingest = rowsOf(text, "Ingest over HTTP");
     expect(ingest[0]).toContain("single POSTs, 8 clients at once");
-    expect(ingest[1]?.at(-3)).toBe("0.5×");
+    expect(ingest[1]?.at(-4)).toBe("0.5×");
   });
 
   it("shows the searches from several clients at once where they were measured, a dash for a run before them", () => {
@@ -144,7 +145,7 @@ describe("the HTTP report", () => {
   });
 
   it("shows the event-loop delay under the single POSTs, and the chat under load with its extraction catch-up", () => {
-    expect(rowsOf(text, "Ingest over HTTP")[1]?.at(-2)).toBe("40 / 95");
+    expect(rowsOf(text, "Ingest over HTTP")[1]?.at(-3)).toBe("40 / 95");
     const chat = rowsOf(text, "Chatting at once over HTTP");
     expect(chat[0]?.slice(1, 8)).toEqual([
       "database",
@@ -171,7 +172,24 @@ describe("the HTTP report", () => {
     const { openMs: __, ...unopened } = measured("PGlite", "default", true, 30).chat!;
     const beforeOpening = renderHttp([{ ...before, chat: unopened }]).join("\n");
     expect(rowsOf(beforeOpening, "Chatting at once over HTTP")[1]?.slice(3, 5)).toEqual(["–", "400 / 800 / 800"]);
-    expect(rowsOf(older, "Ingest over HTTP")[1]?.at(-2)).toBe("–");
+    expect(rowsOf(older, "Ingest over HTTP")[1]?.at(-3)).toBe("–");
+  });
+
+  it("shows how long after a burst of single POSTs all their memories were found by meaning, where vectors ran", () => {
+    const column = (lines: string[]) => {
+      const rows = rowsOf(lines.join("\n"), "Ingest over HTTP");
+      const at = rows[0]!.indexOf("all single POSTs vector-searchable s");
+      return rows.slice(1).map((row) => row[at]);
+    };
+    expect(column(renderHttp(runs))).toEqual(["3.4", "no vectors", "no vectors"]);
+    const figure = measured("PGlite", "default", true, 30);
+    const late = { ...figure, singlePost: { ...figure.singlePost, vectorsSearchableMs: null } };
+    const { vectorsSearchableMs: _, ...unmeasured } = figure.singlePost;
+    expect(column(renderHttp([late, { ...figure, singlePost: unmeasured }]))).toEqual(["not in time", "–"]);
+    const names = headlines({ search: [], ingest: [], http: runs } as unknown as BenchResults).map((f) => f.name);
+    expect(names.filter((name) => name.startsWith("HTTP single POSTs all vector-searchable"))).toEqual([
+      "HTTP single POSTs all vector-searchable, PGlite, default",
+    ]);
   });
 
   it("prints a run from before configurations as it always did", () => {

@@ -24,8 +24,11 @@ export const RATE_LIMIT_WINDOW_MS = 60_000;
  * requests let through in the same moment, each of them below the share.
  */
 const UNAWAITED_SHARE = 0.5;
-/** Keys whose last count this process remembers; past this many it forgets them all (their next requests wait). */
-const MAX_REMEMBERED = 10_000;
+/**
+ * Keys whose last count this process remembers; past this many it forgets all of them with no count on its way (their
+ * next requests wait).
+ */
+export const MAX_REMEMBERED = 10_000;
 
 interface CountedWindow {
   key: string;
@@ -60,7 +63,7 @@ function learn(counts: Map<string, KnownCount>, slot: string, row: CountedWindow
   const windowStart = new Date(row.window_start).getTime();
   const known = counts.get(slot);
   if (!known) {
-    if (counts.size >= MAX_REMEMBERED) counts.clear();
+    if (counts.size >= MAX_REMEMBERED) forgetSettled(counts);
     counts.set(slot, { windowStart, count: row.count, inFlight: new Set() });
   } else if (windowStart > known.windowStart) {
     known.windowStart = windowStart;
@@ -68,6 +71,14 @@ function learn(counts: Map<string, KnownCount>, slot: string, row: CountedWindow
   } else if (windowStart === known.windowStart) {
     known.count = Math.max(known.count, row.count);
   }
+}
+
+/**
+ * Forgets the keys with no count on its way. A record with counts on their way stays: it holds them for an account's
+ * deletion (countsSettled) and for the key's next request, which wait for them.
+ */
+function forgetSettled(counts: Map<string, KnownCount>): void {
+  for (const [slot, known] of counts) if (known.inFlight.size === 0) counts.delete(slot);
 }
 
 /** A key's requests in one count, and when the first of them came (a window that has ended starts anew then). */

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { countsSettled, SharedWindowLimiter, storedKey } from "@/lib/api/rate-limit";
+import { countsSettled, MAX_REMEMBERED, SharedWindowLimiter, storedKey } from "@/lib/api/rate-limit";
 import { type Database, openPglite, openPostgres } from "@/lib/db/client";
 import { describeEachDatabase, openFreshPostgres, openMigratedPglite } from "../support/databases";
 
@@ -188,6 +188,38 @@ describe("waiting for the count", () => {
     expect(await settled(next)).toBe("waiting");
     held.shift()?.();
     expect(await next).toEqual({ allowed: true });
+  });
+
+  it("keeps the record of a key with a count on its way when it forgets the others past its limit of keys", async () => {
+    // Every count comes back at once but the second of "key", held until the end.
+    let heldCount = () => {};
+    let counts = 0;
+    const database = {
+      beforeClose: () => {},
+      unbound: {
+        rows: (query: { queryChunks?: unknown[] }) => {
+          const text = JSON.stringify(query.queryChunks ?? []);
+          if (!text.includes("insert into rate_limit_windows")) return Promise.resolve([]);
+          const [, keys = ""] = /"\{(.*?)\}"/.exec(text) ?? [];
+          const answer = keys
+            .split(",")
+            .map((key) => ({ key: key.replace(/\\?"/g, ""), count: 1, window_start: new Date(START).toISOString() }));
+          counts += 1;
+          if (counts === 2) return new Promise((resolve) => (heldCount = () => resolve(answer)));
+          return Promise.resolve(answer);
+        },
+      },
+    } as unknown as Database;
+    const limiter = new SharedWindowLimiter("test-forgetting", () => 100);
+    await limiter.take(database, "key", START);
+    expect(await settled(limiter.take(database, "key", START + 1_000))).toEqual({ allowed: true });
+    await vi.waitFor(() => expect(counts).toBe(2));
+    for (let other = 0; other < MAX_REMEMBERED; other++) await limiter.take(database, `other-${other}`, START);
+    // The others are forgotten; "key" is remembered with its count on its way, which its account's deletion awaits.
+    const deletion = countsSettled(database, ["key"]);
+    expect(await settled(deletion)).toBe("waiting");
+    heldCount();
+    await deletion;
   });
 
   it("counts requests let through before a new window began down in the new window's record", async () => {

@@ -291,7 +291,8 @@ function renderConfigured(runs: readonly HttpRun[]): string[] {
   const singleClients = measured[0]?.singlePost.clients;
   out.push(
     `\nIngest over HTTP (memories/s; single ratio = single-POST rate ÷ the same database's with ${reference}; ` +
-      "vector-searchable: from the last single POST's answer until a vector search found every memory they wrote)\n",
+      "vector-searchable: from the last single POST's answer until the server's embedding backlog read zero, every " +
+      "memory they wrote then found by meaning)\n",
   );
   out.push(
     table(

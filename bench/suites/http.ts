@@ -12,9 +12,9 @@ import { createScratchDatabase } from "../databases";
 import { type Call, HttpConnection } from "../http-client";
 import { type LatencySummary, mean, recallAtK, summarize, timed } from "../metrics";
 import { chunks } from "../peers/store";
-import { pollUntilFound, processGroupCpuMs, waitUntilIdle } from "../waiting";
+import { processGroupCpuMs, waitUntilIdle } from "../waiting";
 import { type ChatLoadFigure, chatAtOnce } from "./http-chat";
-import { duringLoad, LOOP_DELAY_SCRAPE_SECONDS, type LoopDelay } from "./loop-delay";
+import { duringLoad, embeddingBacklogOf, LOOP_DELAY_SCRAPE_SECONDS, type LoopDelay } from "./loop-delay";
 import { type WriteToSearchable, writeToSearchable } from "./searchable";
 
 /** What the bench asks of the batch endpoint per request (it takes up to 1,000). */
@@ -136,9 +136,9 @@ export interface HttpFigure extends HttpRunOf {
     /** The server's event-loop delay while the single POSTs ran (absent in runs recorded before it was measured). */
     loopDelay?: LoopDelay | null;
     /**
-     * Where the server runs vectors: from the burst's last answer until a vector search had found the first memory of
-     * every client's burst, the last to get its vector (null: not within SEARCHABLE_TIMEOUT_MS; absent without
-     * vectors, and in runs before it was measured).
+     * Where the server runs vectors: from the burst's last answer until the server's embedding backlog read zero,
+     * every memory of the burst then found by meaning (null: not within SEARCHABLE_TIMEOUT_MS; absent without vectors,
+     * and in runs before it was measured).
      */
     vectorsSearchableMs?: number | null;
   };
@@ -543,12 +543,7 @@ async function exercise(
       options,
     ),
   );
-  const vectorsSearchableMs = health.vector
-    ? await firstWritesFoundByMeaning(
-        keys.single.map((key) => caller(key)),
-        singlePost.firstWritten,
-      )
-    : undefined;
+  const vectorsSearchableMs = health.vector ? await backlogEmptied(scrape, singlePost.endedAt) : undefined;
   await quiet("the vectors of the single POSTs");
   const whilePosting = await searchWhilePosting(
     keys.single.map((key) => caller(key)),
@@ -649,7 +644,7 @@ async function postAtOnce(
   callers: Call[],
   options: HttpOptions,
   burst: { name: string; seed: number } = { name: "single", seed: 100 },
-): Promise<HttpFigure["singlePost"] & { firstWritten: Array<{ id: string; text: string } | undefined> }> {
+): Promise<HttpFigure["singlePost"] & { endedAt: number }> {
   const memories = callers.map(
     (_, client) =>
       generateUser(
@@ -658,61 +653,45 @@ async function postAtOnce(
         0,
       ).memories,
   );
-  const firstWritten: Array<{ id: string; text: string } | undefined> = callers.map(() => undefined);
-  const post = async (call: Call, memory: GeneratedMemory | undefined, client: number) => {
+  const post = async (call: Call, memory: GeneratedMemory | undefined) => {
     if (!memory) return;
     const answer = await call("POST", "/api/v1/memories", bodyOf(memory));
     if (answer.status !== 201) throw new Error(`POST /api/v1/memories answered ${answer.status}`);
-    firstWritten[client] ??= { id: (answer.body as { memory: { id: string } }).memory.id, text: memory.text };
   };
-  await Promise.all(callers.map((call, client) => post(call, memories[client]?.[0], client)));
+  await Promise.all(callers.map((call, client) => post(call, memories[client]?.[0])));
   const latencies: number[] = [];
   const start = performance.now();
   await Promise.all(
     callers.map(async (call, client) => {
-      for (const memory of memories[client]?.slice(1) ?? []) {
-        latencies.push((await timed(() => post(call, memory, client))).ms);
-      }
+      for (const memory of memories[client]?.slice(1) ?? []) latencies.push((await timed(() => post(call, memory))).ms);
     }),
   );
-  const seconds = (performance.now() - start) / 1_000;
+  const endedAt = performance.now();
   return {
     clients: callers.length,
     memories: latencies.length,
-    rate: latencies.length / seconds,
+    rate: latencies.length / ((endedAt - start) / 1_000),
     latencyMs: summarize(latencies),
-    firstWritten,
+    endedAt,
   };
 }
 
 /**
- * After a burst of single POSTs: how long until a vector search finds each client's first memory of the burst, all
- * clients at once on their own connections (every SEARCHABLE_POLL_MS; null when one was not found within
- * SEARCHABLE_TIMEOUT_MS). A memory is found by meaning only once the embedding job has written its vector, and the job
- * takes a user's newest memories first (lib/memory/search/embeddings.ts): the first of the burst gets its vector last.
+ * After a burst of single POSTs answered at `endedAt`: ms until the server's embedding backlog (its metrics, which count
+ * the memories still without a vector across users) read zero, scraped every SEARCHABLE_POLL_MS; null when not within
+ * SEARCHABLE_TIMEOUT_MS. The backlog was zero before the burst (the bench waited for the loads' vectors), so it counts
+ * the burst's memories alone, and a memory is found by meaning once its vector is written.
  */
-async function firstWritesFoundByMeaning(
-  callers: Call[],
-  written: ReadonlyArray<{ id: string; text: string } | undefined>,
-): Promise<number | null> {
-  const started = performance.now();
-  const found = await Promise.all(
-    callers.map((call, client) => {
-      const memory = written[client];
-      if (!memory) return { ms: 0, polls: 0 };
-      return pollUntilFound(
-        () => call("POST", "/api/v1/memories/search", { query: memory.text, limit: 10, mode: "vector" }),
-        (answer) => {
-          if (answer.status !== 200) throw new Error(`a vector search answered ${answer.status}`);
-          return (answer.body as { results: Array<{ memory: { id: string } }> }).results.some(
-            (result) => result.memory.id === memory.id,
-          );
-        },
-        { intervalMs: SEARCHABLE_POLL_MS, timeoutMs: SEARCHABLE_TIMEOUT_MS },
-      );
-    }),
-  );
-  return found.every((entry) => entry.ms !== undefined) ? performance.now() - started : null;
+async function backlogEmptied(scrape: () => Promise<string | null>, endedAt: number): Promise<number | null> {
+  for (;;) {
+    const text = await scrape();
+    const backlog = text === null ? null : embeddingBacklogOf(text);
+    if (backlog === null) throw new Error("the server's metrics report no embedding backlog");
+    const elapsed = performance.now() - endedAt;
+    if (backlog === 0) return elapsed;
+    if (elapsed > SEARCHABLE_TIMEOUT_MS) return null;
+    await new Promise((resolve) => setTimeout(resolve, SEARCHABLE_POLL_MS));
+  }
 }
 
 /**

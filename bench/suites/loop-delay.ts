@@ -78,3 +78,12 @@ export function loopDelayOf(text: string): { p99: number; max: number } | null {
   const max = gauge("nodejs_eventloop_delay_max");
   return p99 === null || max === null ? null : { p99, max };
 }
+
+/** The server's embedding backlog (memories still without a vector, across users) of one scrape, or null without it. */
+export function embeddingBacklogOf(text: string): number | null {
+  const value = Number(
+    parsePrometheusTextFormat(text).find((family) => family.name === "memory_ledger_embedding_backlog")?.metrics[0]
+      ?.value,
+  );
+  return Number.isFinite(value) ? value : null;
+}

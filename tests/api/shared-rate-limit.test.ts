@@ -214,8 +214,13 @@ describe("waiting for the count", () => {
     await limiter.take(database, "key", START);
     expect(await settled(limiter.take(database, "key", START + 1_000))).toEqual({ allowed: true });
     await vi.waitFor(() => expect(counts).toBe(2));
-    for (let other = 0; other < MAX_REMEMBERED; other++) await limiter.take(database, `other-${other}`, START);
-    // The others are forgotten; "key" is remembered with its count on its way, which its account's deletion awaits.
+    for (let other = 0; other <= MAX_REMEMBERED; other++) await limiter.take(database, `other-${other}`, START);
+    // The others are forgotten: the first one's next request sends its own count at once, not at the turn's end.
+    const sent = counts;
+    const forgotten = limiter.take(database, "other-0", START + 1_000);
+    expect(counts).toBe(sent + 1);
+    await forgotten;
+    // "key" is remembered with its count on its way, which its account's deletion awaits.
     const deletion = countsSettled(database, ["key"]);
     expect(await settled(deletion)).toBe("waiting");
     heldCount();

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { duringLoad, loopDelayOf } from "@/bench/suites/loop-delay";
+import { duringLoad, embeddingBacklogOf, loopDelayOf } from "@/bench/suites/loop-delay";
 
 /** A scrape as GET /api/metrics serves it, with the event-loop gauges in seconds. */
 const scrape = (p99: number, max: number) =>
@@ -17,6 +17,12 @@ describe("event-loop delay under a load", () => {
   it("reads the gauges of a scrape, and nothing from one without them", () => {
     expect(loopDelayOf(scrape(0.012, 0.3))).toEqual({ p99: 0.012, max: 0.3 });
     expect(loopDelayOf("# TYPE other gauge\nother 1\n")).toBeNull();
+  });
+
+  it("reads the embedding backlog of a scrape, and nothing from one without it", () => {
+    const backlog = "# TYPE memory_ledger_embedding_backlog gauge\nmemory_ledger_embedding_backlog 37\n";
+    expect(embeddingBacklogOf(scrape(0.01, 0.02) + backlog)).toBe(37);
+    expect(embeddingBacklogOf(scrape(0.01, 0.02))).toBeNull();
   });
 
   it("scrapes while the load runs and once after it, keeping the worst of each gauge in ms", async () => {

@@ -543,7 +543,8 @@ async function exercise(
       options,
     ),
   );
-  const vectorsSearchableMs = health.vector ? await backlogEmptied(scrape, singlePost.endedAt) : undefined;
+  const { endedAt, ...posted } = singlePost;
+  const vectorsSearchableMs = health.vector ? await backlogEmptied(scrape, endedAt) : undefined;
   await quiet("the vectors of the single POSTs");
   const whilePosting = await searchWhilePosting(
     keys.single.map((key) => caller(key)),
@@ -578,10 +579,7 @@ async function exercise(
     searchRecallAt10: mean(recalls),
     searchLegs: [...legs].sort(),
     singlePost: {
-      clients: singlePost.clients,
-      memories: singlePost.memories,
-      rate: singlePost.rate,
-      latencyMs: singlePost.latencyMs,
+      ...posted,
       loopDelay: singleLoopDelay,
       ...(vectorsSearchableMs === undefined ? {} : { vectorsSearchableMs }),
     },

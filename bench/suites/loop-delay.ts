@@ -70,20 +70,17 @@ export async function duringLoad<T>(
 /** The event-loop gauges (seconds) of one Prometheus scrape, or null when it has none. */
 export function loopDelayOf(text: string): { p99: number; max: number } | null {
   const families = parsePrometheusTextFormat(text);
-  const gauge = (name: string) => {
-    const value = Number(families.find((family) => family.name === name)?.metrics[0]?.value);
-    return Number.isFinite(value) ? value : null;
-  };
-  const p99 = gauge("nodejs_eventloop_delay_p99");
-  const max = gauge("nodejs_eventloop_delay_max");
+  const p99 = gaugeOf(families, "nodejs_eventloop_delay_p99");
+  const max = gaugeOf(families, "nodejs_eventloop_delay_max");
   return p99 === null || max === null ? null : { p99, max };
 }
 
 /** The server's embedding backlog (memories still without a vector, across users) of one scrape, or null without it. */
 export function embeddingBacklogOf(text: string): number | null {
-  const value = Number(
-    parsePrometheusTextFormat(text).find((family) => family.name === "memory_ledger_embedding_backlog")?.metrics[0]
-      ?.value,
-  );
+  return gaugeOf(parsePrometheusTextFormat(text), "memory_ledger_embedding_backlog");
+}
+
+function gaugeOf(families: ReturnType<typeof parsePrometheusTextFormat>, name: string): number | null {
+  const value = Number(families.find((family) => family.name === name)?.metrics[0]?.value);
   return Number.isFinite(value) ? value : null;
 }

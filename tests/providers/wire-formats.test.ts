@@ -328,7 +328,8 @@ describe.each(providerCases)("$name", (testCase) => {
       const error = await rejection(generateText({ model, prompt: "Hi", timeout: 200 }));
 
       expect(error).toMatchObject({ name: "TimeoutError" });
-      expect(stub.requests).toHaveLength(1);
+      // Not retried. On a loaded machine the 200 ms can pass before the stub has read the request: at most one.
+      expect(stub.requests.length).toBeLessThanOrEqual(1);
     });
 
     it(`headers then silence: timeout.firstChunkMs ${testCase.firstChunkTimeoutFires ? "fires" : "never fires (the package awaits the first event inside the call)"}`, async () => {

@@ -110,8 +110,11 @@ function ProposalCard({
   const [mode, setMode] = useState<"view" | "edit" | "reject">("view");
   // Instructions are one text; a memory's content is edited field by field for its kind, as on the memory page.
   const kind = item.op === "instructions" ? null : (item.kind ?? "memory");
+  // A merge of memories is edited as the wording the one that stands takes (its text, as proposed).
   const [values, setValues] = useState(() =>
-    kind ? fieldValues(kind, item.content) : { text: typeof item.content === "string" ? item.content : item.text },
+    kind
+      ? fieldValues(kind, item.op === "merge" ? { content: item.text } : item.content)
+      : { text: typeof item.content === "string" ? item.content : item.text },
   );
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
@@ -155,7 +158,7 @@ function ProposalCard({
       </div>
       {item.op === "instructions" ? (
         <WordDiff before={item.instructions?.text ?? ""} after={item.text} />
-      ) : item.op === "update" && item.current ? (
+      ) : (item.op === "update" || (item.op === "merge" && item.current?.text !== item.text)) && item.current ? (
         <WordDiff before={item.current.text} after={item.text} />
       ) : item.op === "delete" ? (
         <p className="rounded-md bg-muted/60 p-2 text-sm line-through decoration-destructive">
@@ -214,7 +217,7 @@ function ProposalCard({
           <Button size="sm" disabled={pending} onClick={() => decide({ decision: "approve" })}>
             <Check className="size-3.5" aria-hidden /> Approve
           </Button>
-          {item.op !== "delete" && (
+          {item.op !== "delete" && (item.op !== "merge" || kind === "memory") && (
             <Button size="sm" variant="outline" disabled={pending} onClick={() => setMode("edit")}>
               <Pencil className="size-3.5" aria-hidden /> Edit and approve
             </Button>

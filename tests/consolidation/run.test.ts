@@ -11,9 +11,9 @@ import {
   runConsolidation,
 } from "@/lib/memory/consolidation";
 import type { MemoryContext } from "@/lib/memory/core";
-import { approveProposal, listProposals } from "@/lib/memory/review";
+import { approveProposal, listProposals, updateSettings } from "@/lib/memory/review";
 import { searchMemories as search } from "@/lib/memory/search";
-import { createMemory, getMemory, listMemories, type Memory } from "@/lib/memory/store";
+import { createMemory, deleteMemory, getMemory, listMemories, type Memory, memoryHistory } from "@/lib/memory/store";
 import { rawManager } from "../extraction/support";
 import { contextFor, createUser, steppingClock, topicEmbeddingModel, withEmbedding } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
@@ -190,6 +190,76 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     expect(await getMemory(ctx, short.id)).toMatchObject({ status: "merged", mergedInto: fuller.id });
     expect(await getMemory(ctx, likes.id)).toMatchObject({ status: "active", mergedInto: null });
     expect((await getMemory(ctx, likes.id)).validTo?.toISOString()).toBe(negation.createdAt.toISOString());
+  });
+
+  it("merges two memories that each add an aside into one wording holding both; a revert puts the wording back", async () => {
+    const { ctx, extractor } = await setup();
+    const restorative = await createMemory(extractor, {
+      content: "User loves hiking in the mountains and finds it restorative",
+    });
+    const whenever = await createMemory(extractor, {
+      content: "User loves hiking in the mountains and pursues it whenever they can",
+    });
+
+    const outcome = await runConsolidation(offline(ctx), job());
+    if (outcome.status !== "succeeded") throw new Error(JSON.stringify(outcome));
+    expect(outcome).toMatchObject({ applied: 1, rejected: 0 });
+    const wording = "User loves hiking in the mountains and pursues it whenever they can; finds it restorative";
+    expect(await getMemory(ctx, whenever.id)).toMatchObject({ text: wording, mergedFrom: [restorative.id] });
+    expect(await getMemory(ctx, restorative.id)).toMatchObject({ status: "merged", mergedInto: whenever.id });
+    // The new wording is a version of its own, by the run, before the merge.
+    const history = await memoryHistory(ctx, whenever.id);
+    expect(history.map((version) => [version.text, version.reason?.split(":")[0]])).toEqual([
+      [whenever.text, undefined],
+      [wording, `worded to hold what ${restorative.id} add`],
+      [wording, `merged ${restorative.id} into this memory`],
+    ]);
+    expect((await search(ctx, { query: "restorative" })).map((hit) => hit.memory.id)).toEqual([whenever.id]);
+
+    await revertConsolidationRun(ctx, outcome.runId);
+    expect(stateOf(await getMemory(ctx, whenever.id))).toEqual(stateOf(whenever));
+    expect(stateOf(await getMemory(ctx, restorative.id))).toEqual(stateOf(restorative));
+  });
+
+  it("holds a model's merged wording to review and to what the user deleted, and applies the wording approved", async () => {
+    const { ctx, extractor } = await setup();
+    const short = await createMemory(extractor, { content: "User plays chess" });
+    const online = await createMemory(extractor, { content: "User plays chess online most evenings" });
+    const deleted = await createMemory(ctx, { content: "User plays chess with their neighbour Ana on Sundays" });
+    await deleteMemory(ctx, deleted.id);
+    const merge = (text: string) => ({
+      op: "merge",
+      ids: [short.id, online.id],
+      into: online.id,
+      text,
+      reason: "same",
+    });
+    const restating = rawManager(JSON.stringify({ ops: [merge(deleted.text)] }));
+
+    const refused = await runConsolidation({ ctx, model: restating, modelId: "mock" }, job());
+    if (refused.status !== "succeeded") throw new Error(JSON.stringify(refused));
+    const run = await getConsolidationRun(ctx, refused.runId);
+    expect(run.opsRejected).toMatchObject([
+      { reason: `deleted by the user: the new content restates a deleted memory (${deleted.id})` },
+    ]);
+    expect(stateOf(await getMemory(ctx, online.id))).toEqual(stateOf(online));
+
+    await updateSettings(ctx, { review: "all" });
+    const wording = "User plays chess, mostly online in the evenings";
+    await runConsolidation(
+      { ctx, model: rawManager(JSON.stringify({ ops: [merge(wording)] })), modelId: "mock" },
+      job(),
+    );
+    const { proposals } = await listProposals(ctx, { status: "pending" });
+    expect(proposals).toMatchObject([{ op: "merge", memoryId: online.id, text: wording }]);
+    expect(stateOf(await getMemory(ctx, online.id))).toEqual(stateOf(online));
+
+    await approveProposal(ctx, proposals[0]!.id, { content: "User plays chess online, most evenings" });
+    expect(await getMemory(ctx, online.id)).toMatchObject({
+      text: "User plays chess online, most evenings",
+      mergedFrom: [short.id],
+    });
+    expect((await getMemory(ctx, short.id)).status).toBe("merged");
   });
 
   it("shows the model, with no vectors, two memories naming one thing in words few others hold, and merges them", async () => {
@@ -563,12 +633,13 @@ describeEachDatabase("consolidation runs", (use, backend) => {
           { op: "merge", ids: [], into: a.id },
           { op: "explode", ids: [a.id] },
           { op: "merge", ids: [a.id, other.id], into: a.id },
+          { op: "expire", ids: [b.id], into: null, validTo: "2026-01-02", text: "User drank oat milk" },
           { op: "merge", ids: [a.id, b.id], into: a.id, validTo: null, reason: "same" },
         ],
       }),
     );
     const outcome = await runConsolidation({ ctx, model, modelId: "mock" }, job());
-    expect(outcome).toMatchObject({ status: "succeeded", applied: 1, rejected: 4 });
+    expect(outcome).toMatchObject({ status: "succeeded", applied: 1, rejected: 5 });
     if (outcome.status !== "succeeded") return;
     const run = await getConsolidationRun(ctx, outcome.runId);
     expect(run.opsRejected.map((entry) => (entry as { reason: string }).reason)).toEqual([
@@ -576,6 +647,7 @@ describeEachDatabase("consolidation runs", (use, backend) => {
       "the op cites no memory ids",
       expect.stringMatching(/^invalid op \(op: /),
       `cites memory ${other.id}, which was not shown in this group`,
+      '"text" is for a merge: this expire writes none',
     ]);
     expect(await getMemory(ctx, b.id)).toMatchObject({ status: "merged", mergedInto: a.id });
     expect((await getMemory(ctx, other.id)).status).toBe("active");

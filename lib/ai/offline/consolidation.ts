@@ -1,8 +1,10 @@
 import type { ConsolidationInput, ConsolidationWireOp } from "@/lib/memory/consolidation";
+import { factKey } from "@/lib/memory/core";
 import { clausesOf, mainClause } from "@/lib/text/clauses";
 import { TIME_PREPOSITIONS, TIME_QUALIFIERS } from "@/lib/text/function-words";
 import { sameSlot, slotOf } from "@/lib/text/slots";
 import { differentStandingValues } from "@/lib/text/standing-values";
+import { trimEnd } from "@/lib/text/trim";
 import { withoutManagersMarks } from "@/lib/text/user-statement";
 import {
   baseForms,
@@ -22,14 +24,16 @@ type Shown = ConsolidationInput["memories"][number];
 /**
  * The offline model's consolidation (docs/memory-model.md, "Consolidation"), by rules: memories whose words are the
  * same up to case, punctuation and words that only stress ("the user really loves…", "…most of all"), and that do
- * not give two values of one slot, are merged into the fullest wording (the oldest of equals); memories filling one slot with different values are superseded by
- * the newest; a time-bound fact whose date has passed expires the day after it.
+ * not give two values of one slot, are merged into the fullest wording (the oldest of equals), which takes the asides
+ * of the others it lacks; memories filling one slot with different values are superseded by the newest; a time-bound
+ * fact whose date has passed expires the day after it.
  */
 export function consolidate(input: ConsolidationInput): { ops: ConsolidationWireOp[] } {
   // Read without a manager's marks ("- hobby: …", "The human …", "User seems to …"); the ops name memories by id.
   const byId = new Map(
     input.memories.map((memory) => [memory.id, { ...memory, text: withoutManagersMarks(memory.text) }]),
   );
+  const written = new Map(input.memories.map((memory) => [memory.id, memory.text]));
   const used = new Set<string>();
   const ops: ConsolidationWireOp[] = [];
 
@@ -39,11 +43,13 @@ export function consolidate(input: ConsolidationInput): { ops: ConsolidationWire
     const into = members.reduce((fullest, memory) =>
       wordsOf(memory.text).size > wordsOf(fullest.text).size ? memory : fullest,
     );
+    const others = members.filter((memory) => memory !== into).map((memory) => written.get(memory.id)!);
     ops.push({
       op: "merge",
       ids: members.map((memory) => memory.id),
       into: into.id,
       validTo: null,
+      text: mergedWording(written.get(into.id)!, others),
       reason: "the same fact, said again",
     });
     for (const memory of members) used.add(memory.id);
@@ -60,6 +66,7 @@ export function consolidate(input: ConsolidationInput): { ops: ConsolidationWire
       ids: members.slice(0, -1).map((memory) => memory.id),
       into: newest.id,
       validTo: null,
+      text: null,
       reason: "a newer value of the same fact",
     });
     for (const memory of members) used.add(memory.id);
@@ -67,9 +74,29 @@ export function consolidate(input: ConsolidationInput): { ops: ConsolidationWire
 
   for (const { id, date } of input.dated) {
     if (used.has(id) || !(date < input.today)) continue;
-    ops.push({ op: "expire", ids: [id], into: null, validTo: nextDay(date), reason: "its date has passed" });
+    ops.push({
+      op: "expire",
+      ids: [id],
+      into: null,
+      validTo: nextDay(date),
+      text: null,
+      reason: "its date has passed",
+    });
   }
   return { ops };
+}
+
+/**
+ * The wording a merge gives the memory that stands: its own text, then each aside of the others it does not hold
+ * already ("Loves hiking; says it clears their head" and "Loves hiking; goes most weekends" keep both asides). Null
+ * when its own text holds everything: a merge loses no detail, and adds no word the memories did not say.
+ */
+function mergedWording(into: string, others: readonly string[]): string | null {
+  let wording = trimEnd(into, ".");
+  for (const aside of others.flatMap((text) => clausesOf(text).slice(1))) {
+    if (!` ${factKey(wording)} `.includes(` ${factKey(aside)} `)) wording = `${wording}; ${trimEnd(aside, ".")}`;
+  }
+  return wording === trimEnd(into, ".") ? null : wording;
 }
 
 /** One slot as the table reads it, or two values of one kind the user holds one of (lib/text/standing-values.ts). */

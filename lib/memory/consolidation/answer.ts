@@ -76,6 +76,7 @@ function readOp(
   if (again) return { reason: `memory ${again} is already changed by an earlier op of this answer` };
   const reason = (op.reason ?? `${op.op} by the consolidation pass`).slice(0, 500);
   const at = (id: string) => ({ id, version: shown.get(id)!.version });
+  if (op.text !== null && op.op !== "merge") return { reason: `"text" is for a merge: this ${op.op} writes none` };
   if (op.op === "expire") {
     const validTo = op.validTo === null ? null : dayOf(op.validTo);
     if (!validTo) return { reason: 'an expire needs "validTo" as a date (YYYY-MM-DD)' };
@@ -92,8 +93,14 @@ function readOp(
   if (foreign) {
     return { reason: `memory ${foreign.id} is of another kind or namespace than memory ${into.id}: not ${op.op}d` };
   }
-  if (op.op === "merge")
-    return { write: { op: "merge", into: at(into.id), from: others.map((m) => at(m.id)), reason } };
+  if (op.op === "merge") {
+    const from = others.map((m) => at(m.id));
+    if (op.text === null) return { write: { op: "merge", into: at(into.id), from, reason } };
+    // A wording is a memory's text: a kind with fields of its own is merged as it stands.
+    if (into.kind !== "memory") return { reason: `a merge of ${into.kind}s keeps the text of "into": no "text"` };
+    if (op.text.trim() === "") return { reason: 'a merge\'s "text" is empty' };
+    return { write: { op: "merge", into: at(into.id), from, reason, content: op.text } };
+  }
   if (op.ids.includes(op.into))
     return { reason: 'a supersede lists the old memories in "ids", not the one that stands' };
   const since = into.validFrom ?? into.createdAt;
@@ -117,7 +124,7 @@ function dayOf(value: string): Date | null {
 /** A field left out counts as null: lenient models omit what does not apply. */
 function withNulls(raw: unknown): unknown {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return raw;
-  return { into: null, validTo: null, reason: null, ...raw };
+  return { into: null, validTo: null, reason: null, text: null, ...raw };
 }
 
 function citedIds(raw: unknown): string[] {

@@ -9,7 +9,8 @@ came from, and who last changed it), which pairs look alike ("duplicate"), fill 
 values ("slot") or are only close in meaning ("close": judge them yourself), and today's date. Answer with operations (fields that do not apply are null), each citing the ids it
 rests on, all of them from this group:
 - merge: memories that say the same thing. "ids": all of them; "into": the one that stands (the others are folded
-  into it and keep their history).
+  into it and keep their history). "text": null keeps the text of "into"; where the others add details it lacks
+  (when, with whom, why), the wording "into" takes instead, holding every detail of each and adding none.
 - supersede: memories holding an old value of a fact a newer memory in the group replaces. "ids": the old ones;
   "into": the newer one that stands. The old ones stay readable as history.
 - expire: a plan, trip or appointment whose date has passed. "ids": those memories; "validTo": the day after the date
@@ -26,6 +27,10 @@ export const consolidationWireOpSchema = z.strictObject({
     .nullable()
     .describe("merge: the memory the others are folded into. supersede: the newer one that stands. expire: null."),
   validTo: z.string().nullable().describe("expire: the day the fact stopped holding (YYYY-MM-DD). Otherwise null."),
+  text: z
+    .string()
+    .nullable()
+    .describe('merge: the wording "into" takes, holding every detail of the memories merged; null keeps its own.'),
   reason: z.string().nullable().describe("Why, in a few words."),
 });
 export type ConsolidationWireOp = z.infer<typeof consolidationWireOpSchema>;

@@ -1,19 +1,35 @@
 // The gate for a consolidation run's ops (docs/memory-model.md, "Consolidation"): the same review mode as every
-// model write, a person's own edit changed only through a proposal, and no change proposed twice. The ops write no
-// new words (a merge keeps the standing memory's text, supersede and expire only close a fact), so the rules and the
-// deleted facts the other gate screens text against have nothing here to match.
+// model write, a person's own edit changed only through a proposal, and no change proposed twice. Supersede and
+// expire only close a fact; a merge keeps the standing memory's text or gives it a wording holding what each memory
+// said, which is held to the rules (by the store) and screened against the facts the user deleted, as any new words.
 
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import { memoryProposals } from "@/lib/db/schema";
 import { asUser } from "@/lib/db/unit-of-work";
-import { absoluteNamespace, MemoryConflictError, type MemoryContext, withUnit } from "@/lib/memory/core";
+import {
+  absoluteNamespace,
+  defaultKinds,
+  factKey,
+  MemoryConflictError,
+  type MemoryContext,
+  type PreparedContent,
+  prepareContent,
+  withUnit,
+} from "@/lib/memory/core";
 import { getMemory, type Memory, mergeMemories, updateMemory } from "@/lib/memory/store";
-import { type ReviewTurn, reviewReason } from "./gate";
+import { type ReviewTurn, reviewReason, screenRestatement } from "./gate";
 import { getProposal, type Proposal, propose } from "./proposals";
 
 /** A consolidation op checked against the group it was shown: the memories it changes, at the versions shown. */
 export type ConsolidationWrite =
-  | { op: "merge"; into: Shown; from: Shown[]; reason: string }
+  | {
+      op: "merge";
+      into: Shown;
+      from: Shown[];
+      reason: string;
+      /** The standing memory's new content, a wording holding what each memory said; absent, its own stands. */
+      content?: unknown;
+    }
   | { op: "close"; ids: Shown[]; validTo: Date; reason: string; supersededBy?: string };
 
 type Shown = { id: string; version: number };
@@ -21,7 +37,8 @@ type Shown = { id: string; version: number };
 export type ConsolidationDecision =
   | { decision: "applied"; written: Memory[] }
   | { decision: "held"; proposals: Proposal[]; why: string }
-  | { decision: "awaiting"; proposal: Proposal; why: string };
+  | { decision: "awaiting"; proposal: Proposal; why: string }
+  | { decision: "refused"; why: string };
 
 /** Decides one op and makes it or proposes it, in one unit of work under the user's writer lock. */
 export async function gateConsolidation(
@@ -53,15 +70,26 @@ export async function gateConsolidation(
         why: `already awaiting the user's review as proposal ${awaiting}`,
       };
     }
+    const wording = write.op === "merge" ? wordingOf(tx, current[0]!, write.content) : undefined;
+    if (write.op === "merge" && wording) {
+      const screened = await screenRestatement(
+        tx,
+        wording,
+        mergeChange(tx, write, current, wording),
+        "the new content ",
+      );
+      if (screened?.decision === "held") return { decision: "held", proposals: [screened.proposal], why: screened.why };
+      if (screened) return screened;
+    }
     const edited = current.filter((memory) => memory.actor.type === "user");
     const why =
       edited.length > 0
         ? `last changed by the user (memory ${edited.map((memory) => memory.id).join(", ")}): only proposed`
         : await reviewReason(tx, turn, "update");
-    if (why) return { decision: "held", proposals: await proposeWrite(tx, write, current), why };
+    if (why) return { decision: "held", proposals: await proposeWrite(tx, write, current, wording), why };
     if (write.op === "merge") {
-      const { into, merged } = await mergeMemories(tx, write);
-      return { decision: "applied", written: [...merged, into] };
+      const { into, merged, reworded } = await mergeMemories(tx, { ...write, content: wording?.content });
+      return { decision: "applied", written: [...merged, ...(reworded ? [reworded] : []), into] };
     }
     const written: Memory[] = [];
     for (const entry of write.ids) {
@@ -77,33 +105,52 @@ export async function gateConsolidation(
   });
 }
 
+/** A merge's new wording as the standing memory's kind reads it; undefined when there is none or it says the same. */
+function wordingOf(ctx: MemoryContext, into: Memory, content: unknown): PreparedContent | undefined {
+  if (content === undefined) return undefined;
+  const prepared = prepareContent(ctx.kinds ?? defaultKinds, into.kind, content);
+  return factKey(prepared.text) === factKey(into.text) ? undefined : prepared;
+}
+
+const at = (ctx: MemoryContext, memory: Memory) => ({
+  memoryId: memory.id,
+  expectedVersion: memory.version,
+  namespace: absoluteNamespace(ctx.principal.root, memory.namespace),
+  kind: memory.kind,
+  text: memory.text,
+  contentHash: memory.contentHash,
+});
+
+/** A merge as a proposal: the standing memory, the ones folded in, and the wording it would take (shown as its text). */
+function mergeChange(
+  ctx: MemoryContext,
+  write: Extract<ConsolidationWrite, { op: "merge" }>,
+  current: Memory[],
+  wording: PreparedContent | undefined,
+) {
+  return {
+    op: "merge" as const,
+    ...at(ctx, current[0]!),
+    ...(wording ? { text: wording.text, contentHash: wording.contentHash } : {}),
+    content: wording ? { from: write.from, content: wording.content } : { from: write.from },
+    reason: write.reason,
+  };
+}
+
 /** The proposals a held op becomes: one merge, or one closing update per memory. */
-async function proposeWrite(ctx: MemoryContext, write: ConsolidationWrite, current: Memory[]): Promise<Proposal[]> {
-  const at = (memory: Memory) => ({
-    memoryId: memory.id,
-    expectedVersion: memory.version,
-    namespace: absoluteNamespace(ctx.principal.root, memory.namespace),
-    kind: memory.kind,
-    text: memory.text,
-    contentHash: memory.contentHash,
-  });
-  if (write.op === "merge") {
-    const [into] = current;
-    return [
-      await propose(ctx, {
-        op: "merge",
-        ...at(into!),
-        content: { from: write.from },
-        reason: write.reason,
-      }),
-    ];
-  }
+async function proposeWrite(
+  ctx: MemoryContext,
+  write: ConsolidationWrite,
+  current: Memory[],
+  wording: PreparedContent | undefined,
+): Promise<Proposal[]> {
+  if (write.op === "merge") return [await propose(ctx, mergeChange(ctx, write, current, wording))];
   const proposals: Proposal[] = [];
   for (const memory of current) {
     proposals.push(
       await propose(ctx, {
         op: "update",
-        ...at(memory),
+        ...at(ctx, memory),
         content: memory.content,
         validTo: write.validTo,
         reason: write.reason,

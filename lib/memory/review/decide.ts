@@ -63,8 +63,8 @@ export async function approveProposal(
   return withUnit(ctx, async (tx): Promise<ApprovedProposal> => {
     const proposal = await lockPending(tx, id);
     if (proposal.op === "instructions") return approveInstructions(tx, proposal, input.content);
-    if ((proposal.op === "delete" || proposal.op === "merge") && input.content !== undefined) {
-      throw new AppError("unprocessable", `A ${proposal.op} has no content to edit.`, [
+    if (proposal.op === "delete" && input.content !== undefined) {
+      throw new AppError("unprocessable", "A delete has no content to edit.", [
         { path: ["content"], message: "not allowed for a delete" },
       ]);
     }
@@ -83,7 +83,13 @@ export async function approveProposal(
       0,
       LIMITS.reasonChars,
     );
-    const content = edited ? input.content : proposal.content;
+    // A merge's content is the memories it folds in and the wording it gives the one that stands; an edit is a wording.
+    const content =
+      proposal.op === "merge"
+        ? { ...(proposal.content as object), ...(edited ? { content: input.content } : {}) }
+        : edited
+          ? input.content
+          : proposal.content;
     let memory: Memory;
     try {
       memory = await writeApproved(writer, proposal, content, reason);
@@ -140,7 +146,8 @@ async function writeApproved(
     return (
       await mergeMemories(writer, {
         into: { id: proposal.memoryId as string, version: proposal.expectedVersion ?? 0 },
-        from: mergedOf(proposal.content),
+        from: mergedOf(content),
+        content: (content as { content?: unknown }).content,
         reason,
       })
     ).into;

@@ -265,7 +265,7 @@ async function holdToRules(ctx: MemoryContext, prepared: PreparedContent): Promi
  * deleted or rejected is never silently written again — the background manager drops it (the run says why), and the
  * chat model's write becomes a proposal saying when and what the user asked. Null when the fact is new.
  */
-async function screenRestatement(
+export async function screenRestatement(
   ctx: MemoryContext,
   prepared: PreparedContent,
   change: ProposedChange,

@@ -1,10 +1,13 @@
 // Folding memories that say the same into one (docs/memory-model.md, "Consolidation"): nothing is erased. Each memory
 // folded in keeps its row, history and source quote with status `merged` and the memory it went into; that memory
-// lists them in `mergedFrom`, and counts them in its `support`.
+// lists them in `mergedFrom`, and counts them in its `support`. Where each adds a detail the other lacks, the merger
+// gives the memory that stands a wording holding them all, written first as an update of its own (rules, history,
+// a new vector), so the merge loses no detail and a revert puts the old wording back.
 
 import { and, eq, type SQL } from "drizzle-orm";
 import { memories } from "@/lib/db/schema";
 import type { UnitOfWork } from "@/lib/db/unit-of-work";
+import { LIMITS } from "@/lib/memory/contract";
 import {
   MemoryConflictError,
   type MemoryContext,
@@ -12,6 +15,7 @@ import {
   type Provenance,
   withUnit,
 } from "@/lib/memory/core";
+import { updateMemory } from "./change";
 import { ownedUnder } from "./filters";
 import { type MemoryRow, toMemory, UUID } from "./rows";
 import type { Memory } from "./types";
@@ -24,11 +28,15 @@ export interface MergeInput {
   from: ReadonlyArray<{ id: string; version: number }>;
   reason: string;
   provenance?: Provenance;
+  /** The content the memory that stands takes before the others are folded in: a wording holding every detail. */
+  content?: unknown;
 }
 
 export interface MergeOutcome {
   into: Memory;
   merged: Memory[];
+  /** The memory that stands at the version its new wording was written at, when the merge gave it one. */
+  reworded?: Memory;
 }
 
 /**
@@ -41,7 +49,7 @@ export function mergeMemories(ctx: MemoryContext, input: MergeInput): Promise<Me
 
 async function mergeInUnit(ctx: MemoryContext, unit: UnitOfWork, input: MergeInput): Promise<MergeOutcome> {
   await unit.serializeUserWrites();
-  const into = await lockAt(ctx, unit, input.into);
+  let into = await lockAt(ctx, unit, input.into);
   const sources = [];
   for (const entry of input.from) {
     if (entry.id === into.id) throw new MemoryConflictError("A memory cannot be merged into itself.", into.version);
@@ -53,6 +61,22 @@ async function mergeInUnit(ctx: MemoryContext, unit: UnitOfWork, input: MergeInp
       );
     }
     sources.push(row);
+  }
+  // Every memory is checked before anything is written: a conflict leaves the wording as it was too.
+  let reworded: Memory | undefined;
+  if (input.content !== undefined) {
+    reworded = await updateMemory(ctx, into.id, {
+      content: input.content,
+      expectedVersion: into.version,
+      reason: `worded to hold what ${sources.map((row) => row.id).join(", ")} add: ${input.reason}`.slice(
+        0,
+        LIMITS.reasonChars,
+      ),
+      provenance: input.provenance,
+    });
+    // An update that says what the memory already says writes no version.
+    if (reworded.version === into.version) reworded = undefined;
+    else into = await lockAt(ctx, unit, { id: into.id, version: reworded.version });
   }
   const merged: MemoryRow[] = [];
   for (const row of sources) {
@@ -80,7 +104,7 @@ async function mergeInUnit(ctx: MemoryContext, unit: UnitOfWork, input: MergeInp
       provenance: input.provenance,
     },
   );
-  return { into: toMemory(ctx, standing), merged: merged.map((row) => toMemory(ctx, row)) };
+  return { into: toMemory(ctx, standing), merged: merged.map((row) => toMemory(ctx, row)), reworded };
 }
 
 export interface MergeState {

@@ -11,7 +11,7 @@ import { parseConfig } from "@/lib/config";
 import { managerAnswerSchema, parseManagerAnswer } from "@/lib/memory/extraction/ops";
 import { buildExtractionPrompt, EXTRACTION_INSTRUCTIONS } from "@/lib/memory/extraction/prompt";
 import { sameSlot } from "@/lib/text/slots";
-import { opsForPair } from "../support/offline-consolidation";
+import { answerForPair, opsForPair } from "../support/offline-consolidation";
 import restatementPairs from "../support/restatement-pairs.json";
 import restatementPairs2 from "../support/restatement-pairs-2.json";
 
@@ -555,9 +555,9 @@ describe("offline consolidation of a pair close in meaning", () => {
     ["User takes ibuprofen whenever they have a migraine", "User takes ibuprofen whenever they have back pain"],
     ["User drinks coffee as much as possible", "User drinks coffee as much as the doctor allows"],
     ["User loves board games (especially Catan)", "User loves board games (especially chess)"],
-    ["User enjoys cooking Italian food and hates spicy food", "User enjoys cooking Italian food and likes spicy food"],
-    ["User goes swimming at the lake (Mondays)", "User goes swimming at the lake (Fridays)"],
     ["User loves reading mystery novels (Agatha Christie)", "User loves reading mystery novels (Dan Brown)"],
+    ["User has a dog (Rex)", "User has a dog (Bella)"],
+    ["User enjoys cooking Italian food and hates spicy food", "User enjoys cooking Italian food and likes spicy food"],
     ["User loves playing with cats and dogs", "User loves playing with cats and birds"],
     ["User loves Italian food, especially fresh pasta dishes", "User loves Italian food, especially thin-crust pizza"],
     ["User goes sailing small boats whenever their doctor allows", "User loves sailing small boats"],
@@ -588,8 +588,30 @@ describe("offline consolidation of a pair close in meaning", () => {
     ["User plays guitar (mostly classical).", "User plays guitar (no longer)."],
     ["User eats meat.", "User eats meat (trying to quit)."],
     ["Hobby: birdwatching", "Hobby: birdwatching (rarely)"],
-  ])("keeps %j and %j apart: a condition, or asides that name or time things their own way", (a, b) => {
+  ])("keeps %j and %j apart: a condition, asides on one thing said two ways, or one taking the fact back", (a, b) => {
     expect(opsForPair(a, b)).toEqual([]);
+  });
+
+  it.each([
+    [
+      "User goes swimming at the lake (Mondays)",
+      "User goes swimming at the lake (Fridays)",
+      "User goes swimming at the lake (Mondays) (Fridays)",
+    ],
+    [
+      "Hobby: hiking in the mountains (still loves it very much)",
+      "Hobby: hiking in the mountains (every weekend, with their brother)",
+      "Hobby: hiking in the mountains (still loves it very much) (every weekend, with their brother)",
+    ],
+    [
+      "User loves hiking in the mountains and finds it restorative",
+      "User loves hiking in the mountains and pursues it whenever they can.",
+      "User loves hiking in the mountains and pursues it whenever they can; finds it restorative",
+    ],
+    // An aside the standing memory already holds is not written twice.
+    ["User enjoys birdwatching (most weekends)", "Hobby: birdwatching (most weekends)", null],
+  ])("merges %j and %j in one wording that keeps each aside: %j", (a, b, text) => {
+    expect(answerForPair(a, b)).toMatchObject([{ op: "merge", text }]);
   });
 
   // A verb of reporting tells who said it ("mentioned that"), and one of easing off frames a habit ("to unwind").

@@ -17,7 +17,7 @@ import {
   isVerbForm,
 } from "@/lib/text/word-kinds";
 import { isMostlyAdjective } from "@/lib/text/wordnet";
-import { LIKING_ADJECTIVES, restates, STRESS, withoutIdioms } from "./restatement";
+import { asidesDisagree, LIKING_ADJECTIVES, restates, STRESS, withoutIdioms } from "./restatement";
 
 type Shown = ConsolidationInput["memories"][number];
 
@@ -88,13 +88,17 @@ export function consolidate(input: ConsolidationInput): { ops: ConsolidationWire
 
 /**
  * The wording a merge gives the memory that stands: its own text, then each aside of the others it does not hold
- * already ("Loves hiking; says it clears their head" and "Loves hiking; goes most weekends" keep both asides). Null
- * when its own text holds everything: a merge loses no detail, and adds no word the memories did not say.
+ * already, as it was written, in brackets or after a ";" ("Loves hiking; says it clears their head" and "Loves
+ * hiking (most weekends)" give "Loves hiking; says it clears their head (most weekends)"). Null when its own text
+ * holds everything: a merge loses no detail, and adds no word the memories did not say.
  */
 function mergedWording(into: string, others: readonly string[]): string | null {
   let wording = trimEnd(into, ".");
-  for (const aside of others.flatMap((text) => clausesOf(text).slice(1))) {
-    if (!` ${factKey(wording)} `.includes(` ${factKey(aside)} `)) wording = `${wording}; ${trimEnd(aside, ".")}`;
+  for (const text of others) {
+    for (const aside of clausesOf(text).slice(1)) {
+      if (` ${factKey(wording)} `.includes(` ${factKey(aside)} `)) continue;
+      wording += text.includes(`(${aside})`) ? ` (${aside})` : `; ${trimEnd(aside, ".")}`;
+    }
   }
   return wording === trimEnd(into, ".") ? null : wording;
 }
@@ -113,16 +117,18 @@ function sameWords(a: Shown | undefined, b: Shown | undefined): boolean {
   const left = slotOf(a.text);
   const right = slotOf(b.text);
   if (left && right && left.key === right.key) return normalized(left.value) === normalized(right.value);
-  // Times are compared clause for clause: the main clauses' with each other, the asides' with each other.
+  // Times are compared on the main clauses: an aside's time ("(Mondays)" / "(Fridays)") is a detail the merge's
+  // wording keeps beside the other's.
   const [mainA, mainB] = [mainClause(a.text), mainClause(b.text)].map(withoutIdioms) as [string, string];
   const [asideA, asideB] = [asidesOf(a.text), asidesOf(b.text)];
-  if (oneSlot(a.text, b.text) || twoTimes(mainA, mainB) || twoTimes(asideA, asideB)) return false;
+  if (oneSlot(a.text, b.text) || twoTimes(mainA, mainB)) return false;
   if (differOnlyInStress(a.text, b.text) || sameContent(a.text, b.text)) return true;
-  // An aside on one side only adds to the one fact ("Hobby: birdwatching (most weekends)"), unless it takes the fact
-  // back or thins it ("(no longer)", "(rarely)", "(trying to quit)"): the merge keeps the fullest wording.
-  const aside = asideA || asideB;
-  const oneSided = (asideA === "") !== (asideB === "") && !TAKES_BACK.test(aside);
-  if (oneSided && sameContent(mainClause(a.text), mainClause(b.text))) return true;
+  // An aside that takes the fact back or thins it ("(no longer)", "(rarely)", "(trying to quit)") is no detail to
+  // add to the other, nor are asides that speak of one thing two ways ("… and hates spicy food" / "… and likes
+  // spicy food"); any other aside adds to the one fact ("Hobby: birdwatching (most weekends)").
+  if (asideA !== asideB && (TAKES_BACK.test(asideA) || TAKES_BACK.test(asideB))) return false;
+  if (asidesDisagree(a.text, b.text)) return false;
+  if (sameContent(mainClause(a.text), mainClause(b.text))) return true;
   // Each frames what they share as a liking or a habit, and no word of either outside it names a thing of its own:
   // whichever leg of the finder paired them (a shared opening, a phrase, vectors), the words decide.
   return restates(a.text, b.text, frames);

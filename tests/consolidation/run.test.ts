@@ -13,7 +13,15 @@ import {
 import type { MemoryContext } from "@/lib/memory/core";
 import { approveProposal, listProposals, updateSettings } from "@/lib/memory/review";
 import { searchMemories as search } from "@/lib/memory/search";
-import { createMemory, deleteMemory, getMemory, listMemories, type Memory, memoryHistory } from "@/lib/memory/store";
+import {
+  createMemory,
+  createRule,
+  deleteMemory,
+  getMemory,
+  listMemories,
+  type Memory,
+  memoryHistory,
+} from "@/lib/memory/store";
 import { rawManager } from "../extraction/support";
 import { contextFor, createUser, steppingClock, topicEmbeddingModel, withEmbedding } from "../memory/support";
 import { describeEachDatabase } from "../support/databases";
@@ -197,15 +205,22 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     const restorative = await createMemory(extractor, {
       content: "User loves hiking in the mountains and finds it restorative",
     });
-    const whenever = await createMemory(extractor, {
-      content: "User loves hiking in the mountains and pursues it whenever they can",
-    });
+    const said = { messageId: "m-1", quote: "I hike whenever I can" };
+    const whenever = await createMemory(
+      { ...extractor, provenance: { source: "extraction", ...said } },
+      { content: "User loves hiking in the mountains and pursues it whenever they can" },
+    );
 
     const outcome = await runConsolidation(offline(ctx), job());
     if (outcome.status !== "succeeded") throw new Error(JSON.stringify(outcome));
     expect(outcome).toMatchObject({ applied: 1, rejected: 0 });
     const wording = "User loves hiking in the mountains and pursues it whenever they can; finds it restorative";
-    expect(await getMemory(ctx, whenever.id)).toMatchObject({ text: wording, mergedFrom: [restorative.id] });
+    // Still the memory of the words it came from: the wording is made of the memories' own.
+    expect(await getMemory(ctx, whenever.id)).toMatchObject({
+      text: wording,
+      mergedFrom: [restorative.id],
+      source: whenever.source,
+    });
     expect(await getMemory(ctx, restorative.id)).toMatchObject({ status: "merged", mergedInto: whenever.id });
     // The new wording is a version of its own, by the run, before the merge.
     const history = await memoryHistory(ctx, whenever.id);
@@ -245,6 +260,13 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     expect(stateOf(await getMemory(ctx, online.id))).toEqual(stateOf(online));
 
     await updateSettings(ctx, { review: "all" });
+    // A wording the user's rules refuse is not offered either.
+    await createRule(ctx, { text: "Never remember where I play", terms: ["tournaments"] });
+    const ruled = rawManager(JSON.stringify({ ops: [merge("User plays chess online and in tournaments")] }));
+    const refusedByRule = await runConsolidation({ ctx, model: ruled, modelId: "mock" }, job());
+    expect(refusedByRule).toMatchObject({ status: "succeeded", applied: 0, rejected: 1 });
+    expect((await listProposals(ctx, { status: "pending" })).proposals).toEqual([]);
+
     const wording = "User plays chess, mostly online in the evenings";
     await runConsolidation(
       { ctx, model: rawManager(JSON.stringify({ ops: [merge(wording)] })), modelId: "mock" },

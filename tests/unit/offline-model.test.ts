@@ -555,8 +555,10 @@ describe("offline consolidation of a pair close in meaning", () => {
     ["User takes ibuprofen whenever they have a migraine", "User takes ibuprofen whenever they have back pain"],
     ["User drinks coffee as much as possible", "User drinks coffee as much as the doctor allows"],
     ["User loves board games (especially Catan)", "User loves board games (especially chess)"],
+    ["User goes swimming at the lake (Mondays)", "User goes swimming at the lake (Fridays)"],
     ["User loves reading mystery novels (Agatha Christie)", "User loves reading mystery novels (Dan Brown)"],
-    ["User has a dog (Rex)", "User has a dog (Bella)"],
+    ["User drinks coffee (black)", "User drinks coffee (with milk)"],
+    ["User has a sister (older)", "User has a sister (younger)"],
     ["User enjoys cooking Italian food and hates spicy food", "User enjoys cooking Italian food and likes spicy food"],
     ["User loves playing with cats and dogs", "User loves playing with cats and birds"],
     ["User loves Italian food, especially fresh pasta dishes", "User loves Italian food, especially thin-crust pizza"],
@@ -588,16 +590,11 @@ describe("offline consolidation of a pair close in meaning", () => {
     ["User plays guitar (mostly classical).", "User plays guitar (no longer)."],
     ["User eats meat.", "User eats meat (trying to quit)."],
     ["Hobby: birdwatching", "Hobby: birdwatching (rarely)"],
-  ])("keeps %j and %j apart: a condition, asides on one thing said two ways, or one taking the fact back", (a, b) => {
+  ])("keeps %j and %j apart: a condition, or asides that name or time things their own way", (a, b) => {
     expect(opsForPair(a, b)).toEqual([]);
   });
 
   it.each([
-    [
-      "User goes swimming at the lake (Mondays)",
-      "User goes swimming at the lake (Fridays)",
-      "User goes swimming at the lake (Mondays) (Fridays)",
-    ],
     [
       "Hobby: hiking in the mountains (still loves it very much)",
       "Hobby: hiking in the mountains (every weekend, with their brother)",
@@ -607,6 +604,12 @@ describe("offline consolidation of a pair close in meaning", () => {
       "User loves hiking in the mountains and finds it restorative",
       "User loves hiking in the mountains and pursues it whenever they can.",
       "User loves hiking in the mountains and pursues it whenever they can; finds it restorative",
+    ],
+    // An aside that only says the liking holds leaves the other's to add.
+    [
+      "User loves sailing (still loves it very much)",
+      "User loves sailing (with their brother)",
+      "User loves sailing (still loves it very much) (with their brother)",
     ],
     // An aside the standing memory already holds is not written twice.
     ["User enjoys birdwatching (most weekends)", "Hobby: birdwatching (most weekends)", null],

@@ -17,7 +17,7 @@ import {
   isVerbForm,
 } from "@/lib/text/word-kinds";
 import { isMostlyAdjective } from "@/lib/text/wordnet";
-import { asidesDisagree, LIKING_ADJECTIVES, restates, STRESS, withoutIdioms } from "./restatement";
+import { LIKING_ADJECTIVES, restates, STRESS, withoutIdioms } from "./restatement";
 
 type Shown = ConsolidationInput["memories"][number];
 
@@ -96,7 +96,9 @@ function mergedWording(into: string, others: readonly string[]): string | null {
   let wording = trimEnd(into, ".");
   for (const text of others) {
     for (const aside of clausesOf(text).slice(1)) {
-      if (` ${factKey(wording)} `.includes(` ${factKey(aside)} `)) continue;
+      // Held already when a clause of the wording says it: a part of one may say less ("(with their brother)" in
+      // "(with their brother's friends)").
+      if (clausesOf(wording).some((clause) => factKey(clause) === factKey(aside))) continue;
       wording += text.includes(`(${aside})`) ? ` (${aside})` : `; ${trimEnd(aside, ".")}`;
     }
   }
@@ -117,18 +119,17 @@ function sameWords(a: Shown | undefined, b: Shown | undefined): boolean {
   const left = slotOf(a.text);
   const right = slotOf(b.text);
   if (left && right && left.key === right.key) return normalized(left.value) === normalized(right.value);
-  // Times are compared on the main clauses: an aside's time ("(Mondays)" / "(Fridays)") is a detail the merge's
-  // wording keeps beside the other's.
+  // Times are compared clause for clause: the main clauses' with each other, the asides' with each other.
   const [mainA, mainB] = [mainClause(a.text), mainClause(b.text)].map(withoutIdioms) as [string, string];
-  const [asideA, asideB] = [asidesOf(a.text), asidesOf(b.text)];
-  if (oneSlot(a.text, b.text) || twoTimes(mainA, mainB)) return false;
+  const [asideA, asideB] = [asidesOf(a.text), asidesOf(b.text)].map((aside) => (onlyFrames(aside) ? "" : aside));
+  if (oneSlot(a.text, b.text) || twoTimes(mainA, mainB) || twoTimes(asideA!, asideB!)) return false;
   if (differOnlyInStress(a.text, b.text) || sameContent(a.text, b.text)) return true;
-  // An aside that takes the fact back or thins it ("(no longer)", "(rarely)", "(trying to quit)") is no detail to
-  // add to the other, nor are asides that speak of one thing two ways ("… and hates spicy food" / "… and likes
-  // spicy food"); any other aside adds to the one fact ("Hobby: birdwatching (most weekends)").
-  if (asideA !== asideB && (TAKES_BACK.test(asideA) || TAKES_BACK.test(asideB))) return false;
-  if (asidesDisagree(a.text, b.text)) return false;
-  if (sameContent(mainClause(a.text), mainClause(b.text))) return true;
+  // An aside on one side only adds to the one fact ("Hobby: birdwatching (most weekends)"), as does one beside an
+  // aside that only frames the liking ("(still loves it very much)"), unless it takes the fact back or thins it
+  // ("(no longer)", "(rarely)", "(trying to quit)"): the merge's wording keeps both.
+  const aside = asideA || asideB;
+  const oneSided = (asideA === "") !== (asideB === "") && !TAKES_BACK.test(aside!);
+  if (oneSided && sameContent(mainClause(a.text), mainClause(b.text))) return true;
   // Each frames what they share as a liking or a habit, and no word of either outside it names a thing of its own:
   // whichever leg of the finder paired them (a shared opening, a phrase, vectors), the words decide.
   return restates(a.text, b.text, frames);
@@ -168,6 +169,15 @@ const ownersTime = (words: string[], at: number) =>
   (OWNERS.has(words[at - 1] ?? "") && words[at - 2] === "of" && /^(?:part|highlight)$/.test(words[at - 3] ?? ""));
 const OWNERS = new Set(["their", "his", "her", "my", "our", "your"]);
 const asidesOf = (text: string) => clausesOf(text).slice(1).join(" ");
+/**
+ * An aside that says nothing but that the liking holds ("(still loves it very much)", "; still a favourite"): stress,
+ * the framing of a liking, and the words standing for what is liked. It names no detail to weigh against another aside's.
+ */
+const onlyFrames = (aside: string) =>
+  aside !== "" &&
+  !TAKES_BACK.test(aside) &&
+  withoutStressPhrases(aside).every((word) => STRESS.has(word) || frames(word) || STANDING_FOR_IT.has(word));
+const STANDING_FOR_IT = new Set(["it", "this", "that", "they", "them", "a"]);
 const TAKES_BACK =
   /\b(?:no|not|never|longer|anymore|rarely|seldom|hardly|barely|occasionally|sometimes|quit|quitting|stopped|former|formerly|used|trying|once)\b|n't\b/i;
 

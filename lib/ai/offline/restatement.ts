@@ -29,7 +29,7 @@ import { adjectiveGlosses, adverbGlosses, isAdverb, isMostlyAdjective, lemmaOf, 
  * restorative") is kept in the merged memory, not compared.
  */
 export function restates(a: string, b: string, frames: (word: string) => boolean): boolean {
-  if (asidesDisagree(a, b)) return false;
+  if (asidesDiffer(a, b)) return false;
   const left = tokensOf(focusOf(mainClause(a), frames));
   const right = tokensOf(focusOf(mainClause(b), frames));
   const run = longestCommonRun(left.words, right.words);
@@ -135,39 +135,31 @@ function framesOrTells(side: Tokens, word: string, at: number, frames: (word: st
 }
 
 /**
- * Asides on both sides that speak of one thing two ways: they share a word that is not a function word ("… and hates
- * spicy food" / "… and likes spicy food", "(especially Catan)" / "(especially chess)"), or each names something by a
- * name or a number ("(Agatha Christie)" / "(Dan Brown)", "(Rex)" / "(Bella)": two dogs, or one renamed). Other asides
- * each add a detail to the one fact ("… and finds it restorative" / "… and pursues it whenever they can", "(Mondays)"
- * / "(Fridays)", "(still loves it)" / "(every weekend, with their brother)"), which the merge's wording keeps.
+ * Asides on both sides that speak of one thing differently ("(especially Catan)" / "(especially chess)", "… and hates
+ * spicy food" / "… and likes spicy food"): merging would keep one and lose the other. Asides that share no word but
+ * function words ("… and finds it restorative" / "… and pursues it whenever they can") each add to the one fact.
  */
-export function asidesDisagree(a: string, b: string): boolean {
+function asidesDiffer(a: string, b: string): boolean {
   const [left, right] = [a, b].map((text) => tokensOf(clausesOf(text).slice(1).join(" "))) as [Tokens, Tokens];
   if (left.words.length === 0 || right.words.length === 0 || left.words.join(" ") === right.words.join(" ")) {
     return false;
   }
-  if (namesInAsides(a) && namesInAsides(b)) return true;
+  // Either names a thing, a person or a name of its own ("(Agatha Christie)" / "(Dan Brown)", "(with their dog)").
+  const naming = (side: Tokens) =>
+    side.words.some(
+      (word, at) =>
+        side.named.has(at) ||
+        /\d/.test(word) ||
+        (!FUNCTION_WORDS.has(word) &&
+          (isThing(word) || isPersonWord(word)) &&
+          adjectiveGlosses(adjectiveBase(word)).length === 0 &&
+          !(isVerbForm(word) && (at === 0 || VERB_BEFORE.has(side.words[at - 1]!)))),
+    );
+  if (naming(left) || naming(right)) return true;
   return left.words.some((word) => !FUNCTION_WORDS.has(word) && right.words.includes(word));
 }
-
-/**
- * Whether an aside of the text holds a number or a name: a word with a capital that is not a day or a month, nor the
- * user, nor where a clause after a ";" or a stop begins (a bracket's first word may be a name: "(Rex)").
- */
-function namesInAsides(text: string): boolean {
-  return clausesOf(text)
-    .slice(1)
-    .some((clause) => {
-      const from = text.includes(`(${clause})`) ? 0 : 1;
-      return clause.split(/\s+/).some((token, at) => {
-        const word = token.toLowerCase().replace(/[^\p{L}']/gu, "");
-        return (
-          /\d/.test(token) ||
-          (at >= from && /^\p{Lu}/u.test(token) && !isTimePeriod(word) && !/^(?:user|user's|i)$/.test(word))
-        );
-      });
-    });
-}
+/** Words after which a verb stands ("… and calls it", "… they get", "… to try"). */
+const VERB_BEFORE = new Set(["and", "they", "he", "she", "it", "to", "i", "we", "who"]);
 
 /** "is (really) into sailing": being into a thing is liking it. */
 function beingInto(words: string[], at: number): boolean {

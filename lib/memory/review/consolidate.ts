@@ -1,7 +1,7 @@
 // The gate for a consolidation run's ops (docs/memory-model.md, "Consolidation"): the same review mode as every
 // model write, a person's own edit changed only through a proposal, and no change proposed twice. Supersede and
 // expire only close a fact; a merge keeps the standing memory's text or gives it a wording holding what each memory
-// said, which is held to the rules (by the store) and screened against the facts the user deleted, as any new words.
+// said, which is held to the rules and screened against the facts the user deleted, as any new words are.
 
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import { memoryProposals } from "@/lib/db/schema";
@@ -17,7 +17,7 @@ import {
   withUnit,
 } from "@/lib/memory/core";
 import { getMemory, type Memory, mergeMemories, updateMemory } from "@/lib/memory/store";
-import { type ReviewTurn, reviewReason, screenRestatement } from "./gate";
+import { holdToRules, type ReviewTurn, reviewReason, screenRestatement } from "./gate";
 import { getProposal, type Proposal, propose } from "./proposals";
 
 /** A consolidation op checked against the group it was shown: the memories it changes, at the versions shown. */
@@ -72,6 +72,8 @@ export async function gateConsolidation(
     }
     const wording = write.op === "merge" ? wordingOf(tx, current[0]!, write.content) : undefined;
     if (write.op === "merge" && wording) {
+      // Before any proposal: a wording the rules refuse is not offered to the user either.
+      await holdToRules(tx, wording);
       const screened = await screenRestatement(
         tx,
         wording,

@@ -256,7 +256,7 @@ export async function reviewReason(
   return turn.deletes > 1 ? "review mode deletes: a delete beyond the first in one turn waits" : null;
 }
 
-async function holdToRules(ctx: MemoryContext, prepared: PreparedContent): Promise<void> {
+export async function holdToRules(ctx: MemoryContext, prepared: PreparedContent): Promise<void> {
   await asUser(ctx, (unit) => enforceRules(ctx, unit, [prepared.text]));
 }
 

@@ -11,7 +11,13 @@ import {
   reasonInput,
   updateMemoryFields,
 } from "@/lib/memory/contract";
-import { MemoryConflictError, type MemoryContext, MemoryNotFoundError, prepareContent } from "@/lib/memory/core";
+import {
+  MemoryConflictError,
+  type MemoryContext,
+  MemoryNotFoundError,
+  type Provenance,
+  prepareContent,
+} from "@/lib/memory/core";
 import { ownedUnder } from "./filters";
 import { eraseCopies } from "./purge-copies";
 import { admitActivated } from "./quota";
@@ -105,6 +111,35 @@ async function changeMemory(
     if (changesContent) embedOnCommit(ctx, unit, [updated]);
     return updated;
   });
+}
+
+/**
+ * A merge's wording (lib/memory/store/merge.ts) on a row the caller holds locked: the content changes as an update's
+ * does (the rules, a version, a new vector) while the row keeps its source; undefined when its text is the memory's
+ * own, which writes nothing.
+ */
+export async function rewordLocked(
+  ctx: MemoryContext,
+  unit: UnitOfWork,
+  current: MemoryRow,
+  change: { content: unknown; reason: string; provenance?: Provenance },
+): Promise<MemoryRow | undefined> {
+  const content = prepareContent(kindsOf(ctx), current.kind, change.content);
+  if (content.text === current.text) return undefined;
+  await enforceRules(ctx, unit, [content.text]);
+  const updated = await applyContentChange(ctx, unit, current, {
+    kind: current.kind,
+    content,
+    metadata: current.metadata,
+    pinned: current.pinned,
+    validFrom: current.validFrom,
+    validTo: current.validTo,
+    reason: change.reason,
+    provenance: change.provenance,
+    keepSource: true,
+  });
+  embedOnCommit(ctx, unit, [updated]);
+  return updated;
 }
 
 /** Soft delete: the row stays as a tombstone (status `deleted`) so the fact can be recognised and suppressed. */

@@ -1,8 +1,8 @@
 // Folding memories that say the same into one (docs/memory-model.md, "Consolidation"): nothing is erased. Each memory
 // folded in keeps its row, history and source quote with status `merged` and the memory it went into; that memory
 // lists them in `mergedFrom`, and counts them in its `support`. Where each adds a detail the other lacks, the merger
-// gives the memory that stands a wording holding them all, written first as an update of its own (rules, history,
-// a new vector), so the merge loses no detail and a revert puts the old wording back.
+// gives the memory that stands a wording holding them all, written first as a version of its own (rules, a new
+// vector; the row keeps its source), so the merge loses no detail and a revert puts the old wording back.
 
 import { and, eq, type SQL } from "drizzle-orm";
 import { memories } from "@/lib/db/schema";
@@ -15,7 +15,7 @@ import {
   type Provenance,
   withUnit,
 } from "@/lib/memory/core";
-import { updateMemory } from "./change";
+import { rewordLocked } from "./change";
 import { ownedUnder } from "./filters";
 import { type MemoryRow, toMemory, UUID } from "./rows";
 import type { Memory } from "./types";
@@ -63,21 +63,18 @@ async function mergeInUnit(ctx: MemoryContext, unit: UnitOfWork, input: MergeInp
     sources.push(row);
   }
   // Every memory is checked before anything is written: a conflict leaves the wording as it was too.
-  let reworded: Memory | undefined;
-  if (input.content !== undefined) {
-    reworded = await updateMemory(ctx, into.id, {
-      content: input.content,
-      expectedVersion: into.version,
-      reason: `worded to hold what ${sources.map((row) => row.id).join(", ")} add: ${input.reason}`.slice(
-        0,
-        LIMITS.reasonChars,
-      ),
-      provenance: input.provenance,
-    });
-    // An update that says what the memory already says writes no version.
-    if (reworded.version === into.version) reworded = undefined;
-    else into = await lockAt(ctx, unit, { id: into.id, version: reworded.version });
-  }
+  const reworded =
+    input.content === undefined
+      ? undefined
+      : await rewordLocked(ctx, unit, into, {
+          content: input.content,
+          reason: `worded to hold what ${sources.map((row) => row.id).join(", ")} add: ${input.reason}`.slice(
+            0,
+            LIMITS.reasonChars,
+          ),
+          provenance: input.provenance,
+        });
+  if (reworded) into = reworded;
   const merged: MemoryRow[] = [];
   for (const row of sources) {
     merged.push(
@@ -104,7 +101,11 @@ async function mergeInUnit(ctx: MemoryContext, unit: UnitOfWork, input: MergeInp
       provenance: input.provenance,
     },
   );
-  return { into: toMemory(ctx, standing), merged: merged.map((row) => toMemory(ctx, row)), reworded };
+  return {
+    into: toMemory(ctx, standing),
+    merged: merged.map((row) => toMemory(ctx, row)),
+    reworded: reworded && toMemory(ctx, reworded),
+  };
 }
 
 export interface MergeState {

@@ -38,6 +38,11 @@ interface ContentChange {
   validTo: Date | null;
   reason: string | undefined;
   provenance: Provenance | undefined;
+  /**
+   * The row keeps its source (the words it came from) and only the version records the writer: a merge's wording
+   * is made of the memories' own words (lib/memory/store/merge.ts).
+   */
+  keepSource?: boolean;
 }
 
 export async function applyContentChange(
@@ -57,13 +62,14 @@ export async function applyContentChange(
       pinned: change.pinned,
       validFrom: change.validFrom,
       validTo: change.validTo,
-      ...writerColumns(ctx, change.provenance),
+      ...(change.keepSource ? {} : writerColumns(ctx, change.provenance)),
       version: current.version + 1,
       updatedAt: now,
     })
     .where(and(eq(memories.userId, current.userId), eq(memories.id, current.id)))
     .returning();
-  await appendVersion(ctx, unit, updated as MemoryRow, "update", change.reason);
+  const writer = change.keepSource ? writerColumns(ctx, change.provenance) : undefined;
+  await appendVersion(ctx, unit, updated as MemoryRow, "update", change.reason, writer);
   return updated as MemoryRow;
 }
 

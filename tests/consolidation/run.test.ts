@@ -37,6 +37,7 @@ const stateOf = (memory: Memory) => ({
   validTo: memory.validTo?.toISOString() ?? null,
   mergedInto: memory.mergedInto,
   mergedFrom: memory.mergedFrom,
+  source: memory.source,
 });
 
 describeEachDatabase("consolidation runs", (use, backend) => {
@@ -277,9 +278,11 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     expect(stateOf(await getMemory(ctx, online.id))).toEqual(stateOf(online));
 
     await approveProposal(ctx, proposals[0]!.id, { content: "User plays chess online, most evenings" });
+    // The person's wording is theirs: a later run only proposes a change to it.
     expect(await getMemory(ctx, online.id)).toMatchObject({
       text: "User plays chess online, most evenings",
       mergedFrom: [short.id],
+      actor: { type: "user" },
     });
     expect((await getMemory(ctx, short.id)).status).toBe("merged");
   });

@@ -558,6 +558,8 @@ describe("offline consolidation of a pair close in meaning", () => {
     ["User goes swimming at the lake (Mondays)", "User goes swimming at the lake (Fridays)"],
     ["User loves reading mystery novels (Agatha Christie)", "User loves reading mystery novels (Dan Brown)"],
     ["User drinks coffee (black)", "User drinks coffee (with milk)"],
+    // An aside that only says the liking holds leaves the other's weighed as one on its own.
+    ["User loves sailing (still loves it)", "User loves sailing (hates it now)"],
     ["User has a sister (older)", "User has a sister (younger)"],
     ["User enjoys cooking Italian food and hates spicy food", "User enjoys cooking Italian food and likes spicy food"],
     ["User loves playing with cats and dogs", "User loves playing with cats and birds"],
@@ -590,6 +592,8 @@ describe("offline consolidation of a pair close in meaning", () => {
     ["User plays guitar (mostly classical).", "User plays guitar (no longer)."],
     ["User eats meat.", "User eats meat (trying to quit)."],
     ["Hobby: birdwatching", "Hobby: birdwatching (rarely)"],
+    ["User drinks coffee.", "User drinks coffee (switched to tea)."],
+    ["User plays tennis.", "User plays tennis (gave it up)."],
   ])("keeps %j and %j apart: a condition, or asides that name or time things their own way", (a, b) => {
     expect(opsForPair(a, b)).toEqual([]);
   });

@@ -98,7 +98,7 @@ function mergedWording(into: string, others: readonly string[]): string | null {
     for (const aside of clausesOf(text).slice(1)) {
       // Held already when a clause of the wording says it: a part of one may say less ("(with their brother)" in
       // "(with their brother's friends)").
-      if (clausesOf(wording).some((clause) => factKey(clause) === factKey(aside))) continue;
+      if (onlyFrames(aside) || clausesOf(wording).some((clause) => factKey(clause) === factKey(aside))) continue;
       wording += text.includes(`(${aside})`) ? ` (${aside})` : `; ${trimEnd(aside, ".")}`;
     }
   }
@@ -170,16 +170,20 @@ const ownersTime = (words: string[], at: number) =>
 const OWNERS = new Set(["their", "his", "her", "my", "our", "your"]);
 const asidesOf = (text: string) => clausesOf(text).slice(1).join(" ");
 /**
- * An aside that says nothing but that the liking holds ("(still loves it very much)", "; still a favourite"): stress,
- * the framing of a liking, and the words standing for what is liked. It names no detail to weigh against another aside's.
+ * An aside that says nothing but that the liking holds now ("(still loves it very much)", "; still a favourite"):
+ * stress, a liking in the present, and the words standing for what is liked. It names no detail to weigh against
+ * another aside's, and adds none to a merge's wording. A liking of another kind or tense ("(hates it)", "(loved
+ * it)") is not one.
  */
 const onlyFrames = (aside: string) =>
   aside !== "" &&
   !TAKES_BACK.test(aside) &&
-  withoutStressPhrases(aside).every((word) => STRESS.has(word) || frames(word) || STANDING_FOR_IT.has(word));
-const STANDING_FOR_IT = new Set(["it", "this", "that", "they", "them", "a"]);
+  withoutStressPhrases(aside).every((word) => STRESS.has(word) || HOLDS.has(word) || STANDING_FOR_IT.has(word));
+const HOLDS = new Set("loves likes enjoys adores is remains favourite favorite".split(" "));
+const STANDING_FOR_IT = new Set(["it", "this", "that", "them", "a"]);
+// Taking it back, thinning it, or turning from it ("(hates it now)", "(gave it up)", "(switched to tea)").
 const TAKES_BACK =
-  /\b(?:no|not|never|longer|anymore|rarely|seldom|hardly|barely|occasionally|sometimes|quit|quitting|stopped|former|formerly|used|trying|once)\b|n't\b/i;
+  /\b(?:no|not|never|longer|anymore|rarely|seldom|hardly|barely|occasionally|sometimes|quit|quitting|stopped|former|formerly|used|trying|once|hates?|hated|dislikes?|disliked|avoids?|avoided|(?:gave|gives?|given) (?:it )?up|allergic|switched|cut down|prefers?|preferred)\b|n't\b/i;
 
 /** A word that frames a liking or a habit (see FRAMING). */
 const frames = (word: string) =>

@@ -20,8 +20,8 @@ export interface RevertOutcome {
 /**
  * Puts each memory back as it was before `by` (e.g. "the run") first wrote it, in the caller's unit of work, as a new
  * version by the caller with `reason`: one the writer created is deleted (a tombstone, so no model learns the fact
- * again), one it changed goes back to the content, kind and validity before, one it deleted is restored. A memory no
- * longer at the version the writer left was changed since, and that change stands: it is skipped and named.
+ * again), one it changed goes back to the content, kind, validity and source before, one it deleted is restored. A
+ * memory no longer at the version the writer left was changed since, and that change stands: it is skipped and named.
  */
 export async function revertWrites(
   ctx: MemoryContext,
@@ -74,6 +74,9 @@ async function revertSpan(ctx: MemoryContext, span: WrittenSpan, by: string, rea
     version = (await setMergeState(ctx, span.memoryId, state, { expectedVersion: version, reason })).version;
     if (before.contentHash === current.contentHash && sameValidity(before, current)) return null;
   }
+  // The content goes back with the words it came from (a merge's wording kept the row's source; an update brought its
+  // own): the version records who reverted it.
+  const { type, threadId, messageId, quote, runId } = before.source;
   await updateMemory(ctx, span.memoryId, {
     expectedVersion: version,
     reason,
@@ -81,6 +84,7 @@ async function revertSpan(ctx: MemoryContext, span: WrittenSpan, by: string, rea
     kind: before.kind,
     validFrom: before.validFrom,
     validTo: before.validTo,
+    provenance: { source: type, threadId, messageId, quote, runId },
   });
   return null;
 }

@@ -39,7 +39,7 @@ interface ContentChange {
   reason: string | undefined;
   provenance: Provenance | undefined;
   /**
-   * The row keeps its source (the words it came from) and only the version records the writer: a merge's wording
+   * The row keeps its source (the words it came from), and only the version records the writer's: a merge's wording
    * is made of the memories' own words (lib/memory/store/merge.ts).
    */
   keepSource?: boolean;
@@ -53,6 +53,7 @@ export async function applyContentChange(
 ): Promise<MemoryRow> {
   const tx = unit.db;
   const now = ctx.clock();
+  const writer = writerColumns(ctx, change.provenance);
   const [updated] = await tx
     .update(memories)
     .set({
@@ -62,14 +63,14 @@ export async function applyContentChange(
       pinned: change.pinned,
       validFrom: change.validFrom,
       validTo: change.validTo,
-      ...(change.keepSource ? {} : writerColumns(ctx, change.provenance)),
+      // Who changed it last is always the writer: a person's edit stays theirs (lib/memory/review/consolidate.ts).
+      ...(change.keepSource ? { actorType: writer.actorType, actorId: writer.actorId } : writer),
       version: current.version + 1,
       updatedAt: now,
     })
     .where(and(eq(memories.userId, current.userId), eq(memories.id, current.id)))
     .returning();
-  const writer = change.keepSource ? writerColumns(ctx, change.provenance) : undefined;
-  await appendVersion(ctx, unit, updated as MemoryRow, "update", change.reason, writer);
+  await appendVersion(ctx, unit, updated as MemoryRow, "update", change.reason, change.keepSource ? writer : undefined);
   return updated as MemoryRow;
 }
 

@@ -260,12 +260,15 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     ]);
     expect(stateOf(await getMemory(ctx, online.id))).toEqual(stateOf(online));
 
-    await updateSettings(ctx, { review: "all" });
-    // A wording the user's rules refuse is not offered either.
+    // A wording the user's rules refuse is neither written nor, under review, offered.
     await createRule(ctx, { text: "Never remember where I play", terms: ["tournaments"] });
-    const ruled = rawManager(JSON.stringify({ ops: [merge("User plays chess online and in tournaments")] }));
-    const refusedByRule = await runConsolidation({ ctx, model: ruled, modelId: "mock" }, job());
-    expect(refusedByRule).toMatchObject({ status: "succeeded", applied: 0, rejected: 1 });
+    const ruled = () => rawManager(JSON.stringify({ ops: [merge("User plays chess online and in tournaments")] }));
+    for (const review of ["off", "all"] as const) {
+      await updateSettings(ctx, { review });
+      const refusedByRule = await runConsolidation({ ctx, model: ruled(), modelId: "mock" }, job());
+      expect(refusedByRule).toMatchObject({ status: "succeeded", applied: 0, rejected: 1 });
+      expect(stateOf(await getMemory(ctx, online.id))).toEqual(stateOf(online));
+    }
     expect((await listProposals(ctx, { status: "pending" })).proposals).toEqual([]);
 
     const wording = "User plays chess, mostly online in the evenings";

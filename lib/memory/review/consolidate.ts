@@ -72,8 +72,6 @@ export async function gateConsolidation(
     }
     const wording = write.op === "merge" ? wordingOf(tx, current[0]!, write.content) : undefined;
     if (write.op === "merge" && wording) {
-      // Before any proposal: a wording the rules refuse is not offered to the user either.
-      await holdToRules(tx, wording);
       const screened = await screenRestatement(
         tx,
         wording,
@@ -88,7 +86,11 @@ export async function gateConsolidation(
       edited.length > 0
         ? `last changed by the user (memory ${edited.map((memory) => memory.id).join(", ")}): only proposed`
         : await reviewReason(tx, turn, "update");
-    if (why) return { decision: "held", proposals: await proposeWrite(tx, write, current, wording), why };
+    if (why) {
+      // A wording the rules refuse is not offered to the user either (an applied one the store holds to them).
+      if (wording) await holdToRules(tx, wording);
+      return { decision: "held", proposals: await proposeWrite(tx, write, current, wording), why };
+    }
     if (write.op === "merge") {
       const { into, merged, reworded } = await mergeMemories(tx, { ...write, content: wording?.content });
       return { decision: "applied", written: [...merged, ...(reworded ? [reworded] : []), into] };

@@ -121,14 +121,14 @@ function sameWords(a: Shown | undefined, b: Shown | undefined): boolean {
   if (left && right && left.key === right.key) return normalized(left.value) === normalized(right.value);
   // Times are compared clause for clause: the main clauses' with each other, the asides' with each other.
   const [mainA, mainB] = [mainClause(a.text), mainClause(b.text)].map(withoutIdioms) as [string, string];
-  const [asideA, asideB] = [asidesOf(a.text), asidesOf(b.text)].map((aside) => (onlyFrames(aside) ? "" : aside));
-  if (oneSlot(a.text, b.text) || twoTimes(mainA, mainB) || twoTimes(asideA!, asideB!)) return false;
+  const [asideA, asideB] = [weighedAsides(a.text), weighedAsides(b.text)];
+  if (oneSlot(a.text, b.text) || twoTimes(mainA, mainB) || twoTimes(asideA, asideB)) return false;
   if (differOnlyInStress(a.text, b.text) || sameContent(a.text, b.text)) return true;
   // An aside on one side only adds to the one fact ("Hobby: birdwatching (most weekends)"), as does one beside an
   // aside that only frames the liking ("(still loves it very much)"), unless it takes the fact back or thins it
   // ("(no longer)", "(rarely)", "(trying to quit)"): the merge's wording keeps both.
   const aside = asideA || asideB;
-  const oneSided = (asideA === "") !== (asideB === "") && !TAKES_BACK.test(aside!);
+  const oneSided = (asideA === "") !== (asideB === "") && !TAKES_BACK.test(aside);
   if (oneSided && sameContent(mainClause(a.text), mainClause(b.text))) return true;
   // Each frames what they share as a liking or a habit, and no word of either outside it names a thing of its own:
   // whichever leg of the finder paired them (a shared opening, a phrase, vectors), the words decide.
@@ -169,6 +169,11 @@ const ownersTime = (words: string[], at: number) =>
   (OWNERS.has(words[at - 1] ?? "") && words[at - 2] === "of" && /^(?:part|highlight)$/.test(words[at - 3] ?? ""));
 const OWNERS = new Set(["their", "his", "her", "my", "our", "your"]);
 const asidesOf = (text: string) => clausesOf(text).slice(1).join(" ");
+/** The asides weighed against another memory's: none where they only say the liking holds (onlyFrames). */
+const weighedAsides = (text: string) => {
+  const asides = asidesOf(text);
+  return onlyFrames(asides) ? "" : asides;
+};
 /**
  * An aside that says nothing but that the liking holds now ("(still loves it very much)", "; still a favourite"):
  * stress, a liking in the present, and the words standing for what is liked. It names no detail to weigh against

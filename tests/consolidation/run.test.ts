@@ -11,7 +11,7 @@ import {
   runConsolidation,
 } from "@/lib/memory/consolidation";
 import type { MemoryContext } from "@/lib/memory/core";
-import { approveProposal, listProposals, updateSettings } from "@/lib/memory/review";
+import { approveProposal, listProposals, rejectProposal, updateSettings } from "@/lib/memory/review";
 import { searchMemories as search } from "@/lib/memory/search";
 import {
   createMemory,
@@ -21,6 +21,7 @@ import {
   listMemories,
   type Memory,
   memoryHistory,
+  updateMemory,
 } from "@/lib/memory/store";
 import { rawManager } from "../extraction/support";
 import { contextFor, createUser, steppingClock, topicEmbeddingModel, withEmbedding } from "../memory/support";
@@ -126,6 +127,44 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     const closed = await getMemory(ctx, blue.id);
     expect(closed).toMatchObject({ text: blue.text, validTo: green.createdAt });
     expect(await memoryHealth(ctx)).toMatchObject({ conflicts: 0, pendingProposals: 0 });
+  });
+
+  it("neither counts nor proposes again a change the user rejected, until its memories change", async () => {
+    const { ctx, extractor } = await setup();
+    await updateSettings(ctx, { review: "all" });
+    const m = await planted(extractor);
+    // Near-identical words, two values of one slot: a conflict, not a duplicate.
+    const blue = await createMemory(extractor, { content: "User's favourite colour is blue" });
+    await createMemory(extractor, { content: "User's favourite colour is green" });
+    expect(await memoryHealth(ctx)).toMatchObject({ duplicates: 1, conflicts: 2, expired: 1 });
+
+    await runConsolidation(offline(ctx), job());
+    const { proposals } = await listProposals(ctx, { status: "pending" });
+    expect(proposals.map((proposal) => proposal.op).sort()).toEqual(["merge", "update", "update", "update"]);
+    for (const proposal of proposals) await rejectProposal(ctx, proposal.id);
+    expect(await memoryHealth(ctx)).toMatchObject({ duplicates: 0, conflicts: 0, expired: 0, pendingProposals: 0 });
+    await runConsolidation(offline(ctx), job());
+    expect((await listProposals(ctx, { status: "pending" })).proposals).toEqual([]);
+
+    // A model that merges the kept pair in a larger group is refused, saying why; the third memory is not theirs.
+    const third = await createMemory(extractor, { content: "User loves hiking in the mountains!" });
+    const merge = { op: "merge", ids: [m.hiking.id, m.paraphrase.id, third.id], into: m.hiking.id };
+    // Its answer to each group (the colours are shown too, as near in wording): in theirs, it cites memories not shown.
+    const merging = rawManager(JSON.stringify({ ops: [merge] }), JSON.stringify({ ops: [merge] }));
+    const refused = await runConsolidation({ ctx, model: merging, modelId: "mock" }, job());
+    if (refused.status !== "succeeded") throw new Error(JSON.stringify(refused));
+    const rejectedMerge = proposals.find((proposal) => proposal.op === "merge")!;
+    expect((await getConsolidationRun(ctx, refused.runId)).opsRejected).toContainEqual({
+      op: { op: "merge", ids: merge.ids },
+      reason: `the user rejected this change as proposal ${rejectedMerge.id}, and the memories have not changed since`,
+    });
+
+    // Once a memory changes, its change may be proposed again.
+    await updateMemory(ctx, blue.id, { content: "User's favourite colour is light blue" });
+    await runConsolidation(offline(ctx), job());
+    expect((await listProposals(ctx, { status: "pending" })).proposals).toMatchObject(
+      expect.arrayContaining([expect.objectContaining({ op: "update", memoryId: blue.id })]),
+    );
   });
 
   it("reverts a run: every memory back to what it was, and only once", async () => {

@@ -5,6 +5,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { asUser, type UnitOfWork } from "@/lib/db/unit-of-work";
 import { type MemoryContext, textArray } from "@/lib/memory/core";
+import { rejectedCloses, rejectedMerges } from "@/lib/memory/review";
 import { embeddingModelKey } from "@/lib/memory/search";
 import { MAY_NAME_A_PLACE } from "@/lib/text/place-names";
 import { MAY_NAME_A_JOB } from "@/lib/text/slot-kinds";
@@ -104,7 +105,8 @@ function wordCountOf(alias: string): string {
  * when a run found `close` pairs by their vectors, are near in meaning (close-leg.ts); memories that hold one phrase
  * few others hold are shown together too (phrase-leg.ts). Each lexical leg is an equality join, so a user's memories
  * are paired within those blocks, never all with all. A pair a succeeded run already judged and kept apart at these
- * versions is not a candidate.
+ * versions is not a candidate, nor, while they keep those versions, one the user kept apart by rejecting a merge of
+ * both, or a slot whose close of either they rejected (lib/memory/review/rejected-changes.ts).
  */
 function pairsStatement(
   userId: string,
@@ -117,14 +119,21 @@ function pairsStatement(
   // The legs only a model judges (close, one phrase): a run finds them, the health card does not count them.
   const leg = sql`${judged ? phraseLeg() : sql``}${close ? closeLeg(close) : sql``}`;
   return sql`
-    with normalized as (
+    with slotted as (
+      select * from unnest(${textArray(slots.map((slot) => slot.id))}, ${textArray(slots.map((slot) => slot.key))},
+        ${textArray(slots.map((slot) => slot.value))}, ${textArray(slots.map((slot) => String(slot.fixed)))}::boolean[])
+        as s(id, key, value, fixed)
+    ),
+    normalized as (
       select m.id, m.version, m.namespace, m.kind, m.text, m.content_hash, m.updated_at, ${slotText("m")} as n
       from memories m
       where m.user_id = ${userId} and ${live("m", today)}
     ),
     shaped as (
-      select n.*, ${subject("n")} as subject, ${tail("n")} as tail, ${wordCount("n")} as words
+      select n.*, ${subject("n")} as subject, ${tail("n")} as tail, ${wordCount("n")} as words,
+        sl.key as slot_key, sl.value as slot_value
       from normalized n
+      left join slotted sl on sl.id = n.id::text
     ),
     live as (
       select b.*, g.trigrams, g.signature
@@ -136,21 +145,18 @@ function pairsStatement(
       -- opening with another member (near-identical.ts).
       cross join lateral (${trigramSignature("b", "b.ending_alike > 1 or b.opening_alike > 1")}) g
     )${judged ? phraseStatements : sql``},
-    slotted as (
-      select * from unnest(${textArray(slots.map((slot) => slot.id))}, ${textArray(slots.map((slot) => slot.key))},
-        ${textArray(slots.map((slot) => slot.value))}) as s(id, key, value)
-    ),
     paired as (
       select a.id as a, a.version as av, b.id as b, b.version as bv, 'duplicate' as relation from live a
       join live b on b.namespace = a.namespace and b.kind = a.kind and b.content_hash = a.content_hash and a.id < b.id
       union
       select a.id, a.version, b.id, b.version, 'duplicate' from live a
       join live b on b.namespace = a.namespace and b.kind = a.kind and b.tail = a.tail and a.id < b.id
-      where ${nearIdentical("a", "b")}
+      where ${nearIdentical("a", "b")} and not ${valuesDiffer}
       union
       select a.id, a.version, b.id, b.version,
-        case when a.content_hash = b.content_hash or ${nearIdentical("a", "b")}
-          then 'duplicate' when a.n ~ ${MANY_VALUED_PATTERN} or b.n ~ ${MANY_VALUED_PATTERN} then 'close'
+        case when a.content_hash = b.content_hash then 'duplicate' when ${valuesDiffer} then 'slot'
+          when ${nearIdentical("a", "b")} then 'duplicate'
+          when a.n ~ ${MANY_VALUED_PATTERN} or b.n ~ ${MANY_VALUED_PATTERN} then 'close'
           else 'slot' end
       from live a
       join live b on b.namespace = a.namespace and b.kind = a.kind and b.subject = a.subject and a.id < b.id
@@ -159,7 +165,7 @@ function pairsStatement(
       select a.id, a.version, b.id, b.version,
         case when a.content_hash = b.content_hash or sa.value = sb.value then 'duplicate' else 'slot' end
       from slotted sa
-      join slotted sb on sb.key = sa.key and sa.id < sb.id
+      join slotted sb on sb.key = sa.key and sa.fixed and sa.id < sb.id
       join live a on a.id::text = sa.id
       join live b on b.id::text = sb.id and b.namespace = a.namespace and b.kind = a.kind and a.id < b.id${leg}
     )
@@ -171,8 +177,16 @@ function pairsStatement(
         and r.groups @> jsonb_build_array(jsonb_build_object('kept', jsonb_build_array(
               jsonb_build_object('id', p.a, 'version', p.av),
               jsonb_build_object('id', p.b, 'version', p.bv)))))
+      and not exists (${rejectedMerges(userId, sql`array[p.a, p.b]`, sql`array[p.av, p.bv]`)})
+      and not (p.relation = 'slot' and exists (${rejectedCloses(userId, sql`array[p.a, p.b]`, sql`array[p.av, p.bv]`)}))
     order by p.a, p.b, case p.relation when 'duplicate' then 0 when 'slot' then 1 else 2 end`;
 }
+
+/**
+ * Whether live memories `a` and `b` fill one fixed slot with different values: however alike their words ("User's
+ * favourite colour is blue" / "… is green"), they conflict and do not say the same.
+ */
+const valuesDiffer = sql`coalesce(a.slot_key = b.slot_key and a.slot_value <> b.slot_value, false)`;
 
 /** The slots the finder pairs: the fixed ones ("residence", "job"…), not the open "attribute:…" and "choice:…". */
 const FIXED_KEYS = new Set(FIXED_SLOT_PATTERNS.map((rule) => rule.key));
@@ -182,6 +196,8 @@ interface SlottedMemory {
   id: string;
   key: string;
   value: string;
+  /** A slot the finder pairs on (FIXED_KEYS, or a home or job read by its kind); an open one only tells values apart. */
+  fixed: boolean;
 }
 
 /**
@@ -191,11 +207,15 @@ interface SlottedMemory {
  */
 const MAY_BE_REPORTED = "^user [a-z]+ (that |they |he |she |[a-z]+ing )";
 
+/** The open slots' shapes (lib/text/slots.ts): "User's favourite colour is …", "User prefers … over …". */
+const MAY_FILL_AN_OPEN_SLOT = "^user('s .+ (is|are) | prefers )";
+
 /**
  * The user's live memories that fill a slot: the table's patterns and the shapes of the rules read by grammar and
  * WordNet (MAY_NAME_A_JOB, MAY_NAME_A_PLACE: each a superset of what its rule reads) pick them in SQL, and `slotOf`
  * decides in TypeScript, so the finder pairs "User is a nurse by trade" with "User started a new job as a teacher" as
- * the offline model does.
+ * the offline model does. An open slot is read too: it pairs nothing, but tells apart near-identical texts of two
+ * values (valuesDiffer).
  */
 async function slottedMemories(unit: UnitOfWork, userId: string, now: Date): Promise<SlottedMemory[]> {
   const rows = await unit.rows<{ id: string; text: string }>(sql`
@@ -204,20 +224,22 @@ async function slottedMemories(unit: UnitOfWork, userId: string, now: Date): Pro
       where m.user_id = ${userId} and ${live("m", now.toISOString())}) n
     where ${fixedSlot} is not null or n.n ~ ${MAY_NAME_A_JOB} or (n.n ~ '^(the )?user\\s' and n.text ~ ${MAY_NAME_A_PLACE})
       or (n.n ~ '^(the )?user' and (n.n ~ ${MAY_HOLD_A_JOB} or n.text ~ ${MAY_HOLD_A_HOME}))
-      or n.n !~ '^(the )?user' or n.n ~ ${MAY_BE_REPORTED}`);
-  return rows.flatMap((row) => {
+      or n.n !~ '^(the )?user' or n.n ~ ${MAY_BE_REPORTED} or n.n ~ ${MAY_FILL_AN_OPEN_SLOT}`);
+  return rows.flatMap((row): SlottedMemory[] => {
     const slot = slotOf(row.text);
-    if (slot && FIXED_KEYS.has(slot.key)) return [{ id: row.id, key: slot.key, value: slot.value.toLowerCase() }];
+    const value = slot?.value.toLowerCase();
+    if (slot && FIXED_KEYS.has(slot.key)) return [{ id: row.id, key: slot.key, value: value!, fixed: true }];
     // A home or a job read by its kind, however it is worded ("signed the lease on a flat in Porto").
     const standing = standingValueOf(row.text);
-    return standing ? [{ id: row.id, key: STANDING_SLOT_KEYS[standing.kind], value: standing.value }] : [];
+    if (standing) return [{ id: row.id, key: STANDING_SLOT_KEYS[standing.kind], value: standing.value, fixed: true }];
+    return slot ? [{ id: row.id, key: slot.key, value: value!, fixed: false }] : [];
   });
 }
 
 /**
  * The user's live memories whose text names a date before today (and no validTo says it ended), with their text and
  * whether the memory was written before that date: timeBound decides in TypeScript which are time-bound, as the slot
- * leg decides a slot.
+ * leg decides a slot. Not one whose close the user rejected at its version.
  */
 function datedStatement(userId: string, now: Date): SQL {
   const today = now.toISOString();
@@ -234,7 +256,8 @@ function datedStatement(userId: string, now: Date): SQL {
         select 1 from consolidation_runs r
         where r.user_id = ${userId} and r.status = 'succeeded' and r.reverted_at is null
           and r.groups @> jsonb_build_array(jsonb_build_object('kept', jsonb_build_array(
-                jsonb_build_object('id', m.id, 'version', m.version)))))`;
+                jsonb_build_object('id', m.id, 'version', m.version)))))
+      and not exists (${rejectedCloses(userId, sql`array[m.id]`, sql`array[m.version]`)})`;
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   isPersonWord,
   isResidenceVerb,
   isWorkVerb,
+  refusesIt,
   residenceIsFirstSense,
   takesUpResidence,
 } from "@/lib/text/word-kinds";
@@ -107,9 +108,10 @@ function jobAfterAs(words: string[]): KindSlot | undefined {
 }
 
 /**
- * Whether the words before "as a" say the user holds the job no more, so it is not their job now: a negation ("doesn't
- * have a job as"), "used to", an adverb of former time ("formerly had a job as") or a verb of ending ("quit their job
- * as", "was laid off from their job as", "retired from their post as"), as lib/text/word-kinds.ts reads them.
+ * Whether the words before "as a" say the user holds the job no more, or never took it, so it is not their job now: a
+ * negation ("doesn't have a job as"), "used to", an adverb of former time ("formerly had a job as"), a verb of ending
+ * ("quit their job as", "was laid off from their job as", "retired from their post as") or of refusing ("declined a
+ * job as", "turned down a job as"), as lib/text/word-kinds.ts reads them.
  */
 function heldNoLonger(words: string[]): boolean {
   return words.some(
@@ -117,7 +119,8 @@ function heldNoLonger(words: string[]): boolean {
       NEGATION.test(word) ||
       (word === "used" && words[at + 1] === "to") ||
       isOfFormerTime(word) ||
-      endsHolding(word, words[at + 1]),
+      endsHolding(word, words[at + 1]) ||
+      refusesIt(word, words[at + 1]),
   );
 }
 
@@ -132,14 +135,15 @@ function aimedOrAnothers(words: string[]): boolean {
   return words.some(
     (word, at) =>
       (isWorkWord(word) && /^(?:to|of)$/.test(words[at - 1] ?? "")) ||
-      // "wants a job as", "applied for a job as", "is looking for work as": a search.
+      // "wants a job as", "applied for a job as", "interviewed for a job as", "is looking for work as": a search.
       SEEKING.test(word) ||
       CLAUSE_OPENINGS.has(word) ||
       isPersonWord(word),
   );
 }
 const CLAUSE_OPENINGS = new Set(["who", "whose", "which", "that"]);
-const SEEKING = /^(?:wants?|wanted|seeks?|seeking|appl(?:y|ies|ied)|applying|looking|hopes?|hoping|plans?|planning)$/;
+const SEEKING =
+  /^(?:wants?|wanted|seeks?|seeking|appl(?:y|ies|ied)|applying|looking|hopes?|hoping|plans?|planning|interview(?:s|ed|ing)?)$/;
 
 /** The noun phrase from `from` up to a preposition or the end, when its head (its last word) is an occupation. */
 function jobOf(words: string[], from: number): KindSlot | undefined {

@@ -1,5 +1,5 @@
 import { ADVERBS_BESIDE_A_VERB } from "@/lib/text/function-words";
-import { statementHeldForAWhileOrAhead } from "@/lib/text/held-for-a-while";
+import { statementHeldForAWhileOrAhead, toldOfAChildhood } from "@/lib/text/held-for-a-while";
 import { placeNameAt, placeValue } from "@/lib/text/place-names";
 import { heldBefore, slotOf } from "@/lib/text/slots";
 import { firstClause } from "@/lib/text/trim";
@@ -17,6 +17,7 @@ import {
   isResidenceVerb,
   isTimePeriod,
   mayBeKindOf,
+  refusesIt,
   residenceIsFirstSense,
   takesUpResidence,
   verbSenseMatches,
@@ -31,8 +32,9 @@ import { isMostlyAdjective } from "@/lib/text/wordnet";
  * each is worded, where the slot table (lib/text/slots.ts) knows only its phrasings; the finder pairs memories holding
  * one kind as one slot (lib/memory/consolidation/candidates.ts), so the health card counts them as conflicts too. Read only in the statement's
  * first clause, and only when the user is its subject: "User's sister lives in Porto" holds no home of the user's, nor
- * does "…; their brother is a pilot" a job. A dated statement is an event; a liking, a wish, a negation or a value
- * held no more ("quit their job as", "used to", "formerly", a past "lived in") holds none either.
+ * does "…; their brother is a pilot" a job. A dated statement is an event; a liking, a wish, a negation, a value
+ * held no more ("quit their job as", "used to", "formerly", a past "lived in"), one turned down ("declined a job as")
+ * or one of a childhood ("moved to Porto as a child") holds none either.
  */
 export interface StandingValue {
   kind: "home" | "job";
@@ -46,7 +48,12 @@ export function standingValueOf(written: string): StandingValue | undefined {
   const words = tokens.map((token) => token.toLowerCase().replace(/’/g, "'"));
   const from = userSubjectEnd(words);
   if (from === undefined) return undefined;
-  if (heldBefore(text) || statementHeldForAWhileOrAhead(text) || words.some((word, at) => heldNot(words, word, at)))
+  if (
+    heldBefore(text) ||
+    statementHeldForAWhileOrAhead(text) ||
+    toldOfAChildhood(text) ||
+    words.some((word, at) => heldNot(words, word, at))
+  )
     return undefined;
   const jobs = jobsIn(words, from);
   const homes = homesIn(tokens, words, from);
@@ -152,6 +159,8 @@ function heldNot(words: string[], word: string, at: number): boolean {
     // now, one years ago ("started as a chef years ago") may have ended since.
     (isOfFormerTime(word) && !(word === "ago" && !LONG_SPANS.has(words[at - 1] ?? "") && words.some(isBeginning))) ||
     endsHolding(word, words[at + 1]) ||
+    // "declined a job as a pilot", "turned down a flat in Porto": offered, not taken.
+    refusesIt(word, words[at + 1]) ||
     isLikingVerb(word) ||
     isLikingNoun(word) ||
     // "visited a friend's house in Turin", "User's grandmother's house": someone else's thing is not the user's value.

@@ -275,6 +275,23 @@ export function endsHolding(word: string, next = ""): boolean {
 }
 
 /**
+ * A verb of turning down what was offered: one of its two usual senses is refusing to accept it ("decline", "reject",
+ * "refuse", "turn down", "pass up"), in any form or with the particle that makes it one. What the user declined ("a
+ * job as a pilot") is no value they hold.
+ */
+const REFUSING = /\b(?:refuse to accept|show unwillingness)\b/;
+const REFUSING_SENSES = 2;
+
+export function refusesIt(word: string, next = ""): boolean {
+  return remembered("wordnet-refusing-verbs", `${word} ${next}`.toLowerCase(), () => {
+    const lemmas = baseForms(word.toLowerCase());
+    const particle = next.toLowerCase();
+    const phrasal = PARTICLES.has(particle) ? lemmas.map((lemma) => `${lemma}_${particle}`) : [];
+    return hasSense([...lemmas, ...phrasal], REFUSING, REFUSING_SENSES);
+  });
+}
+
+/**
  * An adverb of former time, by one of its usual senses ("formerly": "at a previous time", "previously": "at an
  * earlier time or formerly", "once": "at a previous time" as its third): what it says held then no longer holds.
  */
@@ -285,6 +302,17 @@ export function isOfFormerTime(word: string): boolean {
   return adverbGlosses(word.toLowerCase())
     .slice(0, ADVERB_SENSES)
     .some((gloss) => FORMER_TIME.test(gloss));
+}
+
+/** Whether WordNet knows the word, or a form of it, as a noun, a verb, an adjective or an adverb. */
+export function knowsWord(word: string): boolean {
+  const lower = word.toLowerCase();
+  return (
+    lemmaOf(lower, nouns().index) !== undefined ||
+    isVerbForm(lower) ||
+    adjectiveGlosses(lower).length > 0 ||
+    adverbGlosses(lower).length > 0
+  );
 }
 
 /** Whether the word is a form of a verb WordNet knows ("gets", "takes", "finds"). */

@@ -130,6 +130,33 @@ describe("a job the user no longer holds", () => {
     expect(opsForPair("User is a teacher", "User left their job as a teacher")).toEqual([]);
     expect(opsForPair("User used to have a job as a pilot", "User works as a baker")).toEqual([]);
   });
+
+  it.each([
+    ["User works as a nurse", "User declined a job as a pilot"],
+    ["User works as a nurse", "User turned down a job as a pilot"],
+    ["User works as a nurse", "User rejected a job offer as a pilot"],
+    ["User works as a nurse", "User passed up a job as a pilot last week"],
+    ["User works as a nurse", "User interviewed for a job as a pilot"],
+    ["User lives in Lisbon", "User moved to Porto as a child"],
+    ["User lives in Lisbon", "User moved to Porto when they were young"],
+    ["User lives in Lisbon", "User moved to Linux last month"],
+    ["User lives in Lisbon", "User moved to Apple"],
+    ["User lives in Lisbon", "User lives in denial"],
+  ])("keeps %j beside %j: a job turned down, a home of a childhood, a name that is no place", (now, other) => {
+    expect(opsForPair(now, other, "slot")).toEqual([]);
+  });
+
+  it.each([
+    ["User works as a nurse", "User accepted a job as a pilot"],
+    ["User lives in Lisbon", "User moved to Bali"],
+    ["User lives in Lisbon", "User moved to the coast"],
+    ["User lives in Lisbon", "User moved to Vila Real"],
+  ])(
+    "supersedes %j by %j: a job taken, a home on an island, a coast or in a town WordNet does not know",
+    (old, now) => {
+      expect(opsForPair(old, now, "slot")).toEqual(["supersede"]);
+    },
+  );
 });
 
 describe("a home or a job read by kind, however it is worded", () => {

@@ -200,6 +200,14 @@ function homeOf(text: string, value: string): string | undefined {
   return place ? placeValue(place) : value;
 }
 
+/** A slot's value as two readings of it are compared: lower case, punctuation read as spaces ("sky-blue" = "sky blue"). */
+export const comparableValue = (value: string): string =>
+  value
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s']/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+
 /**
  * Two statements fill the same slot when the table says so, when one negates the other ("likes coffee" / "doesn't
  * like coffee"), or, for facts the table does not know, when they share their opening and differ only in the value

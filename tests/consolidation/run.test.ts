@@ -129,42 +129,52 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     expect(await memoryHealth(ctx)).toMatchObject({ conflicts: 0, pendingProposals: 0 });
   });
 
-  it("neither counts nor proposes again a change the user rejected, until its memories change", async () => {
+  it("neither counts nor proposes again a change the user rejected; what is written or changed since may", async () => {
     const { ctx, extractor } = await setup();
     await updateSettings(ctx, { review: "all" });
     const m = await planted(extractor);
     // Near-identical words, two values of one slot: a conflict, not a duplicate.
     const blue = await createMemory(extractor, { content: "User's favourite colour is blue" });
-    await createMemory(extractor, { content: "User's favourite colour is green" });
+    const green = await createMemory(extractor, { content: "User's favourite colour is green" });
     expect(await memoryHealth(ctx)).toMatchObject({ duplicates: 1, conflicts: 2, expired: 1 });
+    const pending = async () =>
+      (await listProposals(ctx, { status: "pending" })).proposals.map((p) => [p.op, p.memoryId, p.content]);
 
     await runConsolidation(offline(ctx), job());
     const { proposals } = await listProposals(ctx, { status: "pending" });
-    expect(proposals.map((proposal) => proposal.op).sort()).toEqual(["merge", "update", "update", "update"]);
+    expect(proposals.map((p) => [p.op, p.memoryId]).sort()).toEqual(
+      [
+        ["merge", m.hiking.id],
+        ["update", m.lisbon.id],
+        ["update", m.trip.id],
+        ["update", blue.id],
+      ].sort(),
+    );
     for (const proposal of proposals) await rejectProposal(ctx, proposal.id);
     expect(await memoryHealth(ctx)).toMatchObject({ duplicates: 0, conflicts: 0, expired: 0, pendingProposals: 0 });
-    await runConsolidation(offline(ctx), job());
-    expect((await listProposals(ctx, { status: "pending" })).proposals).toEqual([]);
+    const quiet = await runConsolidation(offline(ctx), job());
+    expect(quiet).toMatchObject({ groups: 0 });
+    expect(await pending()).toEqual([]);
 
-    // A model that merges the kept pair in a larger group is refused, saying why; the third memory is not theirs.
+    // A model merging the kept pair with a new restatement: the merge goes on without the member kept apart.
     const third = await createMemory(extractor, { content: "User loves hiking in the mountains!" });
     const merge = { op: "merge", ids: [m.hiking.id, m.paraphrase.id, third.id], into: m.hiking.id };
-    // Its answer to each group (the colours are shown too, as near in wording): in theirs, it cites memories not shown.
-    const merging = rawManager(JSON.stringify({ ops: [merge] }), JSON.stringify({ ops: [merge] }));
-    const refused = await runConsolidation({ ctx, model: merging, modelId: "mock" }, job());
-    if (refused.status !== "succeeded") throw new Error(JSON.stringify(refused));
-    const rejectedMerge = proposals.find((proposal) => proposal.op === "merge")!;
-    expect((await getConsolidationRun(ctx, refused.runId)).opsRejected).toContainEqual({
-      op: { op: "merge", ids: merge.ids },
-      reason: `the user rejected this change as proposal ${rejectedMerge.id}, and the memories have not changed since`,
-    });
+    await runConsolidation({ ctx, model: rawManager(JSON.stringify({ ops: [merge] })), modelId: "mock" }, job());
+    expect(await pending()).toEqual([["merge", m.hiking.id, { from: [{ id: third.id, version: third.version }] }]]);
 
-    // Once a memory changes, its change may be proposed again.
-    await updateMemory(ctx, blue.id, { content: "User's favourite colour is light blue" });
+    // A home written since may supersede the one kept; a colour changed since, the one it was kept beside.
+    const berlin = await createMemory(extractor, { content: "User lives in Berlin" });
+    await updateMemory(extractor, green.id, { content: "User's favourite colour is light green" });
     await runConsolidation(offline(ctx), job());
-    expect((await listProposals(ctx, { status: "pending" })).proposals).toMatchObject(
-      expect.arrayContaining([expect.objectContaining({ op: "update", memoryId: blue.id })]),
+    expect((await pending()).map(([op, id]) => [op, id]).sort()).toEqual(
+      [
+        ["merge", m.hiking.id],
+        ["update", m.lisbon.id],
+        ["update", m.porto.id],
+        ["update", blue.id],
+      ].sort(),
     );
+    expect(await getMemory(ctx, berlin.id)).toMatchObject({ validTo: null });
   });
 
   it("reverts a run: every memory back to what it was, and only once", async () => {
@@ -387,9 +397,12 @@ describeEachDatabase("consolidation runs", (use, backend) => {
       kept.push(await createMemory(extractor, { content }));
     const radiohead = await createMemory(extractor, { content: "User's favourite band is Radiohead" });
     const pearlJam = await createMemory(extractor, { content: "User's favourite band is Pearl Jam" });
-    expect(await memoryHealth(ctx)).toMatchObject({ duplicates: 0, conflicts: 1 });
+    // One value however it is punctuated: the same, as the run merges it.
+    await createMemory(extractor, { content: "User's favourite colour is sky-blue, like the sea" });
+    await createMemory(extractor, { content: "User's favourite colour is sky blue like the sea" });
+    expect(await memoryHealth(ctx)).toMatchObject({ duplicates: 1, conflicts: 1 });
 
-    expect(await runConsolidation(offline(ctx), job())).toMatchObject({ status: "succeeded", applied: 1 });
+    expect(await runConsolidation(offline(ctx), job())).toMatchObject({ status: "succeeded", applied: 2 });
     expect((await getMemory(ctx, radiohead.id)).validTo?.toISOString()).toBe(pearlJam.createdAt.toISOString());
     for (const memory of kept) expect(stateOf(await getMemory(ctx, memory.id))).toEqual(stateOf(memory));
   });

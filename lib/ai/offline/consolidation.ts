@@ -2,7 +2,7 @@ import type { ConsolidationInput, ConsolidationWireOp } from "@/lib/memory/conso
 import { factKey } from "@/lib/memory/core";
 import { clausesOf, mainClause } from "@/lib/text/clauses";
 import { TIME_PREPOSITIONS, TIME_QUALIFIERS } from "@/lib/text/function-words";
-import { sameSlot, slotOf } from "@/lib/text/slots";
+import { comparableValue, sameSlot, slotOf } from "@/lib/text/slots";
 import { differentStandingValues } from "@/lib/text/standing-values";
 import { trimEnd } from "@/lib/text/trim";
 import { withoutManagersMarks } from "@/lib/text/user-statement";
@@ -118,7 +118,7 @@ function sameWords(a: Shown | undefined, b: Shown | undefined): boolean {
   if (normalized(a.text) === normalized(b.text)) return true;
   const left = slotOf(a.text);
   const right = slotOf(b.text);
-  if (left && right && left.key === right.key) return normalized(left.value) === normalized(right.value);
+  if (left && right && left.key === right.key) return comparableValue(left.value) === comparableValue(right.value);
   // Times are compared clause for clause: the main clauses' with each other, the asides' with each other.
   const [mainA, mainB] = [mainClause(a.text), mainClause(b.text)].map(withoutIdioms) as [string, string];
   const [asideA, asideB] = [weighedAsides(a.text), weighedAsides(b.text)];

@@ -5,11 +5,11 @@
 import { type SQL, sql } from "drizzle-orm";
 import { asUser, type UnitOfWork } from "@/lib/db/unit-of-work";
 import { type MemoryContext, textArray } from "@/lib/memory/core";
-import { rejectedCloses, rejectedMerges } from "@/lib/memory/review";
+import { closeRejectedAt, rejectedChangeStatements } from "@/lib/memory/review";
 import { embeddingModelKey } from "@/lib/memory/search";
 import { MAY_NAME_A_PLACE } from "@/lib/text/place-names";
 import { MAY_NAME_A_JOB } from "@/lib/text/slot-kinds";
-import { FIXED_SLOT_PATTERNS, MANY_VALUED_PATTERN, slotOf } from "@/lib/text/slots";
+import { comparableValue, FIXED_SLOT_PATTERNS, MANY_VALUED_PATTERN, slotOf } from "@/lib/text/slots";
 import { MAY_HOLD_A_HOME, MAY_HOLD_A_JOB, STANDING_SLOT_KEYS, standingValueOf } from "@/lib/text/standing-values";
 import { isBeginning, isPlannedEvent, isRecurringDay } from "@/lib/text/word-kinds";
 import { isMostlyAdjective } from "@/lib/text/wordnet";
@@ -105,8 +105,8 @@ function wordCountOf(alias: string): string {
  * when a run found `close` pairs by their vectors, are near in meaning (close-leg.ts); memories that hold one phrase
  * few others hold are shown together too (phrase-leg.ts). Each lexical leg is an equality join, so a user's memories
  * are paired within those blocks, never all with all. A pair a succeeded run already judged and kept apart at these
- * versions is not a candidate, nor, while they keep those versions, one the user kept apart by rejecting a merge of
- * both, or a slot whose close of either they rejected (lib/memory/review/rejected-changes.ts).
+ * versions is not a candidate, nor one the user kept apart by rejecting a change (lib/memory/review/rejected-changes.ts):
+ * a merge naming both, or a close of one since the other last changed.
  */
 function pairsStatement(
   userId: string,
@@ -144,7 +144,7 @@ function pairsStatement(
       -- Only memories the near-identical check can compare get a signature: those of a block of one ending or one
       -- opening with another member (near-identical.ts).
       cross join lateral (${trigramSignature("b", "b.ending_alike > 1 or b.opening_alike > 1")}) g
-    )${judged ? phraseStatements : sql``},
+    )${judged ? phraseStatements : sql``}${rejectedChangeStatements(userId)},
     paired as (
       select a.id as a, a.version as av, b.id as b, b.version as bv, 'duplicate' as relation from live a
       join live b on b.namespace = a.namespace and b.kind = a.kind and b.content_hash = a.content_hash and a.id < b.id
@@ -171,21 +171,21 @@ function pairsStatement(
     )
     select distinct on (p.a, p.b) p.a, p.b, p.relation
     from paired p
+    join live la on la.id = p.a
+    join live lb on lb.id = p.b
     where not exists (
       select 1 from consolidation_runs r
       where r.user_id = ${userId} and r.status = 'succeeded' and r.reverted_at is null
         and r.groups @> jsonb_build_array(jsonb_build_object('kept', jsonb_build_array(
               jsonb_build_object('id', p.a, 'version', p.av),
               jsonb_build_object('id', p.b, 'version', p.bv)))))
-      and not exists (${rejectedMerges(userId, sql`array[p.a, p.b]`, sql`array[p.av, p.bv]`)})
-      and not (p.relation = 'slot' and exists (${rejectedCloses(userId, sql`array[p.a, p.b]`, sql`array[p.av, p.bv]`)}))
+      and not exists (select 1 from kept_apart k where k.a = p.a and k.b = p.b)
+      and not exists (select 1 from closes_rejected c where c.id = p.a and c.at >= lb.updated_at)
+      and not exists (select 1 from closes_rejected c where c.id = p.b and c.at >= la.updated_at)
     order by p.a, p.b, case p.relation when 'duplicate' then 0 when 'slot' then 1 else 2 end`;
 }
 
-/**
- * Whether live memories `a` and `b` fill one fixed slot with different values: however alike their words ("User's
- * favourite colour is blue" / "… is green"), they conflict and do not say the same.
- */
+/** Live memories `a` and `b` give one slot two values: a conflict, however alike their words ("… blue" / "… green"). */
 const valuesDiffer = sql`coalesce(a.slot_key = b.slot_key and a.slot_value <> b.slot_value, false)`;
 
 /** The slots the finder pairs: the fixed ones ("residence", "job"…), not the open "attribute:…" and "choice:…". */
@@ -227,19 +227,21 @@ async function slottedMemories(unit: UnitOfWork, userId: string, now: Date): Pro
       or n.n !~ '^(the )?user' or n.n ~ ${MAY_BE_REPORTED} or n.n ~ ${MAY_FILL_AN_OPEN_SLOT}`);
   return rows.flatMap((row): SlottedMemory[] => {
     const slot = slotOf(row.text);
-    const value = slot?.value.toLowerCase();
-    if (slot && FIXED_KEYS.has(slot.key)) return [{ id: row.id, key: slot.key, value: value!, fixed: true }];
+    const of = (key: string, value: string, fixed: boolean) => [
+      { id: row.id, key, value: comparableValue(value), fixed },
+    ];
+    if (slot && FIXED_KEYS.has(slot.key)) return of(slot.key, slot.value, true);
     // A home or a job read by its kind, however it is worded ("signed the lease on a flat in Porto").
     const standing = standingValueOf(row.text);
-    if (standing) return [{ id: row.id, key: STANDING_SLOT_KEYS[standing.kind], value: standing.value, fixed: true }];
-    return slot ? [{ id: row.id, key: slot.key, value: value!, fixed: false }] : [];
+    if (standing) return of(STANDING_SLOT_KEYS[standing.kind], standing.value, true);
+    return slot ? of(slot.key, slot.value, false) : [];
   });
 }
 
 /**
  * The user's live memories whose text names a date before today (and no validTo says it ended), with their text and
  * whether the memory was written before that date: timeBound decides in TypeScript which are time-bound, as the slot
- * leg decides a slot. Not one whose close the user rejected at its version.
+ * leg decides a slot. Not one whose expiry the user rejected at its version.
  */
 function datedStatement(userId: string, now: Date): SQL {
   const today = now.toISOString();
@@ -257,7 +259,7 @@ function datedStatement(userId: string, now: Date): SQL {
         where r.user_id = ${userId} and r.status = 'succeeded' and r.reverted_at is null
           and r.groups @> jsonb_build_array(jsonb_build_object('kept', jsonb_build_array(
                 jsonb_build_object('id', m.id, 'version', m.version)))))
-      and not exists (${rejectedCloses(userId, sql`array[m.id]`, sql`array[m.version]`)})`;
+      and not ${closeRejectedAt(userId, sql`m.id`, sql`m.version`)}`;
 }
 
 /**

@@ -1,28 +1,26 @@
 // The gate for a consolidation run's ops (docs/memory-model.md, "Consolidation"): the same review mode as every
 // model write, a person's own edit changed only through a proposal, and no change proposed twice, nor one the user
-// rejected while its memories stay as they were. Supersede and expire only close a fact; a merge keeps the standing
-// memory's text or gives it a wording holding what each memory said, which is held to the rules and screened against
-// the facts the user deleted, as any new words are.
+// rejected (rejected-changes.ts). Supersede and expire only close a fact; a merge keeps the standing memory's text or
+// gives it a wording holding what each memory said, which is held to the rules and screened against the facts the
+// user deleted, as any new words are.
 
-import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import { memoryProposals } from "@/lib/db/schema";
 import { asUser } from "@/lib/db/unit-of-work";
 import {
   absoluteNamespace,
   defaultKinds,
   factKey,
-  intArray,
   MemoryConflictError,
   type MemoryContext,
   type PreparedContent,
   prepareContent,
-  textArray,
   withUnit,
 } from "@/lib/memory/core";
 import { getMemory, type Memory, mergeMemories, updateMemory } from "@/lib/memory/store";
 import { holdToRules, type ReviewTurn, reviewReason, screenRestatement } from "./gate";
 import { getProposal, type Proposal, propose } from "./proposals";
-import { rejectedCloses, rejectedMerges } from "./rejected-changes";
+import { keptApartInMerge, keptStandingInClose } from "./rejected-changes";
 
 /** A consolidation op checked against the group it was shown: the memories it changes, at the versions shown. */
 export type ConsolidationWrite =
@@ -48,10 +46,13 @@ export type ConsolidationDecision =
 export async function gateConsolidation(
   ctx: MemoryContext,
   turn: ReviewTurn,
-  write: ConsolidationWrite,
+  proposed: ConsolidationWrite,
 ): Promise<ConsolidationDecision> {
   return withUnit(ctx, async (tx) => {
     await tx.unit!.serializeUserWrites();
+    const left = await withoutWhatTheUserKept(tx, proposed);
+    if ("refused" in left) return { decision: "refused", why: left.refused };
+    const write = left;
     const shown = write.op === "merge" ? [write.into, ...write.from] : write.ids;
     const current = await Promise.all(shown.map((entry) => getMemory(tx, entry.id)));
     for (const [index, memory] of current.entries()) {
@@ -72,13 +73,6 @@ export async function gateConsolidation(
         decision: "awaiting",
         proposal: await getProposal(tx, awaiting),
         why: `already awaiting the user's review as proposal ${awaiting}`,
-      };
-    }
-    const rejected = await rejectedBefore(tx, write.op, shown);
-    if (rejected) {
-      return {
-        decision: "refused",
-        why: `the user rejected this change as proposal ${rejected}, and the memories have not changed since`,
       };
     }
     const wording = write.op === "merge" ? wordingOf(tx, current[0]!, write.content) : undefined;
@@ -175,17 +169,27 @@ async function proposeWrite(
   return proposals;
 }
 
-/** A rejected proposal of this change to these memories at these versions (rejected-changes.ts). */
-async function rejectedBefore(ctx: MemoryContext, op: "merge" | "close", shown: Shown[]): Promise<string | null> {
-  const ids = sql`${textArray(shown.map((entry) => entry.id))}::uuid[]`;
-  const versions = intArray(shown.map((entry) => entry.version));
-  const userId = ctx.principal.userId;
-  const [row] = await asUser(ctx, (unit) =>
-    unit.rows<{ id: string }>(
-      sql`${op === "merge" ? rejectedMerges(userId, ids, versions) : rejectedCloses(userId, ids, versions)} limit 1`,
-    ),
-  );
-  return row?.id ?? null;
+/**
+ * The op without what the user kept (rejected-changes.ts): members of a merge they kept apart, memories whose close
+ * they rejected. A merge that loses a member loses its wording too, which held what that member said. Refused when
+ * nothing is left to change.
+ */
+async function withoutWhatTheUserKept(
+  ctx: MemoryContext,
+  write: ConsolidationWrite,
+): Promise<ConsolidationWrite | { refused: string }> {
+  if (write.op === "merge") {
+    const { dropped, proposal } = await keptApartInMerge(ctx, write.into, write.from);
+    if (dropped.size === 0) return write;
+    const from = write.from.filter((entry) => !dropped.has(entry.id));
+    if (from.length === 0) return { refused: `the user kept these memories apart, rejecting proposal ${proposal}` };
+    return { op: "merge", into: write.into, from, reason: write.reason };
+  }
+  const by = write.supersededBy ? await getMemory(ctx, write.supersededBy) : undefined;
+  const { dropped, proposal } = await keptStandingInClose(ctx, write.ids, by);
+  const ids = write.ids.filter((entry) => !dropped.has(entry.id));
+  if (ids.length === 0) return { refused: `the user kept this memory standing, rejecting proposal ${proposal}` };
+  return dropped.size === 0 ? write : { ...write, ids };
 }
 
 /** A pending proposal of this op on any of these memories: the change already waits for the user. */

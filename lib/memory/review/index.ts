@@ -19,5 +19,5 @@ export {
   propose,
   serializeProposal,
 } from "./proposals";
-export { rejectedCloses, rejectedMerges } from "./rejected-changes";
+export { closeRejectedAt, rejectedChangeStatements } from "./rejected-changes";
 export { getSettings, type ReviewMode, updateSettings } from "./settings";

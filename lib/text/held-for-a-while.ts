@@ -73,7 +73,8 @@ function beganThen(words: readonly string[], word: string, at: number): boolean 
   return isPast(word) && !BEING.has(words[at - 1] ?? "");
 }
 const IRREGULAR_PASTS = new Set("got became took began found won came went made was were had left".split(" "));
-const isPast = (word: string) => IRREGULAR_PASTS.has(word) || (word.endsWith("ed") && isVerbForm(word));
+/** A verb in the past tense: "moved", "started", "began". */
+export const isPast = (word: string) => IRREGULAR_PASTS.has(word) || (word.endsWith("ed") && isVerbForm(word));
 
 /**
  * A run of short periods starting at `at` that ends the span: "two weeks", "the winter season", "a few months' time";

@@ -1,8 +1,9 @@
-import { heldForAWhileOrAhead } from "@/lib/text/held-for-a-while";
+import { heldForAWhileOrAhead, isPast } from "@/lib/text/held-for-a-while";
 import {
   baseForms,
   endsHolding,
   isBaseVerb,
+  isBeginning,
   isOfFormerTime,
   isPlannedEvent,
   isReporting,
@@ -172,17 +173,30 @@ const LIMITING =
 /**
  * "Lives in Porto", "Is a nurse", "Now works as a chef": a verb of the third person opens the statement, after an
  * adverb of now at most, so the user is its subject. A noun in the plural before a verb ("Parents live in Porto") is a
- * subject of its own. A verb of the past is not read so ("Moved to Linux", "Declined a job as a pilot", "Moved to
- * Porto as a child"): the readers weigh what a statement says about now, and a narrated event mostly says nothing.
+ * subject of its own. A verb of the past is read so only for a beginning said to be recent ("Moved to Madrid last
+ * month", "Just started working as a plumber"), which holds now. Else it is not ("Moved to Porto as a child",
+ * "Declined a job as a pilot", "Worked as a waiter"): the readers weigh what a statement says about now, and a
+ * narrated event mostly says nothing.
  */
 function withoutSubject(words: string[]): string | undefined {
-  const at = words.findIndex((word) => !NOW_ADVERBS.has(word.toLowerCase()));
+  const at = words.findIndex((word) => !NOW_ADVERBS.has(word.toLowerCase()) && !LATELY_BEFORE.has(word.toLowerCase()));
   if (at < 0) return undefined;
   const first = words[at]!.toLowerCase();
   const next = words[at + 1]?.toLowerCase() ?? "";
-  if (!THIRD_PERSON_BEING.has(first) && (!/s$/.test(first) || !isVerbForm(first) || isBaseVerb(next))) return undefined;
-  return ["User", ...words.slice(0, at).map((word) => word.toLowerCase()), first, ...words.slice(at + 1)].join(" ");
+  const before = words.slice(0, at).map((word) => word.toLowerCase());
+  const present = THIRD_PERSON_BEING.has(first) || (/s$/.test(first) && isVerbForm(first) && !isBaseVerb(next));
+  const begunLately =
+    isPast(first) &&
+    isBeginning(first) &&
+    (before.some((word) => LATELY_BEFORE.has(word)) || LATELY.test(words.join(" ").toLowerCase()));
+  if (!present && !begunLately) return undefined;
+  return ["User", ...before, first, ...words.slice(at + 1)].join(" ");
 }
+/** Adverbs of a recent past before a verb ("Just started …", "Recently moved …"), as the slot patterns take them. */
+const LATELY_BEFORE: ReadonlySet<string> = new Set(["just", "recently"]);
+/** A time a few days, weeks or months back: "last month", "three weeks ago", "this year"; not "years ago". */
+const LATELY =
+  /\b(?:recently|lately|yesterday|(?:last|this) (?:week|weekend|month|year|spring|summer|autumn|fall|winter)|(?:a|one|two|three|four|five|six|a few|a couple of|several|\d+) (?:days?|weeks?|months?) ago)\b/;
 
 /**
  * Adverbs of now that may come before the verb of a statement without a subject ("Now works as a chef"): the ones the

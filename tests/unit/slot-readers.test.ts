@@ -233,6 +233,11 @@ describe("a fact written without the user as its subject (lib/text/user-statemen
     ["User mentioned that they recently became a chef.", { key: "job", value: "chef" }],
     ["User mentioned they have been working as a nurse", { key: "job", value: "nurse" }],
     ["Works as a teacher; the job keeps them busy", { key: "job", value: "teacher" }],
+    // A beginning said to be recent: it holds now.
+    ["Moved to Madrid last month", { key: "residence", value: "madrid" }],
+    ["Moved to Turin about three weeks ago; doesn't know anyone there yet", { key: "residence", value: "turin" }],
+    ["Recently moved to Bruges", { key: "residence", value: "bruges" }],
+    ["Just started working as a plumber", { key: "job", value: "plumber" }],
     // An aside that names another place or time of its own limits nothing.
     ["Location: Lyon; moved from Porto", { key: "residence", value: "lyon" }],
     ["User lives in Toronto (originally from Mumbai)", { key: "residence", value: "toronto" }],
@@ -301,6 +306,9 @@ describe("a fact written without the user as its subject (lib/text/user-statemen
     "Moved to Linux.",
     "Declined a job as a pilot.",
     "Moved to Porto as a child.",
+    "Moved to Lisbon years ago.",
+    "Moved to Linux last month.",
+    "Worked as a waiter last summer.",
   ])("reads %j as no home or job the user has now", (text) => {
     expect(slotOf(text)?.key ?? "none").not.toMatch(/^(?:residence|job)$/);
   });

@@ -163,10 +163,11 @@ const isForAWhileAdverb = (word: string) =>
     .some((gloss) => /\b(?:for a limited time|for a short time|temporarily)\b/.test(gloss));
 
 /**
- * Whether a statement tells of the speaker's childhood ("moved to Porto when they were a kid", "as a child", "growing
- * up"): what held then says nothing of now. An age or a word of childhood after "when … was", not any "when I was"
- * ("when I was offered a job").
+ * Whether a statement tells of the speaker's childhood ("moved to Porto when they were a kid", "as a young child", "at
+ * the age of 10", "in early childhood", "growing up"): what held then says nothing of now. An age under 18 or a word
+ * of childhood after "when … was", not any "when I was" ("when I was offered a job", "when they were 30"); a word of
+ * childhood after "as a" only where no noun follows it ("works as a child psychologist" is a job).
  */
 export const toldOfAChildhood = (text: string): boolean => CHILDHOOD.test(text);
 const CHILDHOOD =
-  /\bwhen (?:i|we|they|he|she|the user) (?:was|were) (?:a |an |very |still )?(?:kid|kids|child|children|little|young|small|baby|babies|teenager|teenagers|teen|toddler|\d{1,2})\b|\bas (?:a |an )?(?:child|kid|teenager|teen|toddler|baby)\b|\bgrowing up\b/i;
+  /\bwhen (?:i|we|they|he|she|the user) (?:was|were) (?:a |an |very |still )?(?:kids?|child|children|little|young|small|bab(?:y|ies)|teen(?:ager)?s?|toddler|[1-9]|1[0-7])\b|\bas (?:a |an )?(?:(?:very )?(?:young|little|small) )?(?:child|kid|teen(?:ager)?|toddler|baby|infant)(?![\p{L}-])(?!\s+(?!(?:of|with|when|and|in|to|at|on|from|for|but|so|they|he|she|we|i)\b)\p{L})|\bgrowing up\b|\bat (?:the )?age (?:of )?(?:[1-9]|1[0-7])\b|\b(?:in|during) (?:(?:their|his|her|my|our|early) )*childhood\b/iu;

@@ -1,5 +1,3 @@
-import { knowsWord, mayBeKindOf } from "@/lib/text/word-kinds";
-
 /**
  * The one reading of a place name, shared by the offline reader's "We settled in Lyon" (lib/ai/offline/statements.ts),
  * the home slot (lib/text/slot-kinds.ts, lib/text/slots.ts) and the consolidation finder's prefilter
@@ -16,28 +14,8 @@ const PLACE_NAME =
 
 /** The place named at the start of `text` ("Rio de Janeiro last spring" → "Rio de Janeiro"), if one is. */
 export function placeNameAt(text: string): string | undefined {
-  const name = PLACE_NAME.exec(text)?.[0];
-  return name === undefined || namesNoPlace(name) ? undefined : name;
+  return PLACE_NAME.exec(text)?.[0];
 }
-
-/** Whether `text` opens with a capitalised name that names no place ("Linux" of "Linux last month"). */
-export function noPlaceNamedAt(text: string): boolean {
-  const name = PLACE_NAME.exec(text)?.[0];
-  return name !== undefined && namesNoPlace(name);
-}
-
-/**
- * A name of one word that WordNet knows and none of whose senses as a noun is a place (a location, land such as an
- * island, a formation such as a coast): "moved to Linux", "moved to Apple" name no home. A name it does not know may
- * be one ("Vila Real").
- */
-export function namesNoPlace(name: string): boolean {
-  const words = name.replace(/^the\s+/i, "").split(/\s+/);
-  if (words.length !== 1) return false;
-  const word = words[0]!.toLowerCase();
-  return knowsWord(word) && !mayBeKindOf(word, PLACE_KINDS);
-}
-const PLACE_KINDS = ["location", "land", "formation"];
 
 /**
  * The place a verb of residence's object names: "in" or "to", after a particle or not ("back to", "over in"), and a

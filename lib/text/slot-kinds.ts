@@ -10,9 +10,9 @@ import {
   isPersonWord,
   isResidenceVerb,
   isWorkVerb,
-  refusesIt,
   residenceIsFirstSense,
   takesUpResidence,
+  turnsDown,
 } from "@/lib/text/word-kinds";
 import { isMostlyAdjective } from "@/lib/text/wordnet";
 
@@ -120,7 +120,7 @@ function heldNoLonger(words: string[]): boolean {
       (word === "used" && words[at + 1] === "to") ||
       isOfFormerTime(word) ||
       endsHolding(word, words[at + 1]) ||
-      refusesIt(word, words[at + 1]),
+      turnsDown(words, at),
   );
 }
 
@@ -135,7 +135,8 @@ function aimedOrAnothers(words: string[]): boolean {
   return words.some(
     (word, at) =>
       (isWorkWord(word) && /^(?:to|of)$/.test(words[at - 1] ?? "")) ||
-      // "wants a job as", "applied for a job as", "interviewed for a job as", "is looking for work as": a search.
+      // "wants a job as", "applied for a job as", "interviewed for a job as", "got a job offer as", "is looking for work
+      // as": a search, or what was offered.
       SEEKING.test(word) ||
       CLAUSE_OPENINGS.has(word) ||
       isPersonWord(word),
@@ -143,7 +144,7 @@ function aimedOrAnothers(words: string[]): boolean {
 }
 const CLAUSE_OPENINGS = new Set(["who", "whose", "which", "that"]);
 const SEEKING =
-  /^(?:wants?|wanted|seeks?|seeking|appl(?:y|ies|ied)|applying|looking|hopes?|hoping|plans?|planning|interview(?:s|ed|ing)?)$/;
+  /^(?:wants?|wanted|seeks?|seeking|appl(?:y|ies|ied)|applying|looking|hopes?|hoping|plans?|planning|interview\w*|offer\w*|callbacks?|finalists?|shortlisted)$/;
 
 /** The noun phrase from `from` up to a preposition or the end, when its head (its last word) is an occupation. */
 function jobOf(words: string[], from: number): KindSlot | undefined {

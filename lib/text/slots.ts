@@ -1,5 +1,5 @@
 import { statementHeldForAWhileOrAhead, toldOfAChildhood } from "@/lib/text/held-for-a-while";
-import { namesNoPlace, noPlaceNamedAt, placeNameAt, placeValue } from "@/lib/text/place-names";
+import { placeNameAt, placeValue } from "@/lib/text/place-names";
 import { attributeHome, attributeJob, kindSlotOf } from "@/lib/text/slot-kinds";
 import { trimEnd } from "@/lib/text/trim";
 import { asUserStatement, limitsAValue } from "@/lib/text/user-statement";
@@ -139,12 +139,7 @@ function slotOfStatement(written: string): Slot | undefined {
       // "User's job title is nurse" is the job, as "User's job is nurse" is; "User's new home is Porto" the home.
       const attribute = key.startsWith("attribute:") ? key.slice("attribute:".length) : undefined;
       const kind = attribute && (attributeJob(attribute, value) ?? attributeHome(text, attribute, value));
-      if (kind) return kind;
-      if (key !== "residence") return { key, value };
-      // "User moved to Linux": a name that is no place is no home; another rule may read the text.
-      const home = homeOf(text, value);
-      if (home === undefined) continue;
-      return { key, value: home };
+      return kind || { key, value: key === "residence" ? homeOf(text, value) : value };
     }
   }
   return kindSlotOf(text, normalized);
@@ -187,16 +182,12 @@ const HOLDING_PASTS = new Set(["was", "were", "had", "spent"]);
 /**
  * A home the table read ("new york city last year" of "User moved to New York City last year") as the place reader
  * reads it where the text names a place there, so it is the value slot-kinds.ts gives "User settled in New York City";
- * else as the table read it ("a flat near the sea"); none where it names something that is no place ("Linux",
- * "denial"). The table's value is the normalized text's last words, and normalizing keeps the words of a text, so
- * they are the last words of the text itself, capitals and all.
+ * else as the table read it ("a flat near the sea"). The table's value is the normalized text's last words, and
+ * normalizing keeps the words of a text, so they are the last words of the text itself, capitals and all.
  */
-function homeOf(text: string, value: string): string | undefined {
+function homeOf(text: string, value: string): string {
   const words = trimEnd(text.trim(), ".!?").split(/\s+/);
-  const at = words.slice(-value.split(" ").length).join(" ");
-  // "Linux" of "User moved to Linux", "denial" of "User lives in denial".
-  if (noPlaceNamedAt(at) || namesNoPlace(value)) return undefined;
-  const place = placeNameAt(at);
+  const place = placeNameAt(words.slice(-value.split(" ").length).join(" "));
   return place ? placeValue(place) : value;
 }
 

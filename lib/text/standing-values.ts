@@ -17,9 +17,9 @@ import {
   isResidenceVerb,
   isTimePeriod,
   mayBeKindOf,
-  refusesIt,
   residenceIsFirstSense,
   takesUpResidence,
+  turnsDown,
   verbSenseMatches,
 } from "@/lib/text/word-kinds";
 import { isMostlyAdjective } from "@/lib/text/wordnet";
@@ -160,7 +160,7 @@ function heldNot(words: string[], word: string, at: number): boolean {
     (isOfFormerTime(word) && !(word === "ago" && !LONG_SPANS.has(words[at - 1] ?? "") && words.some(isBeginning))) ||
     endsHolding(word, words[at + 1]) ||
     // "declined a job as a pilot", "turned down a flat in Porto": offered, not taken.
-    refusesIt(word, words[at + 1]) ||
+    turnsDown(words, at) ||
     isLikingVerb(word) ||
     isLikingNoun(word) ||
     // "visited a friend's house in Turin", "User's grandmother's house": someone else's thing is not the user's value.

@@ -275,14 +275,25 @@ export function endsHolding(word: string, next = ""): boolean {
 }
 
 /**
- * A verb of turning down what was offered: one of its two usual senses is refusing to accept it ("decline", "reject",
- * "refuse", "turn down", "pass up"), in any form or with the particle that makes it one. What the user declined ("a
- * job as a pilot") is no value they hold.
+ * "declined a job as a pilot", "turned down an offer", "rejected the flat in Porto": a verb of refusing whose object,
+ * within the next four words, is a job, an offer or a home. What the user turned down is no value they hold; "declined
+ * to comment", "turned down the music" say nothing of one.
+ */
+export function turnsDown(words: readonly string[], at: number): boolean {
+  if (!refusesIt(words[at]!, words[at + 1])) return false;
+  return words
+    .slice(at + 1, at + 5)
+    .some((word) => isKindOf(word, ["occupation"]) || /^offers?$/.test(word) || isDwelling(word));
+}
+
+/**
+ * A verb of refusing what was offered: one of its two usual senses is refusing to accept it ("decline", "reject",
+ * "refuse", "turn down", "pass up"), in any form or with the particle that makes it one.
  */
 const REFUSING = /\b(?:refuse to accept|show unwillingness)\b/;
 const REFUSING_SENSES = 2;
 
-export function refusesIt(word: string, next = ""): boolean {
+function refusesIt(word: string, next = ""): boolean {
   return remembered("wordnet-refusing-verbs", `${word} ${next}`.toLowerCase(), () => {
     const lemmas = baseForms(word.toLowerCase());
     const particle = next.toLowerCase();
@@ -302,17 +313,6 @@ export function isOfFormerTime(word: string): boolean {
   return adverbGlosses(word.toLowerCase())
     .slice(0, ADVERB_SENSES)
     .some((gloss) => FORMER_TIME.test(gloss));
-}
-
-/** Whether WordNet knows the word, or a form of it, as a noun, a verb, an adjective or an adverb. */
-export function knowsWord(word: string): boolean {
-  const lower = word.toLowerCase();
-  return (
-    lemmaOf(lower, nouns().index) !== undefined ||
-    isVerbForm(lower) ||
-    adjectiveGlosses(lower).length > 0 ||
-    adverbGlosses(lower).length > 0
-  );
 }
 
 /** Whether the word is a form of a verb WordNet knows ("gets", "takes", "finds"). */

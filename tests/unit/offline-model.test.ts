@@ -842,6 +842,12 @@ describe("offline memory manager", () => {
     ]);
   });
 
+  it("keeps a job turned down as a fact of its own, beside the job the user has", () => {
+    const existing = shown("User works as a nurse");
+    const ops = plannedOps({ ...memoryKinds, existing, messages: said("I declined a job as a pilot.") });
+    expect(ops).toMatchObject([{ op: "insert", content: { content: "User declined a job as a pilot" } }]);
+  });
+
   it.each([
     // The memory says more than the value ended, or the end says less or other than that value.
     ["User is a dentist and lives in Lyon", "I'm no longer a dentist.", "User is no longer a dentist"],

@@ -9,6 +9,7 @@ import {
   isTimePeriod,
   residenceIsFirstSense,
   takesUpResidence,
+  turnsDown,
 } from "@/lib/text/word-kinds";
 import { isVerb } from "@/lib/text/wordnet";
 import { asInstruction, resolveThem } from "./antecedents";
@@ -310,9 +311,10 @@ function verbStatement(clause: string): string | null {
   const statement = ["User", ...kept, ...(negation ? [negation] : []), said ? verb : conjugate(verb), rest]
     .filter(Boolean)
     .join(" ");
-  // A verb no list holds states a fact when WordNet reads it as a liking ("I relish…") or a habit, or when the
-  // statement fills the home or job slot as lib/text/slots.ts reads it ("I call Lisbon home", "I retrained as a…").
-  if (listed || habit || isLikingVerb(verb)) return statement;
+  // A verb no list holds states a fact when WordNet reads it as a liking ("I relish…") or a habit, turns down a job or
+  // a home ("I declined a job as a pilot": a fact of its own, no value of a slot), or when the statement fills the
+  // home or job slot as lib/text/slots.ts reads it ("I call Lisbon home", "I retrained as a…").
+  if (listed || habit || isLikingVerb(verb) || turnsDown(words, index)) return statement;
   const slot = slotOf(statement)?.key;
   return slot === "residence" || slot === "job" ? statement : null;
 }

@@ -129,7 +129,7 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     expect(await memoryHealth(ctx)).toMatchObject({ conflicts: 0, pendingProposals: 0 });
   });
 
-  it("neither counts nor proposes again a change the user rejected; what is written or changed since may", async () => {
+  it("neither counts nor proposes again a change the user rejected, until the memory kept changes", async () => {
     const { ctx, extractor } = await setup();
     await updateSettings(ctx, { review: "all" });
     const m = await planted(extractor);
@@ -138,7 +138,7 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     const green = await createMemory(extractor, { content: "User's favourite colour is green" });
     expect(await memoryHealth(ctx)).toMatchObject({ duplicates: 1, conflicts: 2, expired: 1 });
     const pending = async () =>
-      (await listProposals(ctx, { status: "pending" })).proposals.map((p) => [p.op, p.memoryId, p.content]);
+      (await listProposals(ctx, { status: "pending" })).proposals.map((p) => [p.op, p.memoryId, p.content, p.validTo]);
 
     await runConsolidation(offline(ctx), job());
     const { proposals } = await listProposals(ctx, { status: "pending" });
@@ -152,29 +152,30 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     );
     for (const proposal of proposals) await rejectProposal(ctx, proposal.id);
     expect(await memoryHealth(ctx)).toMatchObject({ duplicates: 0, conflicts: 0, expired: 0, pendingProposals: 0 });
-    const quiet = await runConsolidation(offline(ctx), job());
-    expect(quiet).toMatchObject({ groups: 0 });
+    // A pin, or a change to the other memory that leaves the kept one's words alone, brings nothing back.
+    await updateMemory(ctx, m.lisbon.id, { pinned: true });
+    await updateMemory(extractor, green.id, { content: "User's favourite colour is light green" });
+    expect(await runConsolidation(offline(ctx), job())).toMatchObject({ status: "succeeded", groups: 0 });
     expect(await pending()).toEqual([]);
 
     // A model merging the kept pair with a new restatement: the merge goes on without the member kept apart.
     const third = await createMemory(extractor, { content: "User loves hiking in the mountains!" });
     const merge = { op: "merge", ids: [m.hiking.id, m.paraphrase.id, third.id], into: m.hiking.id };
-    await runConsolidation({ ctx, model: rawManager(JSON.stringify({ ops: [merge] })), modelId: "mock" }, job());
-    expect(await pending()).toEqual([["merge", m.hiking.id, { from: [{ id: third.id, version: third.version }] }]]);
+    const mock = { ctx, model: rawManager(JSON.stringify({ ops: [merge] })), modelId: "mock" };
+    expect(await runConsolidation(mock, job())).toMatchObject({ status: "succeeded", groups: 1 });
+    expect(await pending()).toEqual([
+      ["merge", m.hiking.id, { from: [{ id: third.id, version: third.version }] }, null],
+    ]);
 
-    // A home written since may supersede the one kept; a colour changed since, the one it was kept beside.
+    // A newer home closes the value the user did not keep, never the one kept; once that one's words change, it may.
     const berlin = await createMemory(extractor, { content: "User lives in Berlin" });
-    await updateMemory(extractor, green.id, { content: "User's favourite colour is light green" });
     await runConsolidation(offline(ctx), job());
-    expect((await pending()).map(([op, id]) => [op, id]).sort()).toEqual(
-      [
-        ["merge", m.hiking.id],
-        ["update", m.lisbon.id],
-        ["update", m.porto.id],
-        ["update", blue.id],
-      ].sort(),
-    );
-    expect(await getMemory(ctx, berlin.id)).toMatchObject({ validTo: null });
+    expect((await pending()).filter(([op]) => op === "update")).toEqual([
+      ["update", m.porto.id, m.porto.content, berlin.createdAt],
+    ]);
+    await updateMemory(ctx, blue.id, { content: "User's favourite colour is navy blue" });
+    await runConsolidation(offline(ctx), job());
+    expect((await pending()).map(([op, id]) => [op, id])).toContainEqual(["update", blue.id]);
   });
 
   it("reverts a run: every memory back to what it was, and only once", async () => {
@@ -403,6 +404,7 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     expect(await memoryHealth(ctx)).toMatchObject({ duplicates: 1, conflicts: 1 });
 
     expect(await runConsolidation(offline(ctx), job())).toMatchObject({ status: "succeeded", applied: 2 });
+    expect((await memoryHealth(ctx)).duplicates).toBe(0);
     expect((await getMemory(ctx, radiohead.id)).validTo?.toISOString()).toBe(pearlJam.createdAt.toISOString());
     for (const memory of kept) expect(stateOf(await getMemory(ctx, memory.id))).toEqual(stateOf(memory));
   });

@@ -5,7 +5,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { asUser, type UnitOfWork } from "@/lib/db/unit-of-work";
 import { type MemoryContext, textArray } from "@/lib/memory/core";
-import { closeRejectedAt, rejectedChangeStatements } from "@/lib/memory/review";
+import { type UserRejections, userRejections } from "@/lib/memory/review";
 import { embeddingModelKey } from "@/lib/memory/search";
 import { MAY_NAME_A_PLACE } from "@/lib/text/place-names";
 import { MAY_NAME_A_JOB } from "@/lib/text/slot-kinds";
@@ -14,6 +14,7 @@ import { MAY_HOLD_A_HOME, MAY_HOLD_A_JOB, STANDING_SLOT_KEYS, standingValueOf } 
 import { isBeginning, isPlannedEvent, isRecurringDay } from "@/lib/text/word-kinds";
 import { isMostlyAdjective } from "@/lib/text/wordnet";
 import { type ClosePair, closeLeg, closePairs } from "./close-leg";
+import { keptApartStatement, keptStanding, notKept } from "./kept-by-the-user";
 import { nearIdentical, trigramSignature } from "./near-identical";
 import { phraseLeg, phraseStatements } from "./phrase-leg";
 
@@ -105,8 +106,7 @@ function wordCountOf(alias: string): string {
  * when a run found `close` pairs by their vectors, are near in meaning (close-leg.ts); memories that hold one phrase
  * few others hold are shown together too (phrase-leg.ts). Each lexical leg is an equality join, so a user's memories
  * are paired within those blocks, never all with all. A pair a succeeded run already judged and kept apart at these
- * versions is not a candidate, nor one the user kept apart by rejecting a change (lib/memory/review/rejected-changes.ts):
- * a merge naming both, or a close of one since the other last changed.
+ * versions is not a candidate, nor what the user kept by rejecting a change (kept-by-the-user.ts).
  */
 function pairsStatement(
   userId: string,
@@ -114,6 +114,7 @@ function pairsStatement(
   slots: SlottedMemory[],
   close: readonly ClosePair[] | null,
   judged: boolean,
+  kept: UserRejections,
 ): SQL {
   const today = now.toISOString();
   // The legs only a model judges (close, one phrase): a run finds them, the health card does not count them.
@@ -125,7 +126,8 @@ function pairsStatement(
         as s(id, key, value, fixed)
     ),
     normalized as (
-      select m.id, m.version, m.namespace, m.kind, m.text, m.content_hash, m.updated_at, ${slotText("m")} as n
+      select m.id, m.version, m.namespace, m.kind, m.text, m.content_hash, coalesce(m.valid_from, m.created_at) as since,
+        ${slotText("m")} as n
       from memories m
       where m.user_id = ${userId} and ${live("m", today)}
     ),
@@ -144,14 +146,14 @@ function pairsStatement(
       -- Only memories the near-identical check can compare get a signature: those of a block of one ending or one
       -- opening with another member (near-identical.ts).
       cross join lateral (${trigramSignature("b", "b.ending_alike > 1 or b.opening_alike > 1")}) g
-    )${judged ? phraseStatements : sql``}${rejectedChangeStatements(userId)},
+    )${judged ? phraseStatements : sql``}${keptApartStatement(kept)},
     paired as (
       select a.id as a, a.version as av, b.id as b, b.version as bv, 'duplicate' as relation from live a
       join live b on b.namespace = a.namespace and b.kind = a.kind and b.content_hash = a.content_hash and a.id < b.id
       union
-      select a.id, a.version, b.id, b.version, 'duplicate' from live a
+      select a.id, a.version, b.id, b.version, case when ${valuesDiffer} then 'slot' else 'duplicate' end from live a
       join live b on b.namespace = a.namespace and b.kind = a.kind and b.tail = a.tail and a.id < b.id
-      where ${nearIdentical("a", "b")} and not ${valuesDiffer}
+      where ${nearIdentical("a", "b")}
       union
       select a.id, a.version, b.id, b.version,
         case when a.content_hash = b.content_hash then 'duplicate' when ${valuesDiffer} then 'slot'
@@ -179,9 +181,7 @@ function pairsStatement(
         and r.groups @> jsonb_build_array(jsonb_build_object('kept', jsonb_build_array(
               jsonb_build_object('id', p.a, 'version', p.av),
               jsonb_build_object('id', p.b, 'version', p.bv)))))
-      and not exists (select 1 from kept_apart k where k.a = p.a and k.b = p.b)
-      and not exists (select 1 from closes_rejected c where c.id = p.a and c.at >= lb.updated_at)
-      and not exists (select 1 from closes_rejected c where c.id = p.b and c.at >= la.updated_at)
+      and ${notKept(kept)}
     order by p.a, p.b, case p.relation when 'duplicate' then 0 when 'slot' then 1 else 2 end`;
 }
 
@@ -239,11 +239,10 @@ async function slottedMemories(unit: UnitOfWork, userId: string, now: Date): Pro
 }
 
 /**
- * The user's live memories whose text names a date before today (and no validTo says it ended), with their text and
- * whether the memory was written before that date: timeBound decides in TypeScript which are time-bound, as the slot
- * leg decides a slot. Not one whose expiry the user rejected at its version.
+ * The user's live memories (not those kept standing) naming a date before today that no validTo says has ended, with
+ * their text and whether each was written before that date: timeBound decides in TypeScript which are time-bound.
  */
-function datedStatement(userId: string, now: Date): SQL {
+function datedStatement(userId: string, now: Date, kept: UserRejections): SQL {
   const today = now.toISOString();
   const day = today.slice(0, 10);
   // The last date the text names: a stay "from … until …" holds until its end.
@@ -259,7 +258,7 @@ function datedStatement(userId: string, now: Date): SQL {
         where r.user_id = ${userId} and r.status = 'succeeded' and r.reverted_at is null
           and r.groups @> jsonb_build_array(jsonb_build_object('kept', jsonb_build_array(
                 jsonb_build_object('id', m.id, 'version', m.version)))))
-      and not ${closeRejectedAt(userId, sql`m.id`, sql`m.version`)}`;
+      and not ${keptStanding(kept, sql`m.id`)}`;
 }
 
 /**
@@ -339,10 +338,13 @@ export async function findCandidates(ctx: MemoryContext, now: Date, close?: Clos
     : null;
   return asUser(ctx, async (unit) => {
     const slots = await slottedMemories(unit, userId, now);
+    const kept = await userRejections(unit, userId);
     return {
-      pairs: await unit.rows<CandidatePair>(pairsStatement(userId, now, slots, leg, close !== undefined)),
+      pairs: await unit.rows<CandidatePair>(pairsStatement(userId, now, slots, leg, close !== undefined, kept)),
       dated: (
-        await unit.rows<{ id: string; date: string; text: string; aheadOfIt: boolean }>(datedStatement(userId, now))
+        await unit.rows<{ id: string; date: string; text: string; aheadOfIt: boolean }>(
+          datedStatement(userId, now, kept),
+        )
       )
         .filter(timeBound)
         .map(({ id, date }) => ({ id, date })),

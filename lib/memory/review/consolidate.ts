@@ -20,7 +20,7 @@ import {
 import { getMemory, type Memory, mergeMemories, updateMemory } from "@/lib/memory/store";
 import { holdToRules, type ReviewTurn, reviewReason, screenRestatement } from "./gate";
 import { getProposal, type Proposal, propose } from "./proposals";
-import { keptApartInMerge, keptStandingInClose } from "./rejected-changes";
+import { userRejections } from "./rejected-changes";
 
 /** A consolidation op checked against the group it was shown: the memories it changes, at the versions shown. */
 export type ConsolidationWrite =
@@ -170,26 +170,33 @@ async function proposeWrite(
 }
 
 /**
- * The op without what the user kept (rejected-changes.ts): members of a merge they kept apart, memories whose close
- * they rejected. A merge that loses a member loses its wording too, which held what that member said. Refused when
- * nothing is left to change.
+ * The op without what the user kept (rejected-changes.ts): members of a merge they kept apart from the standing memory
+ * or from a member kept before them, memories they kept standing. A merge that loses a member loses its wording too,
+ * which held what that member said. Refused when nothing is left to change.
  */
 async function withoutWhatTheUserKept(
   ctx: MemoryContext,
   write: ConsolidationWrite,
 ): Promise<ConsolidationWrite | { refused: string }> {
+  const { apart, standing } = await asUser(ctx, (unit) => userRejections(unit, ctx.principal.userId));
   if (write.op === "merge") {
-    const { dropped, proposal } = await keptApartInMerge(ctx, write.into, write.from);
-    if (dropped.size === 0) return write;
-    const from = write.from.filter((entry) => !dropped.has(entry.id));
+    const together = new Set([write.into.id]);
+    let proposal: string | undefined;
+    const from = write.from.filter((member) => {
+      const kept = apart.find((pair) => pair.a === member.id && together.has(pair.b));
+      proposal ??= kept?.proposal;
+      if (!kept) together.add(member.id);
+      return !kept;
+    });
+    if (from.length === write.from.length) return write;
     if (from.length === 0) return { refused: `the user kept these memories apart, rejecting proposal ${proposal}` };
     return { op: "merge", into: write.into, from, reason: write.reason };
   }
-  const by = write.supersededBy ? await getMemory(ctx, write.supersededBy) : undefined;
-  const { dropped, proposal } = await keptStandingInClose(ctx, write.ids, by);
-  const ids = write.ids.filter((entry) => !dropped.has(entry.id));
-  if (ids.length === 0) return { refused: `the user kept this memory standing, rejecting proposal ${proposal}` };
-  return dropped.size === 0 ? write : { ...write, ids };
+  const kept = standing.filter((memory) => write.ids.some((entry) => entry.id === memory.id));
+  const ids = write.ids.filter((entry) => !kept.some((memory) => memory.id === entry.id));
+  if (ids.length === 0)
+    return { refused: `the user kept this memory standing, rejecting proposal ${kept[0]!.proposal}` };
+  return kept.length === 0 ? write : { ...write, ids };
 }
 
 /** A pending proposal of this op on any of these memories: the change already waits for the user. */

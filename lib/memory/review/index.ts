@@ -19,5 +19,5 @@ export {
   propose,
   serializeProposal,
 } from "./proposals";
-export { closeRejectedAt, rejectedChangeStatements } from "./rejected-changes";
+export { type UserRejections, userRejections } from "./rejected-changes";
 export { getSettings, type ReviewMode, updateSettings } from "./settings";

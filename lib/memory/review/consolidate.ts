@@ -171,31 +171,35 @@ async function proposeWrite(
 
 /**
  * The op without what the user kept (rejected-changes.ts): members of a merge they kept apart from the standing memory
- * or from a member kept before them, memories they kept standing. A merge that loses a member loses its wording too,
- * which held what that member said. Refused when nothing is left to change.
+ * or from a member kept before them, or kept standing (folded away, its rejected close would come back on the copy);
+ * memories they kept standing out of a close. A merge that loses a member loses its wording too, which held what that
+ * member said, as does one into a memory kept standing, whose words would change. Refused when nothing is left.
  */
 async function withoutWhatTheUserKept(
   ctx: MemoryContext,
   write: ConsolidationWrite,
 ): Promise<ConsolidationWrite | { refused: string }> {
   const { apart, standing } = await asUser(ctx, (unit) => userRejections(unit, ctx.principal.userId));
+  const standingOne = (id: string) => standing.find((memory) => memory.id === id);
   if (write.op === "merge") {
     const together = new Set([write.into.id]);
+    const from: typeof write.from = [];
     let proposal: string | undefined;
-    const from = write.from.filter((member) => {
-      const kept = apart.find((pair) => pair.a === member.id && together.has(pair.b));
+    for (const member of write.from) {
+      const kept = apart.find((pair) => pair.a === member.id && together.has(pair.b)) ?? standingOne(member.id);
       proposal ??= kept?.proposal;
-      if (!kept) together.add(member.id);
-      return !kept;
-    });
-    if (from.length === write.from.length) return write;
-    if (from.length === 0) return { refused: `the user kept these memories apart, rejecting proposal ${proposal}` };
-    return { op: "merge", into: write.into, from, reason: write.reason };
+      if (kept) continue;
+      together.add(member.id);
+      from.push(member);
+    }
+    if (from.length === 0)
+      return { refused: `the user kept these memories as they are, rejecting proposal ${proposal}` };
+    const keepsWords = from.length < write.from.length || standingOne(write.into.id) !== undefined;
+    return keepsWords ? { op: "merge", into: write.into, from, reason: write.reason } : write;
   }
-  const kept = standing.filter((memory) => write.ids.some((entry) => entry.id === memory.id));
-  const ids = write.ids.filter((entry) => !kept.some((memory) => memory.id === entry.id));
-  if (ids.length === 0)
-    return { refused: `the user kept this memory standing, rejecting proposal ${kept[0]!.proposal}` };
+  const kept = write.ids.map((entry) => standingOne(entry.id)).filter((memory) => memory !== undefined);
+  const ids = write.ids.filter((entry) => !standingOne(entry.id));
+  if (ids.length === 0) return { refused: `the user kept this standing, rejecting proposal ${kept[0]!.proposal}` };
   return kept.length === 0 ? write : { ...write, ids };
 }
 

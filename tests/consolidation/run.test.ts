@@ -177,20 +177,13 @@ describeEachDatabase("consolidation runs", (use, backend) => {
     await runConsolidation(offline(ctx), job());
     expect((await pending()).map(([op, id]) => [op, id])).toContainEqual(["update", blue.id]);
 
-    // Nor is the memory kept standing folded into a copy, on which its close would come back.
+    // Nor is the memory kept standing folded into a copy, on which its close would come back: the copy goes into it.
     const copy = await createMemory(extractor, { content: "The user lives in Lisbon." });
     const folding = JSON.stringify({ ops: [{ op: "merge", ids: [m.lisbon.id, copy.id], into: copy.id }] });
-    const folded = await runConsolidation(
-      { ctx, model: rawManager(...Array(6).fill(folding)), modelId: "mock" },
-      job(),
-    );
-    if (folded.status !== "succeeded") throw new Error(JSON.stringify(folded));
-    const lisbonClose = proposals.find((p) => p.memoryId === m.lisbon.id)!;
-    expect((await getConsolidationRun(ctx, folded.runId)).opsRejected).toContainEqual({
-      op: { op: "merge", ids: [copy.id, m.lisbon.id] },
-      reason: `the user kept these memories as they are, rejecting proposal ${lisbonClose.id}`,
-    });
-    expect((await getMemory(ctx, m.lisbon.id)).status).toBe("active");
+    await runConsolidation({ ctx, model: rawManager(...Array(6).fill(folding)), modelId: "mock" }, job());
+    expect((await pending()).filter(([, id]) => id === m.lisbon.id || id === copy.id)).toEqual([
+      ["merge", m.lisbon.id, { from: [{ id: copy.id, version: copy.version }] }, null],
+    ]);
   });
 
   it("reverts a run: every memory back to what it was, and only once", async () => {

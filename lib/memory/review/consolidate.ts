@@ -171,8 +171,8 @@ async function proposeWrite(
 
 /**
  * The op without what the user kept (rejected-changes.ts): members of a merge they kept apart from the standing memory
- * or from a member kept before them, or kept standing (folded away, its rejected close would come back on the copy);
- * memories they kept standing out of a close. A merge that loses a member loses its wording too, which held what that
+ * or from a member kept before them; a memory they kept standing is the one a merge keeps (folded away, its rejected
+ * close would come back on the copy), and others kept standing stay out; memories they kept standing out of a close. A merge that loses a member loses its wording too, which held what that
  * member said, as does one into a memory kept standing, whose words would change. Refused when nothing is left.
  */
 async function withoutWhatTheUserKept(
@@ -182,10 +182,14 @@ async function withoutWhatTheUserKept(
   const { apart, standing } = await asUser(ctx, (unit) => userRejections(unit, ctx.principal.userId));
   const standingOne = (id: string) => standing.find((memory) => memory.id === id);
   if (write.op === "merge") {
-    const together = new Set([write.into.id]);
+    // A duplicate the model would fold a memory kept standing into is folded into that memory instead.
+    const keeper = standingOne(write.into.id) ? undefined : write.from.find((member) => standingOne(member.id));
+    const into = keeper ?? write.into;
+    const members = keeper ? [write.into, ...write.from.filter((member) => member !== keeper)] : write.from;
+    const together = new Set([into.id]);
     const from: typeof write.from = [];
     let proposal: string | undefined;
-    for (const member of write.from) {
+    for (const member of members) {
       const kept = apart.find((pair) => pair.a === member.id && together.has(pair.b)) ?? standingOne(member.id);
       proposal ??= kept?.proposal;
       if (kept) continue;
@@ -194,8 +198,8 @@ async function withoutWhatTheUserKept(
     }
     if (from.length === 0)
       return { refused: `the user kept these memories as they are, rejecting proposal ${proposal}` };
-    const keepsWords = from.length < write.from.length || standingOne(write.into.id) !== undefined;
-    return keepsWords ? { op: "merge", into: write.into, from, reason: write.reason } : write;
+    const keepsWords = from.length < write.from.length || standingOne(into.id) !== undefined;
+    return keepsWords ? { op: "merge", into, from, reason: write.reason } : write;
   }
   const kept = write.ids.map((entry) => standingOne(entry.id)).filter((memory) => memory !== undefined);
   const ids = write.ids.filter((entry) => !standingOne(entry.id));

@@ -179,7 +179,7 @@ const LIMITING =
  * narrated event mostly says nothing.
  */
 function withoutSubject(words: string[]): string | undefined {
-  const at = words.findIndex((word) => !NOW_ADVERBS.has(word.toLowerCase()) && !LATELY_BEFORE.has(word.toLowerCase()));
+  const at = words.findIndex((word) => !RECENT_OR_NOW.has(word.toLowerCase()));
   if (at < 0) return undefined;
   const first = words[at]!.toLowerCase();
   const next = words[at + 1]?.toLowerCase() ?? "";
@@ -188,12 +188,10 @@ function withoutSubject(words: string[]): string | undefined {
   const begunLately =
     isPast(first) &&
     isBeginning(first) &&
-    (before.some((word) => LATELY_BEFORE.has(word)) || LATELY.test(words.join(" ").toLowerCase()));
+    (before.some((word) => RECENTLY.has(word)) || LATELY.test(words.join(" ").toLowerCase()));
   if (!present && !begunLately) return undefined;
   return ["User", ...before, first, ...words.slice(at + 1)].join(" ");
 }
-/** Adverbs of a recent past before a verb ("Just started …", "Recently moved …"), as the slot patterns take them. */
-const LATELY_BEFORE: ReadonlySet<string> = new Set(["just", "recently"]);
 /** A time a few days, weeks or months back: "last month", "three weeks ago", "this year"; not "years ago". */
 const LATELY =
   /\b(?:recently|lately|yesterday|(?:last|this) (?:week|weekend|month|year|spring|summer|autumn|fall|winter)|(?:a|one|two|three|four|five|six|a few|a couple of|several|\d+) (?:days?|weeks?|months?) ago)\b/;
@@ -256,7 +254,9 @@ function leadingAdverbs(words: string[], from: number, adverbs: ReadonlySet<stri
   while (adverbs.has(words[from + found.length]?.toLowerCase() ?? "")) found.push(words[from + found.length]!);
   return found;
 }
-const RECENT_OR_NOW = new Set([...NOW_ADVERBS, "recently", "just"]);
+/** Adverbs of a recent past before a verb ("Just started …", "Recently moved …"), as the slot patterns take them. */
+const RECENTLY: ReadonlySet<string> = new Set(["recently", "just"]);
+const RECENT_OR_NOW = new Set([...NOW_ADVERBS, ...RECENTLY]);
 /** After a hedge the fact may be stressed too: "seems to really enjoy". */
 const HEDGED_ADVERBS = new Set([...RECENT_OR_NOW, "really", "truly"]);
 

@@ -75,6 +75,20 @@ export function verbSenseMatches(word: string, gloss: RegExp, senses: number): b
 const verbsDefinedBy = (name: string, gloss: RegExp, senses: number) => (word: string) =>
   remembered(name, word.toLowerCase(), () => verbSenseMatches(word, gloss, senses));
 
+/**
+ * verbsDefinedBy for a verb in any form, an irregular one too ("left", "lost"), alone or with the particle after it
+ * that makes it a verb of its own ("gave up", "turned down").
+ */
+const phrasalVerbsDefinedBy =
+  (name: string, gloss: RegExp, senses: number) =>
+  (word: string, next = ""): boolean =>
+    remembered(name, `${word} ${next}`.toLowerCase(), () => {
+      const lemmas = baseForms(word.toLowerCase());
+      const particle = next.toLowerCase();
+      const phrasal = PARTICLES.has(particle) ? lemmas.map((lemma) => `${lemma}_${particle}`) : [];
+      return hasSense([...lemmas, ...phrasal], gloss, senses);
+    });
+
 function hasSense(lemmas: readonly string[], gloss: RegExp, senses: number): boolean {
   return lemmas.some((lemma) =>
     verbGlosses(lemma)
@@ -265,14 +279,7 @@ const ENDING =
 const ENDING_SENSES = 5;
 const PARTICLES = new Set(["up", "off", "down", "out", "away"]);
 
-export function endsHolding(word: string, next = ""): boolean {
-  return remembered("wordnet-ending-verbs", `${word} ${next}`.toLowerCase(), () => {
-    const lemmas = baseForms(word.toLowerCase());
-    const particle = next.toLowerCase();
-    const phrasal = PARTICLES.has(particle) ? lemmas.map((lemma) => `${lemma}_${particle}`) : [];
-    return hasSense([...lemmas, ...phrasal], ENDING, ENDING_SENSES);
-  });
-}
+export const endsHolding = phrasalVerbsDefinedBy("wordnet-ending-verbs", ENDING, ENDING_SENSES);
 
 /**
  * "declined a job as a pilot", "turned down an offer", "rejected the flat in Porto": a verb of refusing whose object,
@@ -290,17 +297,7 @@ export function turnsDown(words: readonly string[], at: number): boolean {
  * A verb of refusing what was offered: one of its two usual senses is refusing to accept it ("decline", "reject",
  * "refuse", "turn down", "pass up"), in any form or with the particle that makes it one.
  */
-const REFUSING = /\b(?:refuse to accept|show unwillingness)\b/;
-const REFUSING_SENSES = 2;
-
-function refusesIt(word: string, next = ""): boolean {
-  return remembered("wordnet-refusing-verbs", `${word} ${next}`.toLowerCase(), () => {
-    const lemmas = baseForms(word.toLowerCase());
-    const particle = next.toLowerCase();
-    const phrasal = PARTICLES.has(particle) ? lemmas.map((lemma) => `${lemma}_${particle}`) : [];
-    return hasSense([...lemmas, ...phrasal], REFUSING, REFUSING_SENSES);
-  });
-}
+const refusesIt = phrasalVerbsDefinedBy("wordnet-refusing-verbs", /\b(?:refuse to accept|show unwillingness)\b/, 2);
 
 /**
  * An adverb of former time, by one of its usual senses ("formerly": "at a previous time", "previously": "at an
